@@ -1,0 +1,162 @@
+internal import Glibc
+internal import Synchronization
+
+/// A bus connection for async code (command-line tools, tests): it runs its own `EventLoop` on a
+/// dedicated thread, and every libdbus call hops onto that thread. Method calls are pending calls
+/// whose notify callback resumes the awaiting task — nothing blocks a cooperative thread.
+///
+/// Long-running services should use `Connection` on their own loop instead: a Swift `Task` keeps
+/// libdispatch waking once a second for the life of the process.
+public final class BusClient: Sendable {
+    public let loop: EventLoop
+    private let connection: LoopBound<Connection>
+
+    private init(loop: EventLoop, connection: LoopBound<Connection>) {
+        self.loop = loop
+        self.connection = connection
+    }
+
+    /// Connects to `address` on a new loop thread.
+    public static func connect(_ address: Connection.Address = .session) async throws -> BusClient {
+        let loop = try EventLoop()
+        startThread { loop.run() }
+        let bound: LoopBound<Connection> = try await withCheckedThrowingContinuation { continuation in
+            loop.execute {
+                do {
+                    continuation.resume(returning: LoopBound(try Connection(address, loop: loop)))
+                } catch {
+                    loop.stop()
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+        return BusClient(loop: loop, connection: bound)
+    }
+
+    deinit {
+        let connection = self.connection
+        let loop = self.loop
+        loop.execute {
+            connection.value.close()
+            loop.stop()
+        }
+    }
+
+    /// Runs `body` on the loop thread with the connection (e.g. to export objects).
+    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        let connection = self.connection
+        return try await withCheckedThrowingContinuation { continuation in
+            loop.execute { continuation.resume(with: Result { try body(connection.value) }) }
+        }
+    }
+
+    /// This connection's unique name.
+    public func uniqueName() async -> String {
+        (try? await withConnection { $0.uniqueName }) ?? ""
+    }
+
+    /// Sends a method call and awaits the reply. Throws the error reply as a `DBusError` (name and
+    /// message kept), `NoReply` after `timeout`, or `CancellationError` when the task is cancelled.
+    public func call(_ message: Message, timeout: Duration = .seconds(25)) async throws -> Message {
+        let connection = self.connection
+        let loop = self.loop
+        let state = LoopBound(CallState())
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, any Error>) in
+                loop.execute {
+                    guard !state.value.cancelled else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    state.value.pending = connection.value.call(message, timeout: timeout) { result in
+                        switch result {
+                        case .success(let reply): continuation.resume(returning: reply)
+                        case .failure(let error) where error.name == DBusError.Name.cancelled:
+                            continuation.resume(throwing: CancellationError())
+                        case .failure(let error): continuation.resume(throwing: error)
+                        }
+                    }
+                }
+            }
+        } onCancel: {
+            loop.execute {
+                state.value.cancelled = true
+                state.value.pending?.cancel()
+            }
+        }
+    }
+
+    /// Calls `member` with `arguments` and awaits the reply.
+    public func call<each Argument: DBusArgument>(
+        destination: BusName, path: ObjectPath, interface: InterfaceName, member: MemberName,
+        _ arguments: repeat each Argument, timeout: Duration = .seconds(25)
+    ) async throws -> Message {
+        let message = Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+        message.append(repeat each arguments)
+        return try await call(message, timeout: timeout)
+    }
+
+    /// Reads a property through `org.freedesktop.DBus.Properties.Get`.
+    public func property<Value: DBusArgument>(
+        _ type: Value.Type, destination: BusName, path: ObjectPath, interface: InterfaceName, name: String
+    ) async throws -> Value {
+        let reply = try await call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
+                                   member: "Get", interface.rawValue, name)
+        return try reply.decode(Variant.self).get(Value.self)
+    }
+
+    /// Signals matching `rule`, from the moment the bus has confirmed the match. Ending the stream
+    /// (or dropping its consumer) removes the match.
+    public func signals(_ rule: MatchRule) async throws -> AsyncStream<Message> {
+        let (stream, continuation) = AsyncStream<Message>.makeStream()
+        let loop = self.loop
+        let subscription = try await withConnection { connection in
+            // The confirmed AddMatch makes "subscribe, then trigger" free of races.
+            try connection.addMatchBlocking(rule)
+            return LoopBound(connection.subscribe(rule, addMatch: false) { continuation.yield($0) })
+        }
+        continuation.onTermination = { _ in loop.execute { subscription.value.cancel() } }
+        return stream
+    }
+
+    /// Emits a signal.
+    public func emit<each Argument: DBusArgument>(
+        path: ObjectPath, interface: InterfaceName, member: MemberName, _ arguments: repeat each Argument
+    ) async throws {
+        let message = Message.signal(path: path, interface: interface, member: member)
+        message.append(repeat each arguments)
+        _ = try await withConnection { $0.send(message) }
+    }
+}
+
+/// A value only ever touched on its loop's thread, handed between threads inside `execute` closures.
+///
+/// `@unchecked Sendable`: the wrapper is passed across threads, but `value` is read and written
+/// only by closures that run on the loop thread, which runs them one at a time.
+final class LoopBound<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The loop-side state of one async call.
+private struct CallState {
+    var pending: Connection.PendingCall?
+    var cancelled = false
+}
+
+/// Starts a detached POSIX thread running `body` (no Foundation, no libdispatch).
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(&thread, nil, { context in
+        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    precondition(result == 0, "pthread_create failed: \(errnoText(result))")
+    pthread_detach(thread)
+}

@@ -1,0 +1,278 @@
+internal import Glibc
+internal import CLinuxEvents
+internal import Synchronization
+
+/// A single-threaded event loop on epoll, in the manner of sd-event: it waits on file descriptors
+/// (a bus connection's sockets, inotify, a signalfd…) and on timers, and does nothing — no
+/// wake-ups at all — while nothing happens.
+///
+/// Everything but `execute(_:)` and `stop()` must be called on the thread running the loop (or
+/// before it runs); handlers run on that thread, synchronously, one at a time.
+///
+/// `@unchecked Sendable`: the source and timer tables are confined to the loop thread; the only
+/// state touched from other threads is `crossThreadWork` (guarded by a `Mutex`) and the eventfd,
+/// whose writes are atomic in the kernel.
+public final class EventLoop: @unchecked Sendable {
+    public struct IOEvents: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let readable = IOEvents(rawValue: UInt32(EPOLLIN.rawValue))
+        public static let writable = IOEvents(rawValue: UInt32(EPOLLOUT.rawValue))
+        public static let error = IOEvents(rawValue: UInt32(EPOLLERR.rawValue))
+        public static let hangup = IOEvents(rawValue: UInt32(EPOLLHUP.rawValue))
+    }
+
+    /// A file descriptor being watched. Cancel it before closing the descriptor.
+    public final class IOSource {
+        public let fd: Int32
+        fileprivate let token: UInt64
+        fileprivate let handler: (IOEvents) -> Void
+        fileprivate weak var loop: EventLoop?
+        public private(set) var events: IOEvents
+
+        fileprivate init(fd: Int32, token: UInt64, events: IOEvents, loop: EventLoop, handler: @escaping (IOEvents) -> Void) {
+            self.fd = fd
+            self.token = token
+            self.events = events
+            self.loop = loop
+            self.handler = handler
+        }
+
+        /// Changes the events waited for (an empty set pauses the source).
+        public func setEvents(_ newEvents: IOEvents) {
+            guard newEvents != events, let loop else { return }
+            events = newEvents
+            loop.control(EPOLL_CTL_MOD, fd: fd, token: token, events: newEvents)
+        }
+
+        /// Stops watching. Safe to call more than once, and from inside the handler.
+        public func cancel() {
+            guard let loop else { return }
+            self.loop = nil
+            loop.removeSource(self)
+        }
+    }
+
+    /// A one-shot timer on the monotonic clock. Re-arm it with `schedule(at:)`.
+    public final class Timer {
+        fileprivate let handler: () -> Void
+        fileprivate weak var loop: EventLoop?
+        public fileprivate(set) var deadline: Int64?
+
+        fileprivate init(loop: EventLoop, handler: @escaping () -> Void) {
+            self.loop = loop
+            self.handler = handler
+        }
+
+        /// Arms (or moves) the timer to fire at `deadline` (monotonic nanoseconds).
+        public func schedule(at deadline: Int64) {
+            guard let loop else { return }
+            self.deadline = deadline
+            loop.timers[ObjectIdentifier(self)] = self
+        }
+
+        /// Disarms the timer; it can be scheduled again later.
+        public func cancel() {
+            deadline = nil
+            loop?.timers[ObjectIdentifier(self)] = nil
+        }
+    }
+
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private static let wakeToken: UInt64 = 0
+    private var nextToken: UInt64 = 1
+    private var sources: [UInt64: IOSource] = [:]
+    private var timers: [ObjectIdentifier: Timer] = [:]
+    private var posted: [() -> Void] = []
+    private let crossThreadWork = Mutex<[@Sendable () -> Void]>([])
+    private let stopRequested = Atomic<Bool>(false)
+
+    public init() throws(DBusError) {
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else { throw DBusError.failed("epoll_create1: \(errnoText())") }
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeFD >= 0 else {
+            _ = close(epollFD)
+            throw DBusError.failed("eventfd: \(errnoText())")
+        }
+        control(EPOLL_CTL_ADD, fd: wakeFD, token: Self.wakeToken, events: .readable)
+    }
+
+    deinit {
+        _ = close(wakeFD)
+        _ = close(epollFD)
+    }
+
+    /// The monotonic clock, in nanoseconds: the time base of timers.
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// The wall clock, in Unix seconds.
+    public static func unixTime() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec)
+    }
+
+    // MARK: Sources
+
+    /// Watches `fd` for `events`; `handler` gets the events that occurred.
+    public func watch(fd: Int32, events: IOEvents, handler: @escaping (IOEvents) -> Void) -> IOSource {
+        let token = nextToken
+        nextToken += 1
+        let source = IOSource(fd: fd, token: token, events: events, loop: self, handler: handler)
+        sources[token] = source
+        control(EPOLL_CTL_ADD, fd: fd, token: token, events: events)
+        return source
+    }
+
+    fileprivate func removeSource(_ source: IOSource) {
+        sources[source.token] = nil
+        // The descriptor may already be closed by its owner: ENOENT/EBADF are expected then.
+        var event = epoll_event()
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, source.fd, &event)
+    }
+
+    fileprivate func control(_ op: Int32, fd: Int32, token: UInt64, events: IOEvents) {
+        var event = epoll_event()
+        event.events = events.rawValue
+        event.data.u64 = token
+        if epoll_ctl(epollFD, op, fd, &event) != 0 {
+            // A descriptor that can't be watched (e.g. a regular file) is a programming error.
+            preconditionFailure("epoll_ctl(\(op), fd \(fd)): \(errnoText())")
+        }
+    }
+
+    // MARK: Timers
+
+    /// A timer, not yet armed.
+    public func makeTimer(_ handler: @escaping () -> Void) -> Timer { Timer(loop: self, handler: handler) }
+
+    /// A timer armed to fire once at `deadline` (monotonic nanoseconds).
+    @discardableResult
+    public func schedule(at deadline: Int64, _ handler: @escaping () -> Void) -> Timer {
+        let timer = makeTimer(handler)
+        timer.schedule(at: deadline)
+        return timer
+    }
+
+    // MARK: Work
+
+    /// Runs `work` on the loop thread after the current handler returns (loop thread only).
+    public func post(_ work: @escaping () -> Void) { posted.append(work) }
+
+    /// Runs `work` on the loop thread; callable from any thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        crossThreadWork.withLock { $0.append(work) }
+        wake()
+    }
+
+    /// Makes `run()` return after the current iteration; callable from any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        wake()
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    // MARK: Running
+
+    /// Runs until `stop()`. Handlers, timers and posted work all run on this thread.
+    public func run() {
+        stopRequested.store(false, ordering: .sequentiallyConsistent)
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while !stopRequested.load(ordering: .sequentiallyConsistent) {
+            runPosted()
+            if stopRequested.load(ordering: .sequentiallyConsistent) { break }
+            let count = events.withUnsafeMutableBufferPointer {
+                epoll_wait(epollFD, $0.baseAddress, Int32($0.count), waitTimeoutMilliseconds())
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                preconditionFailure("epoll_wait: \(errnoText())")
+            }
+            for index in 0..<Int(count) {
+                let token = events[index].data.u64
+                if token == Self.wakeToken {
+                    drainWakeups()
+                } else if let source = sources[token] {
+                    // A source cancelled by an earlier handler in this batch is no longer in the table.
+                    source.handler(IOEvents(rawValue: events[index].events))
+                }
+                runPosted()
+            }
+            fireDueTimers()
+        }
+        runPosted()
+    }
+
+    private func runPosted() {
+        while !posted.isEmpty {
+            let work = posted
+            posted.removeAll()
+            for item in work { item() }
+        }
+    }
+
+    private func drainWakeups() {
+        var value: UInt64 = 0
+        _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
+        let work = crossThreadWork.withLock { queue in
+            let taken = queue
+            queue.removeAll()
+            return taken
+        }
+        for item in work { item() }
+    }
+
+    /// -1 (wait indefinitely) without timers; else the time to the earliest deadline, rounded up
+    /// so the loop never wakes before it.
+    private func waitTimeoutMilliseconds() -> Int32 {
+        if !posted.isEmpty { return 0 }
+        guard let earliest = timers.values.lazy.compactMap(\.deadline).min() else { return -1 }
+        let remaining = earliest - Self.now()
+        if remaining <= 0 { return 0 }
+        return Int32(clamping: (remaining + 999_999) / 1_000_000)
+    }
+
+    private func fireDueTimers() {
+        guard !timers.isEmpty else { return }
+        let now = Self.now()
+        let due = timers.values.filter { ($0.deadline ?? .max) <= now }.sorted { $0.deadline! < $1.deadline! }
+        for timer in due where timer.deadline.map({ $0 <= now }) == true {
+            timer.cancel()
+            timer.handler()
+            runPosted()
+        }
+    }
+
+    // MARK: Signals
+
+    /// Delivers `signals` (e.g. SIGTERM, SIGINT) to `handler` on the loop thread through a signalfd.
+    /// Blocks them for the calling thread: call it before starting other threads.
+    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(DBusError) -> IOSource {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in signals { sigaddset(&mask, signal) }
+        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw DBusError.failed("pthread_sigmask: \(errnoText())") }
+        let fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        guard fd >= 0 else { throw DBusError.failed("signalfd: \(errnoText())") }
+        return watch(fd: fd, events: .readable) { _ in
+            var info = signalfd_siginfo()
+            while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+                handler(Int32(info.ssi_signo))
+            }
+        }
+    }
+}
+
+func errnoText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}

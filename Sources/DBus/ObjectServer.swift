@@ -1,0 +1,234 @@
+internal import CDBus
+
+/// Exports objects on a connection: routes method calls to declared interfaces, checks argument
+/// signatures, answers the standard errors itself, and provides `org.freedesktop.DBus.Properties`
+/// and `org.freedesktop.DBus.Introspectable` for every object (libdbus answers
+/// `org.freedesktop.DBus.Peer`).
+///
+/// Confined to the connection's loop thread. Export objects *before* requesting a well-known
+/// name, so a call that activated the service finds them.
+public final class ObjectServer {
+    public let connection: Connection
+    private var objects: [ObjectPath: [InterfaceName: Interface]] = [:]
+    private var registered = false
+
+    public init(connection: Connection) throws(DBusError) {
+        self.connection = connection
+        var vtable = DBusObjectPathVTable()
+        vtable.message_function = objectServerMessage
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        // A fallback on "/" sees every path, so unknown objects get a proper UnknownObject.
+        _ = try DBusError.check { dbus_connection_try_register_fallback(connection.raw, "/", &vtable, data, $0) != 0 ? true : nil }
+        registered = true
+    }
+
+    deinit { unregister() }
+
+    /// Stops serving all objects (the registration holds `self` unretained).
+    public func unregister() {
+        guard registered else { return }
+        registered = false
+        _ = dbus_connection_unregister_object_path(connection.raw, "/")
+    }
+
+    /// Serves `interface` at `path`.
+    public func export(_ interface: Interface, at path: ObjectPath) throws(DBusError) {
+        guard !Self.standardInterfaces.contains(interface.name.rawValue) else {
+            throw DBusError.invalidArgs("\(interface.name) is provided by the object server itself")
+        }
+        guard objects[path]?[interface.name] == nil else {
+            throw DBusError.invalidArgs("\(interface.name) is already exported at \(path)")
+        }
+        objects[path, default: [:]][interface.name] = interface
+    }
+
+    public func unexport(_ interface: InterfaceName, at path: ObjectPath) {
+        objects[path]?[interface] = nil
+        if objects[path]?.isEmpty == true { objects[path] = nil }
+    }
+
+    /// Emits a declared signal from `path`.
+    public func emit<each Argument: DBusArgument>(
+        _ signal: SignalDefinition<repeat each Argument>, from path: ObjectPath, interface: InterfaceName,
+        _ arguments: repeat each Argument
+    ) {
+        let message = Message.signal(path: path, interface: interface, member: signal.name)
+        message.append(repeat each arguments)
+        connection.send(message)
+    }
+
+    /// Emits `PropertiesChanged` for the named properties, reading their values through their
+    /// getters, so the signal can't disagree with `Get`.
+    public func emitPropertiesChanged(_ names: [String], at path: ObjectPath, interface: InterfaceName) {
+        guard let declaration = objects[path]?[interface] else { return }
+        var changed: [String: Variant] = [:]
+        var invalidated: [String] = []
+        for name in names {
+            guard let property = declaration.properties.first(where: { $0.name == name }) else { continue }
+            switch property.emits {
+            case .emitsValue: changed[name] = property.read()
+            case .invalidates: invalidated.append(name)
+            case .const, .none: continue
+            }
+        }
+        guard !changed.isEmpty || !invalidated.isEmpty else { return }
+        let message = Message.signal(path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
+        message.append(interface.rawValue, changed, invalidated)
+        connection.send(message)
+    }
+
+    // MARK: Dispatch
+
+    static let standardInterfaces: Set<String> = [
+        "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Peer",
+    ]
+
+    fileprivate func handle(_ call: Message) -> Bool {
+        guard call.kind == .methodCall, let member = call.member, let rawPath = call.path else { return false }
+        let reply: Message
+        do {
+            reply = try respond(to: call, path: ObjectPath(unchecked: rawPath), member: member)
+        } catch let error as any DBusErrorConvertible {
+            reply = call.makeErrorReply(error.dbusError)
+        } catch {
+            reply = call.makeErrorReply(.failed(String(describing: error)))
+        }
+        if !call.noReplyExpected { connection.send(reply) }
+        return true
+    }
+
+    private func respond(to call: Message, path: ObjectPath, member: String) throws -> Message {
+        let interfaceName = call.interface
+        guard let interfaces = objects[path] else {
+            // Parents of exported objects can be introspected (so tools can walk the tree).
+            if interfaceName ?? "org.freedesktop.DBus.Introspectable" == "org.freedesktop.DBus.Introspectable",
+               member == "Introspect", !children(of: path).isEmpty {
+                return try introspect(call, path: path, interfaces: [:])
+            }
+            throw DBusError(name: DBusError.Name.unknownObject, message: "No such object path '\(path)'")
+        }
+        switch interfaceName {
+        case "org.freedesktop.DBus.Introspectable"?:
+            guard member == "Introspect" else { throw unknownMethod(call, member: member) }
+            return try introspect(call, path: path, interfaces: interfaces)
+        case "org.freedesktop.DBus.Properties"?:
+            return try properties(call, member: member, interfaces: interfaces)
+        case let name?:
+            guard let interface = (try? InterfaceName(name)).flatMap({ interfaces[$0] }) else {
+                throw DBusError(name: DBusError.Name.unknownInterface,
+                                message: "Object '\(path)' does not implement interface '\(name)'")
+            }
+            guard let method = interface.methods.first(where: { $0.name.rawValue == member }) else {
+                throw unknownMethod(call, member: member)
+            }
+            return try invoke(method, call)
+        case nil:
+            // No interface given: the first interface with such a method (D-Bus specification).
+            if member == "Introspect" { return try introspect(call, path: path, interfaces: interfaces) }
+            for interface in interfaces.values {
+                if let method = interface.methods.first(where: { $0.name.rawValue == member }) {
+                    return try invoke(method, call)
+                }
+            }
+            throw unknownMethod(call, member: member)
+        }
+    }
+
+    private func unknownMethod(_ call: Message, member: String) -> DBusError {
+        DBusError(name: DBusError.Name.unknownMethod,
+                  message: "No such method '\(member)' in interface '\(call.interface ?? "")' at object path '\(call.path ?? "")' (signature '\(call.signature)')")
+    }
+
+    private func invoke(_ method: Method, _ call: Message) throws -> Message {
+        guard call.hasSignature(method.inputSignature) else {
+            throw DBusError.invalidArgs("Invalid arguments for method '\(method.name)': expected signature '\(method.inputSignature)', got '\(call.signature)'")
+        }
+        var reader = call.reader()
+        let reply = call.makeReply()
+        var writer = reply.writer()
+        try method.invoke(&reader, &writer)
+        return reply
+    }
+
+    private func expectSignature(_ call: Message, _ signature: String) throws(DBusError) {
+        guard call.hasSignature(signature) else {
+            throw DBusError.invalidArgs("Invalid arguments for method '\(call.member ?? "")': expected signature '\(signature)', got '\(call.signature)'")
+        }
+    }
+
+    private func introspect(_ call: Message, path: ObjectPath, interfaces: [InterfaceName: Interface]) throws -> Message {
+        try expectSignature(call, "")
+        var all: [Interface] = []
+        if !interfaces.isEmpty {
+            all = [.peer, .introspectable, .properties] + interfaces.values.sorted { $0.name.rawValue < $1.name.rawValue }
+        } else {
+            all = [.peer, .introspectable]
+        }
+        let reply = call.makeReply()
+        reply.append(Introspection.document(interfaces: all, children: children(of: path)))
+        return reply
+    }
+
+    /// The names of the direct children of `path` that lead to exported objects.
+    private func children(of path: ObjectPath) -> [String] {
+        let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
+        var names = Set<String>()
+        for exported in objects.keys where exported.rawValue.hasPrefix(prefix) && exported != path {
+            if let first = exported.rawValue.dropFirst(prefix.count).split(separator: "/").first {
+                names.insert(String(first))
+            }
+        }
+        return names.sorted()
+    }
+
+    private func properties(_ call: Message, member: String, interfaces: [InterfaceName: Interface]) throws -> Message {
+        func interface(named name: String) throws(DBusError) -> Interface {
+            guard let found = (try? InterfaceName(name)).flatMap({ interfaces[$0] }) else {
+                throw DBusError(name: DBusError.Name.unknownInterface, message: "No such interface '\(name)' at object path '\(call.path ?? "")'")
+            }
+            return found
+        }
+        func property(_ name: String, in interface: Interface) throws(DBusError) -> Property {
+            guard let found = interface.properties.first(where: { $0.name == name }) else {
+                throw DBusError(name: DBusError.Name.unknownProperty, message: "No such property '\(name)' in interface '\(interface.name)'")
+            }
+            return found
+        }
+        let reply = call.makeReply()
+        switch member {
+        case "Get":
+            try expectSignature(call, "ss")
+            let (interfaceName, propertyName) = try call.decode(String.self, String.self)
+            reply.append(try property(propertyName, in: interface(named: interfaceName)).read())
+        case "GetAll":
+            try expectSignature(call, "s")
+            let interfaceName = try call.decode(String.self)
+            var values: [String: Variant] = [:]
+            for property in try interface(named: interfaceName).properties { values[property.name] = property.read() }
+            reply.append(values)
+        case "Set":
+            try expectSignature(call, "ssv")
+            let (interfaceName, propertyName, value) = try call.decode(String.self, String.self, Variant.self)
+            let target = try interface(named: interfaceName)
+            let declared = try property(propertyName, in: target)
+            guard let write = declared.write else {
+                throw DBusError(name: DBusError.Name.propertyReadOnly, message: "Property '\(propertyName)' of interface '\(interfaceName)' is read-only")
+            }
+            guard value.value.signature == declared.signature else {
+                throw DBusError.invalidArgs("Property '\(propertyName)' has type '\(declared.signature)', got a value of type '\(value.value.signature)'")
+            }
+            try write(value)
+            if let path = try? ObjectPath(call.path ?? "") {
+                emitPropertiesChanged([propertyName], at: path, interface: target.name)
+            }
+        default:
+            throw unknownMethod(call, member: member)
+        }
+        return reply
+    }
+}
+
+private let objectServerMessage: DBusObjectPathMessageFunction = { _, messageRaw, data in
+    let server = Unmanaged<ObjectServer>.fromOpaque(data!).takeUnretainedValue()
+    return server.handle(Message(retaining: messageRaw!)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+}

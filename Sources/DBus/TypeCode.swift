@@ -1,0 +1,32 @@
+/// The D-Bus type codes, as libdbus's iterators report them (`DBUS_TYPE_*`).
+enum TypeCode {
+    static let invalid: Int32 = 0
+    static let byte = code("y")
+    static let boolean = code("b")
+    static let int16 = code("n")
+    static let uint16 = code("q")
+    static let int32 = code("i")
+    static let uint32 = code("u")
+    static let int64 = code("x")
+    static let uint64 = code("t")
+    static let double = code("d")
+    static let string = code("s")
+    static let objectPath = code("o")
+    static let signature = code("g")
+    static let unixFD = code("h")
+    static let array = code("a")
+    static let variant = code("v")
+    static let structure = code("r")
+    static let dictEntry = code("e")
+
+    private static func code(_ c: Unicode.Scalar) -> Int32 { Int32(c.value) }
+
+    static func name(_ code: Int32) -> String {
+        switch code {
+        case invalid: "nothing"
+        case structure: "a struct"
+        case dictEntry: "a dict entry"
+        default: "'\(Character(Unicode.Scalar(UInt8(truncatingIfNeeded: code))))'"
+        }
+    }
+}
