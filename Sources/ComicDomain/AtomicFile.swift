@@ -1,0 +1,83 @@
+import Glibc
+
+/// Atomic replacement of a file in a folder: a crash at any moment leaves the old or the new
+/// content, never a torn file, and the target is never followed if it is a symlink.
+enum AtomicFile {
+    /// Replaces `directory/name` with `bytes`, mode 0600.
+    ///
+    /// Writes a new temporary file `.<name>.<pid>.<random>.tmp` in the same folder
+    /// (`O_CREAT|O_EXCL|O_NOFOLLOW`), fsyncs it, renames it over the target (rename replaces a
+    /// symlink rather than following it) and fsyncs the folder so the rename is durable. On any
+    /// failure the temporary file is removed.
+    /// - Throws: `storageFailed` with the failing step and the system's error text.
+    static func replace(_ name: String, in directory: String, with bytes: [UInt8]) throws(ComicError) {
+        let target = directory + "/" + name
+        let dirfd: Int32
+        switch Posix.openAt(AT_FDCWD, directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
+        case .success(let fd): dirfd = fd
+        case .failure(let error): throw failure("cannot open the folder of", target, error)
+        }
+        defer { close(dirfd) }
+
+        let (temporary, fd) = try createTemporary(for: name, in: dirfd, target: target)
+        var renamed = false
+        defer { if !renamed { unlinkat(dirfd, temporary, 0) } }
+
+        var failed: (step: String, error: Errno)?
+        if case .failure(let error) = Posix.writeAll(fd, bytes) {
+            failed = ("cannot write", error)
+        } else if case .failure(let error) = Posix.sync(fd) {
+            failed = ("cannot sync", error)
+        }
+        // close can report a deferred write error (e.g. on NFS), so it is checked too.
+        if close(fd) != 0, failed == nil { failed = ("cannot close", Errno(errno)) }
+        if let failed { throw failure(failed.step, target, failed.error) }
+
+        guard renameat(dirfd, temporary, dirfd, name) == 0 else {
+            throw failure("cannot rename the temporary file over", target, Errno(errno))
+        }
+        renamed = true
+        if case .failure(let error) = Posix.sync(dirfd) {
+            throw failure("cannot sync the folder of", target, error)
+        }
+    }
+
+    /// Removes `directory/name`; a missing file is fine.
+    /// - Throws: `storageFailed` for any other failure.
+    static func remove(_ name: String, in directory: String) throws(ComicError) {
+        let target = directory + "/" + name
+        guard unlink(target) == 0 else {
+            let code = errno
+            if code == ENOENT { return }
+            throw failure("cannot remove", target, Errno(code))
+        }
+    }
+
+    /// Creates a fresh temporary file; a name clash (EEXIST) retries with another name.
+    private static func createTemporary(for name: String, in dirfd: Int32, target: String) throws(ComicError) -> (String, Int32) {
+        let flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC
+        var lastError = Errno(EEXIST)
+        for _ in 0..<16 {
+            let temporary = ".\(name).\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
+            switch Posix.openAt(dirfd, temporary, flags, 0o600) {
+            case .success(let fd):
+                // The umask can only remove bits; make sure it is exactly 0600.
+                if fchmod(fd, 0o600) != 0 {
+                    let error = Errno(errno)
+                    close(fd)
+                    unlinkat(dirfd, temporary, 0)
+                    throw failure("cannot set the mode of a temporary file for", target, error)
+                }
+                return (temporary, fd)
+            case .failure(let error):
+                lastError = error
+                if error.code != EEXIST { throw failure("cannot create a temporary file for", target, error) }
+            }
+        }
+        throw failure("cannot create a temporary file for", target, lastError)
+    }
+
+    private static func failure(_ step: String, _ path: String, _ error: Errno) -> ComicError {
+        ComicError(.storageFailed, "\(step) \(path): \(error.text)")
+    }
+}

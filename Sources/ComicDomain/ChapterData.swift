@@ -1,0 +1,153 @@
+/// The content of `currentChapterData.json`: the chapter being read, with the iOS app's keys
+/// (`number`, `name`, `progress`, `coverImagePath`) plus the optional `page` and `language`.
+///
+/// A value always satisfies `Limits`; build one with the validating initializer or `decode`.
+public struct ChapterData: Sendable, Equatable {
+    /// Chapter number, in `Limits.chapters`.
+    public let number: Int
+    /// Chapter name, trimmed, `Limits.nameLength` characters.
+    public let name: String
+    /// Read progress in percent, in `Limits.progress`.
+    public let progress: Int
+    /// The cover as stored by the writer: absolute, relative to the data folder, or "" for none.
+    /// Served only through `DataFolder.resolvedCoverPath(_:)`.
+    public let coverImagePath: String
+    /// Last page read on the comic's site, in `Limits.pages`.
+    public let page: Int?
+    /// Site language code (see `Limits.isValidLanguage`).
+    public let language: String?
+
+    /// Validates and builds chapter data. Checks run in this order: chapter, name, progress,
+    /// then the options (`page`, `language`), so the first broken rule is the one reported.
+    ///
+    /// The name is trimmed of whitespace and newlines at both ends only.
+    /// - Throws: `invalidChapter`, `invalidName`, `invalidProgress` or `invalidOption`.
+    public init(
+        validatingNumber number: Int, name: String, progress: Int, coverImagePath: String = "",
+        page: Int? = nil, language: String? = nil
+    ) throws(ComicError) {
+        self.number = try Self.validChapter(number)
+        self.name = try Self.validName(name)
+        self.progress = try Self.validProgress(progress)
+        if let page, !Limits.pages.contains(page) {
+            throw Self.pageOutOfRange(String(page))
+        }
+        if let language, !Limits.isValidLanguage(language) {
+            throw Self.badLanguage(language)
+        }
+        // D-Bus strings cannot carry NUL, so a path with one could never be served.
+        guard !coverImagePath.utf8.contains(0) else {
+            throw ComicError(.storageFailed, "coverImagePath contains a NUL character")
+        }
+        self.coverImagePath = coverImagePath
+        self.page = page
+        self.language = language
+    }
+
+    /// The same data with another progress.
+    /// - Throws: `invalidProgress` when `progress` is outside `Limits.progress`.
+    public func updatingProgress(_ progress: Int) throws(ComicError) -> ChapterData {
+        try ChapterData(
+            validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
+            page: page, language: language)
+    }
+
+    /// The chapter and progress, as the sync rules see them.
+    public var syncState: SyncState { SyncState(chapter: number, progress: progress) }
+
+    /// Decodes the file content. At most `Limits.maxChapterFileBytes`, UTF-8 JSON, one object.
+    ///
+    /// Unknown keys are ignored; a missing or null `coverImagePath` means "no cover"; a null
+    /// `page`/`language` is absent. Integers must be plain JSON integers (no fraction, no
+    /// exponent). Content problems throw `storageFailed`; values out of range throw the kind of
+    /// that value (`invalidChapter`, `invalidName`, `invalidProgress`, `invalidOption`).
+    public static func decode(_ bytes: [UInt8]) throws(ComicError) -> ChapterData {
+        let reader = try JSONObjectReader(bytes: bytes)
+        let number = try reader.integer("number", in: Limits.chapters, outOfRange: chapterOutOfRange)
+        // Validated here, not only in the initializer, so errors come in the contract's order.
+        let name = try validName(try reader.string("name"))
+        let progress = try reader.integer("progress", in: Limits.progress, outOfRange: progressOutOfRange)
+        let cover = try reader.optionalString("coverImagePath") ?? ""
+        let page = try reader.optionalInteger("page", in: Limits.pages, outOfRange: pageOutOfRange)
+        let language = try reader.optionalString("language")
+        return try ChapterData(
+            validatingNumber: number, name: name, progress: progress, coverImagePath: cover,
+            page: page, language: language)
+    }
+
+    /// Compact JSON with a stable key order: number, name, progress, coverImagePath, then page
+    /// and language when present. `decode(encodeJSON()) == self`.
+    public func encodeJSON() -> [UInt8] {
+        var members: [(key: String, value: JSONValue)] = [
+            ("number", .integer(number)),
+            ("name", .string(name)),
+            ("progress", .integer(progress)),
+            ("coverImagePath", .string(coverImagePath)),
+        ]
+        if let page { members.append(("page", .integer(page))) }
+        if let language { members.append(("language", .string(language))) }
+        return JSONValue.object(members).serialized()
+    }
+
+    // MARK: Validation shared with the D-Bus layer's argument checks.
+
+    /// - Throws: `invalidChapter` unless `number` is in `Limits.chapters`.
+    public static func validChapter(_ number: Int) throws(ComicError) -> Int {
+        guard Limits.chapters.contains(number) else { throw chapterOutOfRange(String(number)) }
+        return number
+    }
+
+    /// - Throws: `invalidProgress` unless `progress` is in `Limits.progress`.
+    public static func validProgress(_ progress: Int) throws(ComicError) -> Int {
+        guard Limits.progress.contains(progress) else { throw progressOutOfRange(String(progress)) }
+        return progress
+    }
+
+    /// Trims whitespace and newlines at both ends and checks the length.
+    /// - Throws: `invalidName` when blank, too long, or containing NUL (D-Bus cannot carry it).
+    public static func validName(_ name: String) throws(ComicError) -> String {
+        let trimmed = trimmed(name)
+        let length = trimmed.count
+        guard length >= Limits.nameLength.lowerBound else {
+            throw ComicError(.invalidName, "name is blank; it must have \(Limits.describe(Limits.nameLength)) characters after trimming")
+        }
+        guard length <= Limits.nameLength.upperBound else {
+            throw ComicError(.invalidName, "name is \(length) characters long, more than \(Limits.nameLength.upperBound)")
+        }
+        guard !trimmed.utf8.contains(0) else {
+            throw ComicError(.invalidName, "name contains a NUL character")
+        }
+        return trimmed
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[start...last])
+    }
+
+    private static func chapterOutOfRange(_ written: String) -> ComicError {
+        ComicError(.invalidChapter, "chapter \(shortened(written)) is out of range \(Limits.describe(Limits.chapters))")
+    }
+
+    private static func progressOutOfRange(_ written: String) -> ComicError {
+        ComicError(.invalidProgress, "progress \(shortened(written)) is out of range \(Limits.describe(Limits.progress))")
+    }
+
+    private static func pageOutOfRange(_ written: String) -> ComicError {
+        ComicError(.invalidOption, "page \(shortened(written)) is out of range \(Limits.describe(Limits.pages))")
+    }
+
+    private static func badLanguage(_ language: String) -> ComicError {
+        ComicError(
+            .invalidOption,
+            "language \(quotedForMessage(language)) is not a valid code: \(Limits.describe(Limits.languageLength)) ASCII letters, digits, '_' or '-', starting with a letter")
+    }
+}
+
+/// A number as written, cut short so a 60 KiB digit string cannot flood a log line.
+func shortened(_ written: String) -> String {
+    written.count > 40 ? String(written.prefix(40)) + "…" : written
+}

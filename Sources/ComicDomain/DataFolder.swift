@@ -1,0 +1,207 @@
+import Glibc
+
+/// The shared storage folder (the iOS "app group", DESIGN §3) and its files.
+///
+/// Reads are bounded and never follow a symlink at the file itself; writes are atomic
+/// (see `AtomicFile`). Nothing here traps on what it finds on disk.
+public struct DataFolder: Sendable, Equatable {
+    /// The environment variable that overrides the folder.
+    public static let environmentVariable = "DBMULTIVERSE_DATA_DIR"
+    /// The current chapter, in the iOS app's format.
+    public static let chapterDataFile = "currentChapterData.json"
+    /// The current chapter's cover (JPEG or PNG, whatever the extension says).
+    public static let coverImageFile = "chapterCoverImage.jpg"
+    /// The last state a reload was signalled for.
+    public static let syncStateFile = "widgetSyncState.json"
+
+    /// Absolute path of the folder, without a trailing slash.
+    public let path: String
+
+    /// The folder at `path`. A relative path is taken relative to the working directory;
+    /// repeated and trailing slashes are dropped.
+    public init(path: String) {
+        var absolute = path
+        if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            absolute = String(cString: cwd) + "/" + path
+            free(cwd)
+        }
+        let components = absolute.split(separator: "/", omittingEmptySubsequences: true)
+        let joined = components.joined(separator: "/")
+        self.path = absolute.hasPrefix("/") ? "/" + joined : joined
+    }
+
+    /// The folder the contract names: `$DBMULTIVERSE_DATA_DIR` if set and non-empty, else
+    /// `$XDG_DATA_HOME/dbmultiverse` if `XDG_DATA_HOME` is absolute (the XDG base directory
+    /// spec says to ignore a relative one), else `$HOME/.local/share/dbmultiverse` (the home
+    /// directory from the password database when `HOME` is unset or relative).
+    public static func resolve(environment: [String: String]) -> DataFolder {
+        if let explicit = environment[environmentVariable], !explicit.isEmpty {
+            return DataFolder(path: explicit)
+        }
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return DataFolder(path: dataHome + "/dbmultiverse")
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? passwordDatabaseHome() ?? ""
+        return DataFolder(path: home + "/.local/share/dbmultiverse")
+    }
+
+    private static func passwordDatabaseHome() -> String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        let home = String(cString: directory)
+        return home.hasPrefix("/") ? home : nil
+    }
+
+    /// Full path of `currentChapterData.json`.
+    public var chapterDataPath: String { path + "/" + Self.chapterDataFile }
+    /// Full path of `chapterCoverImage.jpg`.
+    public var coverImagePath: String { path + "/" + Self.coverImageFile }
+    /// Full path of `widgetSyncState.json`.
+    public var syncStatePath: String { path + "/" + Self.syncStateFile }
+
+    // MARK: Folder
+
+    /// Creates the folder and its missing parents, mode 0700 (the XDG spec's mode for created
+    /// data directories). An existing folder is left as it is.
+    /// - Throws: `storageFailed` when it (or a parent) exists and is not a directory, or cannot
+    ///   be created.
+    public func create() throws(ComicError) {
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            switch Posix.pathStatus(prefix) {
+            case .success(let status):
+                guard Posix.isDirectory(status.st_mode) else {
+                    throw ComicError(.storageFailed, "\(prefix) exists and is not a directory")
+                }
+            case .failure(let error) where error.code == ENOENT:
+                if mkdir(prefix, 0o700) != 0 {
+                    let code = errno
+                    // Another process may have created it meanwhile.
+                    if code == EEXIST, case .success(let status) = Posix.pathStatus(prefix), Posix.isDirectory(status.st_mode) {
+                        continue
+                    }
+                    throw ComicError(.storageFailed, "cannot create \(prefix): \(Posix.describe(code))")
+                }
+            case .failure(let error):
+                throw ComicError(.storageFailed, "cannot create \(prefix): \(error.text)")
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads `currentChapterData.json`; see `ReadResult` for the outcomes.
+    public func readChapterData() -> ReadResult<ChapterData> {
+        read(Self.chapterDataFile) { bytes throws(ComicError) in try ChapterData.decode(bytes) }
+    }
+
+    /// Reads `widgetSyncState.json`; see `ReadResult` for the outcomes.
+    public func readSyncState() -> ReadResult<SyncState> {
+        read(Self.syncStateFile) { bytes throws(ComicError) in try SyncState.decode(bytes) }
+    }
+
+    /// Opens without following a symlink and without blocking (a FIFO would block), checks it is
+    /// a regular file of at most `Limits.maxChapterFileBytes`, reads at most one byte more than
+    /// that (the file may grow meanwhile), and decodes.
+    private func read<Value>(_ name: String, decode: ([UInt8]) throws(ComicError) -> Value) -> ReadResult<Value> {
+        let file = path + "/" + name
+        let limit = Limits.maxChapterFileBytes
+        let fd: Int32
+        switch Posix.openAt(AT_FDCWD, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        case .success(let opened):
+            fd = opened
+        case .failure(let error) where error.code == ENOENT:
+            return .missing
+        case .failure(let error) where error.code == ELOOP:
+            if case .success(let status) = Posix.pathStatus(file, followLinks: false), status.st_mode & S_IFMT == S_IFLNK {
+                return .invalid(reason: "\(file) is a symbolic link, which is not followed")
+            }
+            return .invalid(reason: "cannot open \(file): \(error.text)")
+        case .failure(let error):
+            return .invalid(reason: "cannot open \(file): \(error.text)")
+        }
+        defer { close(fd) }
+
+        switch Posix.fileStatus(fd) {
+        case .failure(let error):
+            return .invalid(reason: "cannot examine \(file): \(error.text)")
+        case .success(let status):
+            guard Posix.isRegular(status.st_mode) else {
+                return .invalid(reason: "\(file) is \(Posix.fileTypeName(status.st_mode)), not a regular file")
+            }
+            guard status.st_size <= limit else {
+                return .invalid(reason: "\(file) is \(status.st_size) bytes, more than \(limit)")
+            }
+        }
+
+        let bytes: [UInt8]
+        switch Posix.readUpTo(fd, limit: limit + 1) {
+        case .success(let read): bytes = read
+        case .failure(let error): return .invalid(reason: "cannot read \(file): \(error.text)")
+        }
+        guard bytes.count <= limit else {
+            return .invalid(reason: "\(file) is more than \(limit) bytes")
+        }
+        do {
+            return .valid(try decode(bytes))
+        } catch {
+            return .invalid(reason: "\(file): \(error.message)")
+        }
+    }
+
+    // MARK: Writing
+
+    /// Atomically replaces `currentChapterData.json` (mode 0600), creating the folder if needed.
+    /// - Throws: `storageFailed`.
+    public func writeChapterData(_ data: ChapterData) throws(ComicError) {
+        try create()
+        try AtomicFile.replace(Self.chapterDataFile, in: path, with: data.encodeJSON() + [0x0A])
+    }
+
+    /// Atomically replaces `widgetSyncState.json` (mode 0600), creating the folder if needed.
+    /// - Throws: `storageFailed`.
+    public func writeSyncState(_ state: SyncState) throws(ComicError) {
+        try create()
+        try AtomicFile.replace(Self.syncStateFile, in: path, with: state.encodeJSON() + [0x0A])
+    }
+
+    /// Removes `widgetSyncState.json` (after a reload to the placeholder); missing is fine.
+    /// - Throws: `storageFailed`.
+    public func removeSyncState() throws(ComicError) {
+        try AtomicFile.remove(Self.syncStateFile, in: path)
+    }
+
+    /// Validates the cover (`CoverImage.validate`), then atomically replaces
+    /// `chapterCoverImage.jpg` (mode 0600).
+    /// - Throws: `coverRejected` (nothing is written) or `storageFailed`.
+    public func writeCover(_ bytes: [UInt8]) throws(ComicError) {
+        try CoverImage.validate(bytes)
+        try create()
+        try AtomicFile.replace(Self.coverImageFile, in: path, with: bytes)
+    }
+
+    /// Removes `chapterCoverImage.jpg`; missing is fine.
+    /// - Throws: `storageFailed`.
+    public func removeCover() throws(ComicError) {
+        try AtomicFile.remove(Self.coverImageFile, in: path)
+    }
+
+    // MARK: Cover lookup
+
+    /// The real absolute path to serve as an entry's image for a stored `coverImagePath`, or nil
+    /// (entry without image) when it is empty, cannot be resolved, is not strictly inside the
+    /// folder once symlinks are resolved, is not a regular file, or is larger than
+    /// `Limits.maxCoverBytes`. A relative path is taken relative to the folder.
+    public func resolvedCoverPath(_ coverImagePath: String) -> String? {
+        guard !coverImagePath.isEmpty, !coverImagePath.utf8.contains(0) else { return nil }
+        let candidate = coverImagePath.hasPrefix("/") ? coverImagePath : path + "/" + coverImagePath
+        guard let realFolder = Posix.realPath(path), let real = Posix.realPath(candidate) else { return nil }
+        let inside = realFolder == "/" ? "/" : realFolder + "/"
+        // Byte comparison: String.hasPrefix compares characters, which is not what paths mean.
+        guard real.utf8.count > inside.utf8.count, real.utf8.starts(with: inside.utf8) else { return nil }
+        guard case .success(let status) = Posix.pathStatus(real),
+              Posix.isRegular(status.st_mode), status.st_size <= Limits.maxCoverBytes
+        else { return nil }
+        return real
+    }
+}

@@ -1,0 +1,154 @@
+/// A validated `dbmultiverse://chapter/<N>` link (DESIGN §6).
+///
+/// Grammar: scheme `dbmultiverse` and host `chapter` (both ASCII case-insensitive), `://`
+/// between them, then `/N` with N decimal in `Limits.chapters`, no sign, no leading zero, and
+/// at most one trailing `/`. No user info, port, query, fragment, further path segments,
+/// whitespace or percent-encoding.
+///
+/// Valid: `dbmultiverse://chapter/42`, `DBMultiverse://Chapter/42/`.
+/// Invalid: `dbmultiverse://chapter/042`, `dbmultiverse://chapter/42?page=3`,
+/// `dbmultiverse:chapter/42`, `dbmultiverse://chapter/%34%32`.
+public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The URL scheme.
+    public static let scheme = "dbmultiverse"
+    /// The only host.
+    public static let host = "chapter"
+
+    /// The chapter the link opens.
+    public let chapter: Int
+
+    /// The normalised form, `dbmultiverse://chapter/<chapter>`.
+    public var uri: String { Self.uri(chapter: chapter) }
+
+    public var description: String { uri }
+
+    /// The link to `chapter`.
+    /// - Throws: `invalidChapter` when `chapter` is outside `Limits.chapters`.
+    public init(chapter: Int) throws(ComicError) {
+        self.chapter = try ChapterData.validChapter(chapter)
+    }
+
+    /// Parses `text` (see the type's grammar).
+    /// - Throws: `invalidDeepLink` quoting the link and saying what is wrong.
+    public init(parsing text: String) throws(ComicError) {
+        switch Self.parse(text) {
+        case .success(let link): self = link
+        case .failure(let failure): throw failure.error
+        }
+    }
+
+    private init(validChapter: Int) {
+        chapter = validChapter
+    }
+
+    /// What is wrong with a rejected link, for callers that branch on it.
+    public enum Problem: Sendable, Equatable {
+        /// The text is empty.
+        case empty
+        /// The scheme is not `dbmultiverse`.
+        case unknownScheme
+        /// No `//` authority, or its host is not `chapter`.
+        case unknownHost
+        /// The chapter is missing or is not a plain decimal number.
+        case notANumber
+        /// The chapter is a number outside `Limits.chapters`.
+        case outOfRange
+        /// User info, port, query, fragment or further path segments.
+        case extraParts
+    }
+
+    /// A rejected link: the problem, and the `invalidDeepLink` error that explains it.
+    public struct Failure: Error, Sendable, Equatable {
+        /// What is wrong.
+        public let problem: Problem
+        /// `invalidDeepLink`, with a message quoting the link.
+        public let error: ComicError
+    }
+
+    /// `dbmultiverse://chapter/<chapter>`, unvalidated.
+    static func uri(chapter: Int) -> String { "\(scheme)://\(host)/\(chapter)" }
+
+    /// Parses `text` without throwing.
+    public static func parse(_ text: String) -> Result<DeepLink, Failure> {
+        let bytes = Array(text.utf8)
+        func fail(_ problem: Problem, _ what: String) -> Result<DeepLink, Failure> {
+            let message = "invalid deep link \(quotedForMessage(text)): \(what); expected \(scheme)://\(host)/<\(Limits.describe(Limits.chapters))>"
+            return .failure(Failure(problem: problem, error: ComicError(.invalidDeepLink, message)))
+        }
+        guard !bytes.isEmpty else { return fail(.empty, "it is empty") }
+
+        // Scheme: everything before the first ':'.
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
+            return fail(.unknownScheme, "it has no scheme")
+        }
+        guard asciiLowercased(bytes[..<colon]) == Array(scheme.utf8) else {
+            return fail(.unknownScheme, "the scheme is not \(scheme)\(whitespaceNote(bytes[..<colon]))")
+        }
+
+        // Authority: after "//", up to '/', '?' or '#' (RFC 3986).
+        var i = colon + 1
+        guard bytes[i...].starts(with: Array("//".utf8)) else {
+            return fail(.unknownHost, "\"//\(host)\" must follow \"\(scheme):\"")
+        }
+        i += 2
+        let authorityEnd = bytes[i...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.endIndex
+        let authority = bytes[i..<authorityEnd]
+        if authority.contains(UInt8(ascii: "@")) {
+            return fail(.extraParts, "user information is not allowed")
+        }
+        if let portColon = authority.firstIndex(of: UInt8(ascii: ":")),
+           asciiLowercased(authority[..<portColon]) == Array(host.utf8) {
+            return fail(.extraParts, "a port is not allowed")
+        }
+        guard asciiLowercased(authority) == Array(host.utf8) else {
+            return fail(.unknownHost, "the host is not \(host)\(whitespaceNote(authority))")
+        }
+        i = authorityEnd
+
+        // Path: "/N" and at most one more "/".
+        guard i < bytes.endIndex else { return fail(.notANumber, "the chapter number is missing") }
+        if bytes[i] != UInt8(ascii: "/") { return fail(.extraParts, extraDescription(bytes[i])) }
+        i += 1
+        let numberEnd = bytes[i...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.endIndex
+        let digits = bytes[i..<numberEnd]
+        guard !digits.isEmpty else { return fail(.notANumber, "the chapter number is missing") }
+        guard digits.allSatisfy(\.isASCIIDigit) else {
+            return fail(.notANumber, "the chapter \(quotedForMessage(String(decoding: digits, as: UTF8.self))) is not a plain decimal number\(whitespaceNote(digits))")
+        }
+        let rest = bytes[numberEnd...]
+        if !(rest.isEmpty || rest.elementsEqual([UInt8(ascii: "/")])) {
+            let first = rest.first ?? UInt8(ascii: "/")
+            return fail(.extraParts, first == UInt8(ascii: "/") ? "nothing may follow the chapter number but one \"/\"" : extraDescription(first))
+        }
+        guard digits.count == 1 || digits.first != UInt8(ascii: "0") else {
+            return fail(.notANumber, "the chapter number has a leading zero")
+        }
+        // Decimal digits only here; more than 5 digits (or a lone 0) is out of range anyway.
+        var value = 0
+        if digits.count <= 5 {
+            for digit in digits { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+        }
+        guard digits.count <= 5, Limits.chapters.contains(value) else {
+            return fail(.outOfRange, "chapter \(shortened(String(decoding: digits, as: UTF8.self))) is out of range \(Limits.describe(Limits.chapters))")
+        }
+        return .success(DeepLink(validChapter: value))
+    }
+
+    private static func asciiLowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+    }
+
+    private static func whitespaceNote(_ bytes: ArraySlice<UInt8>) -> String {
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return " (it contains whitespace or a control character)" }
+        if bytes.contains(UInt8(ascii: "%")) { return " (percent-encoding is not allowed)" }
+        return ""
+    }
+
+    private static func extraDescription(_ separator: UInt8) -> String {
+        switch separator {
+        case UInt8(ascii: "?"): "a query is not allowed"
+        case UInt8(ascii: "#"): "a fragment is not allowed"
+        default: "unexpected extra parts"
+        }
+    }
+}

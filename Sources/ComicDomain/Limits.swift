@@ -1,0 +1,65 @@
+/// The valid ranges of the shared storage and the widget interface (DESIGN §3).
+public enum Limits {
+    /// Chapter numbers.
+    public static let chapters: ClosedRange<Int> = 1...99999
+    /// Read progress in percent.
+    public static let progress: ClosedRange<Int> = 0...100
+    /// Chapter name length in characters, after trimming whitespace and newlines at both ends.
+    public static let nameLength: ClosedRange<Int> = 1...256
+    /// Page numbers on the comic's site.
+    public static let pages: ClosedRange<Int> = 1...99999
+    /// Length of a site language code, in ASCII characters.
+    public static let languageLength: ClosedRange<Int> = 1...16
+    /// Largest `currentChapterData.json` / `widgetSyncState.json` that is read.
+    public static let maxChapterFileBytes = 64 * 1024
+    /// Largest cover image that is stored or served.
+    public static let maxCoverBytes = 8 * 1024 * 1024
+
+    /// Whether `code` is a usable site language code: 1…16 ASCII characters, a letter first,
+    /// then letters, digits, `_` or `-`. It goes into a URL path, so nothing else is allowed.
+    public static func isValidLanguage(_ code: String) -> Bool {
+        let bytes = code.utf8
+        guard languageLength.contains(bytes.count), let first = bytes.first, first.isASCIILetter else {
+            return false
+        }
+        return bytes.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// "1…99999" — how ranges are written in messages.
+    static func describe(_ range: ClosedRange<Int>) -> String {
+        "\(range.lowerBound)…\(range.upperBound)"
+    }
+}
+
+extension UInt8 {
+    var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
+    var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
+}
+
+/// `text` in double quotes for an error message: control characters, quotes and backslashes
+/// escaped so a hostile value cannot forge log lines, and cut after `limit` characters.
+func quotedForMessage(_ text: String, limit: Int = 80) -> String {
+    var out = "\""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        if count == limit {
+            out += "…"
+            break
+        }
+        count += 1
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}

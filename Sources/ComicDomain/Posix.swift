@@ -1,0 +1,112 @@
+import Glibc
+
+/// Thin, non-trapping helpers over the Glibc calls the storage code uses.
+enum Posix {
+    /// The text of `code`, e.g. "Permission denied".
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    /// `open`/`openat` retried on EINTR; returns the fd or the errno.
+    static func openAt(_ dirfd: Int32, _ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Result<Int32, Errno> {
+        while true {
+            let fd = openat(dirfd, path, flags, mode)
+            if fd >= 0 { return .success(fd) }
+            let code = errno
+            if code != EINTR { return .failure(Errno(code)) }
+        }
+    }
+
+    /// `fstat`, or the errno.
+    static func fileStatus(_ fd: Int32) -> Result<stat, Errno> {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return .failure(Errno(errno)) }
+        return .success(status)
+    }
+
+    /// `stat` (following symlinks) or `lstat`, or the errno.
+    static func pathStatus(_ path: String, followLinks: Bool = true) -> Result<stat, Errno> {
+        var status = stat()
+        let rc = followLinks ? stat(path, &status) : lstat(path, &status)
+        guard rc == 0 else { return .failure(Errno(errno)) }
+        return .success(status)
+    }
+
+    /// What kind of file `mode` describes, for messages ("a directory", "a FIFO"…).
+    static func fileTypeName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "not a regular file"
+        }
+    }
+
+    static func isRegular(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFREG }
+    static func isDirectory(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFDIR }
+
+    /// Reads up to `limit` bytes (fewer at end of file), retrying EINTR and short reads.
+    static func readUpTo(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        var filled = 0
+        while filled < limit {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                read(fd, raw.baseAddress.map { $0 + filled }, limit - filled)
+            }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return .failure(Errno(code))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        buffer.removeSubrange(filled...)
+        return .success(buffer)
+    }
+
+    /// Writes all of `bytes`, retrying EINTR and short writes.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Errno> {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                write(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
+            }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return .failure(Errno(code))
+            }
+            written += count
+        }
+        return .success(())
+    }
+
+    /// `fsync`, retrying EINTR.
+    static func sync(_ fd: Int32) -> Result<Void, Errno> {
+        while fsync(fd) != 0 {
+            let code = errno
+            if code != EINTR { return .failure(Errno(code)) }
+        }
+        return .success(())
+    }
+
+    /// `realpath`, or nil.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// An errno value carried through `Result`.
+struct Errno: Error, Equatable {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    var text: String { Posix.describe(code) }
+}

@@ -1,0 +1,306 @@
+import ComicDomain
+import Glibc
+import Testing
+
+@Suite("Data folder: location, reading, atomic writing")
+struct DataFolderTests {
+    private let sample = #"{"number":42,"name":"Goku vs. Goku","progress":35,"coverImagePath":""}"#
+
+    private func reason<T>(_ result: ReadResult<T>) -> String? {
+        if case .invalid(let reason) = result { return reason }
+        return nil
+    }
+
+    // MARK: Location
+
+    @Test func resolvesTheContractLocations() {
+        #expect(DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "/srv/dbm/", "XDG_DATA_HOME": "/x", "HOME": "/home/u"]).path == "/srv/dbm")
+        #expect(DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "", "XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]).path == "/x/data/dbmultiverse")
+        #expect(DataFolder.resolve(environment: ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"]).path == "/home/u/.local/share/dbmultiverse")
+        #expect(DataFolder.resolve(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u/"]).path == "/home/u/.local/share/dbmultiverse")
+        // Without HOME the password database still names a home directory.
+        #expect(DataFolder.resolve(environment: [:]).path.hasSuffix("/.local/share/dbmultiverse"))
+        #expect(DataFolder.resolve(environment: [:]).path.hasPrefix("/"))
+    }
+
+    @Test func pathsAreAbsoluteWithoutTrailingSlash() {
+        let folder = DataFolder(path: "/a//b///")
+        #expect(folder.path == "/a/b")
+        #expect(folder.chapterDataPath == "/a/b/currentChapterData.json")
+        #expect(folder.coverImagePath == "/a/b/chapterCoverImage.jpg")
+        #expect(folder.syncStatePath == "/a/b/widgetSyncState.json")
+        #expect(DataFolder(path: "/").path == "/")
+        let relative = DataFolder(path: "some/dir")
+        #expect(relative.path.hasPrefix("/") && relative.path.hasSuffix("/some/dir"))
+    }
+
+    // MARK: Creating
+
+    @Test func createsTheFolderAndItsParentsPrivately() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp + "/a/b/dbmultiverse")
+            try folder.create()
+            try folder.create()  // idempotent
+            let status = try #require(fileStatus(folder.path))
+            #expect(status.st_mode & S_IFMT == S_IFDIR)
+            #expect(status.st_mode & 0o777 == 0o700)
+            #expect(fileStatus(tmp + "/a").map { $0.st_mode & 0o777 } == 0o700)
+        }
+    }
+
+    @Test func refusesAFileWhereTheFolderShouldBe() throws {
+        try withTemporaryDirectory { tmp in
+            try writeFile(tmp + "/file", "x")
+            let error = thrownError { () throws(ComicError) in try DataFolder(path: tmp + "/file").create() }
+            #expect(error == ComicError(.storageFailed, "\(tmp)/file exists and is not a directory"))
+            let below = thrownError { () throws(ComicError) in try DataFolder(path: tmp + "/file/sub").create() }
+            #expect(below?.kind == .storageFailed)
+            let write = thrownError { () throws(ComicError) in try DataFolder(path: tmp + "/file").writeSyncState(SyncState(chapter: 1, progress: 0)) }
+            #expect(write?.kind == .storageFailed)
+        }
+    }
+
+    // MARK: Reading
+
+    @Test func missingFilesAreMissing() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp + "/not-created-yet")
+            #expect(folder.readChapterData() == .missing)
+            #expect(folder.readSyncState() == .missing)
+        }
+    }
+
+    @Test func readsValidFiles() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            try writeFile(folder.chapterDataPath, sample)
+            try writeFile(folder.syncStatePath, #"{"chapter":41,"progress":100}"#)
+            #expect(folder.readChapterData() == .valid(try ChapterData(validatingNumber: 42, name: "Goku vs. Goku", progress: 35)))
+            #expect(folder.readSyncState().value == SyncState(chapter: 41, progress: 100))
+        }
+    }
+
+    @Test func invalidContentIsReportedWithTheFileAndTheReason() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            let file = folder.chapterDataPath
+            try writeFile(file, #"{"number":0,"name":"n","progress":1}"#)
+            #expect(reason(folder.readChapterData()) == "\(file): chapter 0 is out of range 1…99999")
+            try writeFile(file, #"{"number":1,"name":"n" "progress":1}"#)
+            #expect(reason(folder.readChapterData()) == "\(file): malformed JSON at byte 23: expected ',' or '}' in an object, found '\"'")
+            try writeFile(file, [0xFF])
+            #expect(reason(folder.readChapterData())?.contains("not valid UTF-8 at byte 0") == true)
+            try writeFile(file, "")
+            #expect(reason(folder.readChapterData())?.contains("malformed JSON at byte 0") == true)
+        }
+    }
+
+    @Test func oversizedFilesAreNotRead() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            try writeFile(folder.chapterDataPath, sample + String(repeating: " ", count: 70000 - sample.utf8.count))
+            #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) is 70000 bytes, more than 65536")
+            // A sparse 1 TiB file is refused from its size alone.
+            let fd = open(folder.syncStatePath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            #expect(fd >= 0)
+            #expect(ftruncate(fd, 1 << 40) == 0)
+            close(fd)
+            #expect(reason(folder.readSyncState()) == "\(folder.syncStatePath) is 1099511627776 bytes, more than 65536")
+        }
+    }
+
+    @Test func directoriesAreNotFiles() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            #expect(mkdir(folder.chapterDataPath, 0o700) == 0)
+            #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) is a directory, not a regular file")
+        }
+    }
+
+    @Test func symlinksAreNotFollowed() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp + "/data")
+            try folder.create()
+            try writeFile(tmp + "/elsewhere.json", sample)
+            #expect(symlink(tmp + "/elsewhere.json", folder.chapterDataPath) == 0)
+            #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) is a symbolic link, which is not followed")
+            #expect(symlink(tmp + "/dangling", folder.syncStatePath) == 0)
+            #expect(reason(folder.readSyncState())?.contains("is a symbolic link") == true)
+        }
+    }
+
+    @Test func aFIFOIsRefusedWithoutBlocking() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            #expect(mkfifo(folder.chapterDataPath, 0o600) == 0)
+            #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) is a FIFO, not a regular file")
+        }
+    }
+
+    @Test(.enabled(if: !runningAsRoot, "root reads files whatever their mode"))
+    func unreadableFilesSayPermissionDenied() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            try writeFile(folder.chapterDataPath, sample)
+            #expect(chmod(folder.chapterDataPath, 0) == 0)
+            #expect(reason(folder.readChapterData()) == "cannot open \(folder.chapterDataPath): Permission denied")
+        }
+    }
+
+    // MARK: Writing
+
+    @Test func writesAtomicallyWithPrivateModes() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp + "/fresh")
+            let data = try ChapterData(validatingNumber: 7, name: "Tab\tand \"quote\" 🐉", progress: 100, coverImagePath: "chapterCoverImage.jpg", page: 3, language: "pt_BR")
+            for _ in 0..<5 { try folder.writeChapterData(data) }
+            #expect(folder.readChapterData() == .valid(data))
+            #expect(readFile(folder.chapterDataPath) == data.encodeJSON() + [0x0A])
+            try folder.writeSyncState(SyncState(chapter: 7, progress: 100))
+            #expect(folder.readSyncState() == .valid(SyncState(chapter: 7, progress: 100)))
+            #expect(fileStatus(folder.chapterDataPath).map { $0.st_mode & 0o7777 } == 0o600)
+            #expect(fileStatus(folder.syncStatePath).map { $0.st_mode & 0o7777 } == 0o600)
+            #expect(fileStatus(folder.path).map { $0.st_mode & 0o7777 } == 0o700)
+            #expect(directoryEntries(folder.path) == ["currentChapterData.json", "widgetSyncState.json"], "no temporary file left")
+        }
+    }
+
+    @Test func writesReplaceASymlinkInsteadOfFollowingIt() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp + "/data")
+            try folder.create()
+            try writeFile(tmp + "/victim", "precious")
+            #expect(symlink(tmp + "/victim", folder.syncStatePath) == 0)
+            try folder.writeSyncState(SyncState(chapter: 2, progress: 3))
+            #expect(readFile(tmp + "/victim") == Array("precious".utf8))
+            #expect(fileStatus(folder.syncStatePath).map { $0.st_mode & S_IFMT } == S_IFREG)
+            #expect(folder.readSyncState() == .valid(SyncState(chapter: 2, progress: 3)))
+        }
+    }
+
+    @Test func aFailedWriteLeavesNoTemporaryFile() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            #expect(mkdir(folder.chapterDataPath, 0o700) == 0)
+            try writeFile(folder.chapterDataPath + "/keep", "x")  // a non-empty directory cannot be renamed over
+            let error = thrownError { () throws(ComicError) in
+                try folder.writeChapterData(try ChapterData(validatingNumber: 1, name: "n", progress: 0))
+            }
+            #expect(error?.kind == .storageFailed)
+            #expect(error?.message.hasPrefix("cannot rename the temporary file over \(folder.chapterDataPath): ") == true)
+            #expect(directoryEntries(tmp) == ["currentChapterData.json"])
+        }
+    }
+
+    @Test func removingSyncStateToleratesAMissingFile() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            try folder.removeSyncState()
+            try folder.writeSyncState(SyncState(chapter: 1, progress: 1))
+            try folder.removeSyncState()
+            #expect(folder.readSyncState() == .missing)
+        }
+    }
+
+    // MARK: Cover
+
+    @Test func writesAndRemovesTheCover() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
+            try folder.writeCover(jpeg)
+            #expect(readFile(folder.coverImagePath) == jpeg)
+            #expect(fileStatus(folder.coverImagePath).map { $0.st_mode & 0o7777 } == 0o600)
+            let png: [UInt8] = CoverImage.pngSignature + [0, 0, 0, 13]
+            try folder.writeCover(png)
+            #expect(readFile(folder.coverImagePath) == png)
+            let rejected = thrownError { () throws(ComicError) in try folder.writeCover(Array("GIF89a".utf8)) }
+            #expect(rejected == ComicError(.coverRejected, "cover is neither JPEG nor PNG"))
+            #expect(readFile(folder.coverImagePath) == png, "a rejected cover writes nothing")
+            try folder.removeCover()
+            #expect(fileStatus(folder.coverImagePath) == nil)
+            try folder.removeCover()  // missing is fine
+        }
+    }
+
+    @Test func coverValidation() {
+        func check(_ bytes: [UInt8]) -> ComicError? {
+            thrownError { () throws(ComicError) in try CoverImage.validate(bytes) }
+        }
+        #expect(check([0xFF, 0xD8, 0xFF]) == nil)
+        #expect(check([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == nil)
+        #expect(check([]) == ComicError(.coverRejected, "cover is empty"))
+        #expect(check([0xFF, 0xD8]) == ComicError(.coverRejected, "cover is neither JPEG nor PNG"))
+        #expect(check([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A]) == ComicError(.coverRejected, "cover is neither JPEG nor PNG"))
+        #expect(check(Array("<svg/>".utf8)) == ComicError(.coverRejected, "cover is neither JPEG nor PNG"))
+        var largest = [UInt8](repeating: 0, count: Limits.maxCoverBytes)
+        largest[0] = 0xFF; largest[1] = 0xD8; largest[2] = 0xFF
+        #expect(check(largest) == nil)
+        largest.append(0)
+        #expect(check(largest) == ComicError(.coverRejected, "cover is 8388609 bytes, more than 8388608"))
+    }
+
+    @Test func resolvesCoverPathsOnlyInsideTheFolder() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp + "/data")
+            try folder.create()
+            let real = try #require(realPathOf(folder.path))
+            try writeFile(folder.coverImagePath, [0xFF, 0xD8, 0xFF])
+            try writeFile(tmp + "/outside.jpg", [0xFF, 0xD8, 0xFF])
+            #expect(mkdir(tmp + "/data2", 0o700) == 0)
+            try writeFile(tmp + "/data2/cover.jpg", [0xFF, 0xD8, 0xFF])
+            #expect(mkdir(folder.path + "/sub", 0o700) == 0)
+            try writeFile(folder.path + "/sub/c.png", [0x89])
+            #expect(symlink(tmp + "/outside.jpg", folder.path + "/escape.jpg") == 0)
+            #expect(symlink(folder.coverImagePath, folder.path + "/alias.jpg") == 0)
+
+            #expect(folder.resolvedCoverPath("") == nil)
+            #expect(folder.resolvedCoverPath("chapterCoverImage.jpg") == real + "/chapterCoverImage.jpg")
+            #expect(folder.resolvedCoverPath(folder.coverImagePath) == real + "/chapterCoverImage.jpg")
+            #expect(folder.resolvedCoverPath("sub/../chapterCoverImage.jpg") == real + "/chapterCoverImage.jpg")
+            #expect(folder.resolvedCoverPath("sub/c.png") == real + "/sub/c.png")
+            #expect(folder.resolvedCoverPath("alias.jpg") == real + "/chapterCoverImage.jpg", "a link inside to inside is served as its target")
+            #expect(folder.resolvedCoverPath("escape.jpg") == nil, "a link leading out of the folder")
+            #expect(folder.resolvedCoverPath(tmp + "/outside.jpg") == nil)
+            #expect(folder.resolvedCoverPath("../outside.jpg") == nil)
+            #expect(folder.resolvedCoverPath(tmp + "/data2/cover.jpg") == nil, "a sibling sharing the folder's name as prefix")
+            #expect(folder.resolvedCoverPath(".") == nil, "the folder itself")
+            #expect(folder.resolvedCoverPath("sub") == nil, "a directory")
+            #expect(folder.resolvedCoverPath("missing.jpg") == nil)
+            #expect(folder.resolvedCoverPath("/etc/passwd") == nil)
+            #expect(folder.resolvedCoverPath("a\u{0}b") == nil)
+        }
+    }
+
+    @Test func servesCoversUpToTheSizeLimit() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            for (name, size) in [("exact.jpg", Limits.maxCoverBytes), ("big.jpg", Limits.maxCoverBytes + 1)] {
+                let fd = open(tmp + "/" + name, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+                #expect(fd >= 0)
+                #expect(ftruncate(fd, off_t(size)) == 0)
+                close(fd)
+            }
+            #expect(folder.resolvedCoverPath("exact.jpg")?.hasSuffix("/exact.jpg") == true)
+            #expect(folder.resolvedCoverPath("big.jpg") == nil)
+        }
+    }
+
+    @Test func resolvesThroughASymlinkedDataFolder() throws {
+        try withTemporaryDirectory { tmp in
+            #expect(mkdir(tmp + "/real", 0o700) == 0)
+            #expect(symlink(tmp + "/real", tmp + "/link") == 0)
+            let folder = DataFolder(path: tmp + "/link")
+            try folder.writeCover([0xFF, 0xD8, 0xFF])
+            let realFolder = try #require(realPathOf(tmp + "/real"))
+            #expect(folder.resolvedCoverPath(DataFolder.coverImageFile) == realFolder + "/chapterCoverImage.jpg")
+            #expect(folder.readChapterData() == .missing)
+        }
+    }
+}
+
+private func realPathOf(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
