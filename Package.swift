@@ -41,8 +41,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Shared test helpers: the private dbus-daemon fixture and waiting helpers.
+        // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
+        // Test-only, so Foundation's Process is fine here.
         .target(name: "DBusTestSupport", dependencies: ["DBus"]),
+        // A sample object served on the bus: activated by the binding's tests, measured idle.
+        .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain"]),
         .testTarget(

@@ -221,7 +221,7 @@ extension Array: DBusArgument where Element: DBusArgument {
     public init(from reader: inout MessageReader) throws(DBusError) {
         // Byte arrays (cover images) are read in one step rather than element by element.
         if Element.self == UInt8.self {
-            self = try reader.readFixedArray(TypeCode.byte, as: UInt8.self) as! [Element]
+            self = unsafeBitCast(try reader.readFixedArray(TypeCode.byte, as: UInt8.self), to: [Element].self)
             return
         }
         try reader.expect(TypeCode.array)
@@ -236,8 +236,9 @@ extension Array: DBusArgument where Element: DBusArgument {
     }
 
     public func encode(to writer: inout MessageWriter) {
-        if let bytes = self as? [UInt8] {
-            writer.appendFixedArray(TypeCode.byte, signature: "y", bytes)
+        // Check the element type, not `as? [UInt8]`: an empty array of any type casts successfully.
+        if Element.self == UInt8.self {
+            writer.appendFixedArray(TypeCode.byte, signature: "y", unsafeBitCast(self, to: [UInt8].self))
             return
         }
         writer.withContainer(TypeCode.array, signature: Element.dbusSignature.rawValue) { sub in

@@ -130,9 +130,12 @@ final class LoopIntegration {
         guard !dispatchPosted else { return }
         guard knownPending || dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS else { return }
         dispatchPosted = true
+        // The drain holds its own reference: the owner may drop the connection before it runs.
+        let connection = dbus_connection_ref(self.connection)!
         loop.post { [self] in
             dispatchPosted = false
             while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+            dbus_connection_unref(connection)
         }
     }
 }

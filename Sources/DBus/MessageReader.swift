@@ -28,15 +28,17 @@ public struct MessageReader {
         mutating get { atEnd ? TypeCode.invalid : dbus_message_iter_get_arg_type(&iter) }
     }
 
-    public var isAtEnd: Bool { mutating get { currentType == TypeCode.invalid } }
+    public var isAtEnd: Bool {
+        var copy = self // libdbus's getters take a mutable iterator; reading never moves it
+        return copy.currentType == TypeCode.invalid
+    }
 
     /// The signature of the next argument ("" at the end).
     public var currentSignature: String {
-        mutating get {
-            guard !isAtEnd, let s = dbus_message_iter_get_signature(&iter) else { return "" }
-            defer { dbus_free(s) }
-            return String(cString: s)
-        }
+        var copy = iter
+        guard !isAtEnd, let s = dbus_message_iter_get_signature(&copy) else { return "" }
+        defer { dbus_free(s) }
+        return String(cString: s)
     }
 
     mutating func expect(_ type: Int32) throws(DBusError) {

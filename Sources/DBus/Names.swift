@@ -12,6 +12,8 @@ extension ValidatedName {
     public var description: String { rawValue }
 
     /// Literals are checked too: an invalid literal is a programming error, caught on first use.
+    /// Note that `ObjectPath("/a")` with a literal argument is this literal form (SE-0213); names
+    /// from data always go through the throwing `init(_:)` with a `String` value.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure("invalid \(Self.self) literal: \(error.message)") }
     }

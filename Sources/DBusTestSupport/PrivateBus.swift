@@ -1,0 +1,105 @@
+public import Foundation
+
+/// A private `dbus-daemon` for one test: its own temporary socket directory and service
+/// directory (so bus activation can be tested), never the developer's session bus.
+///
+/// `@unchecked Sendable`: all stored properties are immutable after `init`, and `Process` is only
+/// terminated (from `stop`, guarded by the lock).
+public final class PrivateBus: @unchecked Sendable {
+    /// The address clients connect to (`unix:path=…`, from `--print-address`).
+    public let address: String
+    /// A temporary directory owned by this bus; removed by `stop()`.
+    public let directory: URL
+    /// The `<servicedir>` for activation files.
+    public let serviceDirectory: URL
+    private let daemon: Process
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Starts the daemon. `activationEnvironment` is the environment activated services inherit.
+    public init(activationEnvironment: [String: String] = [:]) throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bus-\(UUID().uuidString.prefix(8))")
+        serviceDirectory = base.appendingPathComponent("services")
+        directory = base
+        try FileManager.default.createDirectory(at: serviceDirectory, withIntermediateDirectories: true)
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <keep_umask/>
+              <listen>unix:dir=\(base.path)</listen>
+              <servicedir>\(serviceDirectory.path)</servicedir>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
+        let configFile = base.appendingPathComponent("bus.conf")
+        try config.write(to: configFile, atomically: true, encoding: .utf8)
+
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--config-file=\(configFile.path)", "--nofork", "--print-address"]
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        environment.merge(activationEnvironment) { $1 }
+        daemon.environment = environment
+        let output = Pipe()
+        daemon.standardOutput = output
+        daemon.standardError = FileHandle.standardError
+        try daemon.run()
+        self.daemon = daemon
+
+        // The first line is the address; the daemon prints it once it listens.
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        address = String(decoding: line, as: UTF8.self)
+        guard address.hasPrefix("unix:") else {
+            kill(daemon.processIdentifier, SIGKILL)
+            throw FixtureError("dbus-daemon did not print an address (got '\(address)')")
+        }
+    }
+
+    deinit { stop() }
+
+    /// Installs a session-bus activation file for `name` running `exec` (an Exec= line).
+    public func installActivationFile(name: String, exec: String, systemdService: String? = nil) throws {
+        var text = "[D-BUS Service]\nName=\(name)\nExec=\(exec)\n"
+        if let systemdService { text += "SystemdService=\(systemdService)\n" }
+        try text.write(to: serviceDirectory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
+    }
+
+    /// The environment a stock client needs to talk to this bus.
+    public var clientEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        return environment
+    }
+
+    /// Stops the daemon and removes its directory.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        if daemon.isRunning {
+            // SIGKILL, not SIGTERM: a child spawned from a libdispatch worker thread inherits its
+            // blocked signal mask, so the daemon would never see SIGTERM.
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+public struct FixtureError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
