@@ -28,7 +28,7 @@ let package = Package(
         .target(
             name: "Desktop",
             dependencies: [
-                "DBus", "ComicDomain",
+                "DBus", "ComicDomain", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

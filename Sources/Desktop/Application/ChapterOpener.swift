@@ -1,0 +1,105 @@
+public import ComicDomain
+internal import Glibc
+public import Logging
+
+/// Shows a chapter on the comic's site in the user's browser (DESIGN §6). The browser is started
+/// with posix_spawn (argv only, no shell) and never waited for: the service does not block.
+public final class ChapterOpener {
+    /// Where the browser command comes from, first match wins.
+    public static let environmentVariable = "DBMULTIVERSE_BROWSER"
+    public static let configFileName = "config"
+
+    private let environment: [String: String]
+    private let logger: Logger
+
+    public init(environment: [String: String], logger: Logger) {
+        self.environment = environment
+        self.logger = logger
+        // Children are never waited for; let the kernel reap them.
+        signal(SIGCHLD, SIG_IGN)
+    }
+
+    /// `$XDG_CONFIG_HOME/dbmultiverse/config`, else `~/.config/dbmultiverse/config`.
+    public static func configPath(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/dbmultiverse/" + configFileName }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/dbmultiverse/" + configFileName }
+        return nil
+    }
+
+    /// The configured command: the environment variable, else the config file's `browser =` line,
+    /// else `xdg-open`. Read on every open, so an edited config applies at once.
+    public func browser() -> BrowserCommand {
+        if let value = environment[Self.environmentVariable], !value.trimmingWhitespace().isEmpty {
+            if let command = BrowserCommand.parse(value) { return command }
+            logger.warning("ignoring \(Self.environmentVariable): unterminated quote in '\(value)'")
+        }
+        if let path = Self.configPath(environment: environment), let text = readSmallFile(path) {
+            for rawLine in text.split(separator: "\n") {
+                let line = String(rawLine).trimmingWhitespace()
+                guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+                guard String(line[..<equals]).trimmingWhitespace() == "browser" else { continue }
+                let value = String(line[line.index(after: equals)...])
+                if let command = BrowserCommand.parse(value) { return command }
+                logger.warning("ignoring the browser line of \(path): cannot parse '\(value)'")
+            }
+        }
+        return .default
+    }
+
+    /// The site URL for a chapter: its page when the entry knows it, else the chapter list.
+    public static func siteURL(for entry: ChapterEntry?) -> String {
+        ComicSite.url(page: entry?.page, language: entry?.language)
+    }
+
+    /// Starts the browser on `url`, handing over the activation token so the window gets focus.
+    public func open(url: String, activationToken: String? = nil, startupID: String? = nil) {
+        guard let arguments = browser().arguments(opening: url) else {
+            logger.info("browser disabled (none): not opening \(url)")
+            return
+        }
+        var childEnvironment = environment
+        if let activationToken { childEnvironment["XDG_ACTIVATION_TOKEN"] = activationToken }
+        if let startupID { childEnvironment["DESKTOP_STARTUP_ID"] = startupID }
+        if let error = spawn(arguments, environment: childEnvironment) {
+            logger.error("cannot start the browser \(arguments[0]): \(error)")
+        } else {
+            logger.info("opened \(url) with \(arguments[0])")
+        }
+    }
+
+    /// posix_spawnp with a clean signal mask and default dispositions (the service blocks
+    /// SIGTERM/SIGINT for its signalfd and ignores SIGCHLD; the browser must not inherit that).
+    private func spawn(_ arguments: [String], environment: [String: String]) -> String? {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid = pid_t()
+        let result = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)
+        return result == 0 ? nil : String(cString: strerror(result))
+    }
+
+    private func readSmallFile(_ path: String) -> String? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { _ = close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 16 * 1024)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return String(decoding: bytes[0..<count], as: UTF8.self)
+    }
+}

@@ -1,0 +1,67 @@
+internal import ComicDomain
+internal import DBus
+internal import Glibc
+public import Logging
+
+/// `dbmultiverse service`: owns `com.nobadi.DBMultiverse` until SIGTERM/SIGINT or until the bus
+/// goes away. Returns the process exit status.
+public enum ServiceMain {
+    public static func run(environment: [String: String], logger: Logger) -> Int32 {
+        let loop: EventLoop
+        let signals: EventLoop.IOSource
+        var status: Int32 = 0
+        do {
+            loop = try EventLoop()
+            // Before anything else: the signalfd only sees signals blocked in every thread.
+            signals = try loop.handleSignals([SIGTERM, SIGINT]) { signal in
+                logger.info("stopping on signal \(signal)")
+                loop.stop()
+            }
+        } catch {
+            logger.critical("cannot set up the event loop: \(error.message)")
+            return 1
+        }
+
+        let connection: Connection
+        do {
+            connection = try Connection(.starter, loop: loop)
+        } catch {
+            logger.critical("cannot connect to the session bus: \(error.message)")
+            return 1
+        }
+        connection.onDisconnect = {
+            logger.critical("the session bus went away")
+            status = 1
+            loop.stop()
+        }
+
+        let folder = DataFolder.resolve(environment: environment)
+        let service: WidgetService
+        let application: ApplicationService
+        do {
+            let server = try ObjectServer(connection: connection)
+            // Objects first, name second: a call that activated us must find them.
+            service = try WidgetService(server: server, folder: folder, clock: LoopClock(loop: loop), logger: logger)
+            application = try ApplicationService(widget: service, opener: ChapterOpener(environment: environment, logger: logger))
+            switch try connection.requestNameBlocking(WidgetBus.busName) {
+            case .primaryOwner, .alreadyOwner: break
+            case .exists, .inQueue:
+                logger.critical("\(WidgetBus.busName) is already owned by another process; is the service already running?")
+                return 1
+            }
+        } catch {
+            logger.critical("cannot start the service: \(error)")
+            return 1
+        }
+        logger.info("serving \(WidgetBus.busName) from \(folder.path)")
+        service.start(loop: loop)
+        loop.run()
+
+        if connection.isConnected {
+            connection.releaseNameBlocking(WidgetBus.busName)
+            connection.flush()
+        }
+        withExtendedLifetime((signals, service, application)) {}
+        return status
+    }
+}

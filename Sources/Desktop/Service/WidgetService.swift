@@ -1,0 +1,223 @@
+public import ComicDomain
+public import DBus
+public import Logging
+
+/// The widget service (DESIGN §3–§5): publishes the current chapter entry on the bus, applies the
+/// sync rules, and emits `TimelinesReloaded` and `PropertiesChanged`.
+///
+/// Everything runs synchronously on the event loop's thread: method calls, the folder watcher,
+/// and the rules' single deadline. No threads, no `Task`s: an idle service makes no wake-ups.
+public final class WidgetService {
+    public static let timelinesReloaded = SignalDefinition<String, String, [String: Variant]>(
+        "TimelinesReloaded", Arg("kind"), Arg("reason"), Arg("entry"),
+        doc: "The widget's timeline was reloaded (the Linux WidgetCenter.reloadTimelines). reason is chapter-change, progress-change, requested or periodic; entry is the entry now shown (family medium).")
+    public static let openRequested = SignalDefinition<Int32, String>(
+        "OpenRequested", Arg("chapter"), Arg("deep_link"),
+        doc: "A chapter was opened through org.freedesktop.Application (Open, Activate or ActivateAction); deep_link is the normalised dbmultiverse://chapter/<N>.")
+
+    let server: ObjectServer
+    let folder: DataFolder
+    let clock: any ServiceClock
+    let logger: Logger
+    private var engine: SyncEngine
+    /// What storage holds (validated), or nil for "no current chapter".
+    private(set) var stored: ChapterData?
+    /// The resolved cover of `stored` ("" for none), cached so reads don't touch the disk.
+    private var storedImagePath = ""
+    /// When `stored` was made (Unix seconds): the entries' `date`.
+    private var storedDate: Int64
+    /// What the last reload published: the properties show it.
+    private(set) var published: ChapterEntry
+    private(set) var lastReload: Int64 = 0
+    /// The last storage problem logged, so each is logged once.
+    private var reportedProblem: String?
+    private var watcher: FolderWatcher?
+
+    /// Creates the data folder if needed, reads storage, and exports the widget interface.
+    /// Call `start()` once the bus name is owned.
+    public init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, logger: Logger) throws {
+        self.server = server
+        self.folder = folder
+        self.clock = clock
+        self.logger = logger
+        storedDate = clock.unixSeconds()
+        published = .placeholder(family: .medium, date: storedDate)
+        do {
+            try folder.create()
+        } catch {
+            logger.error("cannot create the data folder \(folder.path): \(error.message)")
+        }
+        let lastSynced: SyncState?
+        switch folder.readSyncState() {
+        case .valid(let state): lastSynced = state
+        case .missing: lastSynced = nil
+        case .invalid(let reason):
+            logger.warning("ignoring the sync state: \(reason)")
+            lastSynced = nil
+        }
+        engine = SyncEngine(lastSynced: lastSynced, now: clock.monotonicNow())
+        readStorage()
+        published = currentEntry(family: .medium)
+        try server.export(widgetInterface, at: WidgetBus.objectPath)
+    }
+
+    /// Starts watching the folder and applies the rules to what changed while not running.
+    public func start(loop: EventLoop) {
+        do {
+            watcher = try FolderWatcher(path: folder.path, loop: loop) { [unowned self] names in
+                folderChanged(names)
+            }
+        } catch {
+            logger.error("not watching \(folder.path) for changes: \(error.message)")
+        }
+        if let reload = engine.start(current: stored?.syncState, now: clock.monotonicNow()) {
+            perform(reload)
+        }
+        armDeadline()
+    }
+
+    // MARK: Entries
+
+    /// The current entry from storage, or the placeholder.
+    func currentEntry(family: WidgetFamily) -> ChapterEntry {
+        guard let stored else { return .placeholder(family: family, date: storedDate) }
+        return ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate)
+    }
+
+    /// The stored entry for `chapter` when it is the current one (it knows its page and language).
+    func storedEntry(forChapter chapter: Int) -> ChapterEntry? {
+        guard let stored, stored.number == chapter else { return nil }
+        return currentEntry(family: .medium)
+    }
+
+    // MARK: Updates
+
+    /// `UpdateChapter`: validate everything, then store the cover and the data, then the chapter rule.
+    func updateChapter(chapter: Int32, name: String, progress: Int32, cover: [UInt8], options: [String: Variant]) throws {
+        let page = try option("page", Int32.self, in: options).map(Int.init)
+        let language = try option("language", String.self, in: options)
+        let data = try ChapterData(
+            validatingNumber: Int(chapter), name: name, progress: Int(progress),
+            coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: page, language: language)
+        if !cover.isEmpty { try CoverImage.validate(cover) }
+
+        if cover.isEmpty { try folder.removeCover() } else { try folder.writeCover(cover) }
+        try folder.writeChapterData(data)
+        setStored(data)
+        perform(engine.chapterUpdated(data.syncState, now: clock.monotonicNow()))
+        armDeadline()
+    }
+
+    /// `UpdateProgress`: store the progress, then the (debounced) progress rule.
+    func updateProgress(_ progress: Int32) throws {
+        let valid = try ChapterData.validProgress(Int(progress))
+        guard let stored else {
+            throw ComicError(.noCurrentChapter, "no chapter is stored yet: call UpdateChapter first")
+        }
+        let data = try stored.updatingProgress(valid)
+        try folder.writeChapterData(data)
+        setStored(data)
+        engine.progressUpdated(data.syncState, now: clock.monotonicNow())
+        armDeadline()
+    }
+
+    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage and reload at once.
+    func reloadRequested() {
+        readStorage()
+        perform(engine.reloadRequested(current: stored?.syncState, now: clock.monotonicNow()))
+        armDeadline()
+    }
+
+    private func option<T: DBusArgument>(_ key: String, _ type: T.Type, in options: [String: Variant]) throws(DBusError) -> T? {
+        guard let variant = options[key] else { return nil }
+        do {
+            return try variant.get(T.self)
+        } catch {
+            throw DBusError.invalidArgs("option '\(key)' must be of type '\(T.dbusSignature)', got '\(variant.value.signature)'")
+        }
+    }
+
+    private func setStored(_ data: ChapterData?) {
+        stored = data
+        storedImagePath = data.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
+        storedDate = clock.unixSeconds()
+    }
+
+    /// Re-reads `currentChapterData.json`; a bad file is logged once and served as "no chapter".
+    private func readStorage() {
+        switch folder.readChapterData() {
+        case .valid(let data):
+            reportedProblem = nil
+            if data != stored { setStored(data) } else { refreshCover() }
+        case .missing:
+            reportedProblem = nil
+            if stored != nil { setStored(nil) }
+        case .invalid(let reason):
+            if reason != reportedProblem {
+                logger.warning("serving the placeholder: \(reason)")
+                reportedProblem = reason
+            }
+            if stored != nil { setStored(nil) }
+        }
+    }
+
+    /// The cover may have changed without the chapter data (replaced, removed, swapped for a link).
+    private func refreshCover() {
+        let resolved = stored.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
+        if resolved != storedImagePath { storedImagePath = resolved }
+    }
+
+    /// Another program wrote to the folder: handled exactly like the matching update call.
+    private func folderChanged(_ names: Set<String>) {
+        guard names.contains(DataFolder.chapterDataFile) || names.contains(DataFolder.coverImageFile) else { return }
+        let before = stored
+        let imageBefore = storedImagePath
+        readStorage()
+        let now = clock.monotonicNow()
+        if let reload = engine.storageChanged(stored?.syncState, now: now) {
+            perform(reload)
+        } else if stored != nil, stored != before || storedImagePath != imageBefore,
+                  stored?.syncState == before?.syncState {
+            // Same chapter and progress, but the name, cover, page or language changed.
+            perform(engine.reloadRequested(current: stored?.syncState, now: now))
+        }
+        armDeadline()
+    }
+
+    // MARK: Reloads
+
+    private func armDeadline() {
+        clock.setDeadline(engine.nextDeadline) { [unowned self] in deadlineReached() }
+    }
+
+    /// The debounce or the hourly refresh is due: re-read storage and let the rules decide.
+    func deadlineReached() {
+        readStorage()
+        for reload in engine.timerFired(now: clock.monotonicNow(), current: stored?.syncState) {
+            perform(reload)
+        }
+        armDeadline()
+    }
+
+    /// One reload: record it in `widgetSyncState.json`, update the properties, emit the signal once.
+    private func perform(_ reload: Reload) {
+        do {
+            if let state = reload.state { try folder.writeSyncState(state) } else { try folder.removeSyncState() }
+        } catch {
+            logger.error("cannot record the sync state: \(error.message)")
+        }
+        let previous = published
+        published = currentEntry(family: .medium)
+        lastReload = clock.unixSeconds()
+        var changed = ["Entry", "LastReload"]
+        if previous.chapter != published.chapter { changed.append("Chapter") }
+        if previous.name != published.name { changed.append("ChapterName") }
+        if previous.progress != published.progress { changed.append("Progress") }
+        if previous.imagePath != published.imagePath { changed.append("CoverImagePath") }
+        if previous.deepLink != published.deepLink { changed.append("DeepLink") }
+        server.emitPropertiesChanged(changed, at: WidgetBus.objectPath, interface: WidgetBus.widgetInterface)
+        server.emit(Self.timelinesReloaded, from: WidgetBus.objectPath, interface: WidgetBus.widgetInterface,
+                    WidgetKind.name, reload.reason.rawValue, published.dbusDictionary)
+        logger.info("reloaded (\(reload.reason.rawValue)): \(published.rendered(.medium))")
+    }
+}

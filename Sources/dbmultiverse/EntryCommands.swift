@@ -1,0 +1,29 @@
+public import ArgumentParser
+public import ComicDomain
+import DBus
+import Desktop
+
+extension WidgetFamily: ExpressibleByArgument {}
+extension EntryFormat: ExpressibleByArgument {}
+
+struct EntryOptions: ParsableArguments {
+    @Option(help: "The widget family: small or medium.")
+    var family: WidgetFamily = .medium
+
+    @Option(help: "Output: text, json (the entry's keys), or waybar (Waybar custom-module JSON).")
+    var format: EntryFormat = .text
+}
+
+struct EntryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entry", abstract: "Print the current entry (starts the service if needed).")
+
+    @OptionGroup var options: EntryOptions
+
+    func run() throws {
+        let caller = try BlockingCaller()
+        let reply = try caller.callWidget("GetSnapshot", options.family.rawValue)
+        let entry = try ChapterEntry(dbusDictionary: reply.decode([String: Variant].self))
+        Output.line(entry.formatted(options.format, family: options.family))
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import DBus
+import Glibc
+import Logging
+
+/// The `dbmultiverse` entry point. Every subcommand is synchronous: long-running ones (service,
+/// watch) drive an event loop on this thread and never start a Swift `Task`.
+@main
+enum Main {
+    static func main() {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = logLevel()
+            return handler
+        }
+        do {
+            var command = try DBMultiverse.parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            Output.error(failure.message)
+            exit(failure.status)
+        } catch let error as DBusError {
+            Output.error("\(error.message) (\(error.name))")
+            exit(1)
+        } catch {
+            let code = DBMultiverse.exitCode(for: error)
+            if code == .success {
+                DBMultiverse.exit(withError: error) // --help, --version
+            }
+            // Usage errors (unknown option, missing or invalid value) exit 2, as the contract says.
+            Output.errorBlock(DBMultiverse.fullMessage(for: error))
+            exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+
+    private static func logLevel() -> Logger.Level {
+        getenv("DBMULTIVERSE_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
+    }
+}
+
+struct DBMultiverse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dbmultiverse",
+        abstract: "The DBMultiverse comic reader's widget on the Linux desktop, over the D-Bus session bus.",
+        version: "0.1.0",
+        subcommands: [
+            ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
+            ProgressCommand.self, ReloadCommand.self, OpenCommand.self,
+        ]
+    )
+}
+
+/// A failure with the exit status it deserves (2 for bad input, 1 otherwise).
+struct CommandFailure: Error {
+    let message: String
+    let status: Int32
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 2) }
+}

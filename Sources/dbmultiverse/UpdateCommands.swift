@@ -1,0 +1,104 @@
+import ArgumentParser
+import ComicDomain
+import DBus
+import Desktop
+import Glibc
+
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update", abstract: "Store the chapter being read (as the reader app does).")
+
+    @Option(help: "Chapter number, 1…99999.") var chapter: Int
+    @Option(help: "Chapter name, 1…256 characters.") var name: String
+    @Option(help: "Read progress, 0…100.") var progress: Int
+    @Option(help: "Cover image file (JPEG or PNG, at most 8 MiB).") var cover: String?
+    @Option(help: "Last page read on the comic's site.") var page: Int?
+    @Option(help: "Site language code, e.g. en or fr.") var language: String?
+
+    func run() throws {
+        // Checked here too, so bad input never reaches the bus and exits 2.
+        do {
+            _ = try ChapterData(validatingNumber: chapter, name: name, progress: progress, page: page, language: language)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+        let coverBytes = try cover.map(readCover) ?? []
+        var options: [String: Variant] = [:]
+        if let page { options["page"] = Variant(Int32(page)) }
+        if let language { options["language"] = Variant(language) }
+        let caller = try BlockingCaller()
+        _ = try caller.callWidget("UpdateChapter", Int32(chapter), name, Int32(progress), coverBytes, options)
+    }
+
+    private func readCover(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CommandFailure.usage("cannot read the cover \(path): \(String(cString: strerror(errno)))") }
+        defer { _ = close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= Limits.maxCoverBytes {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure.usage("cannot read the cover \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        do {
+            try CoverImage.validate(bytes)
+        } catch {
+            throw CommandFailure.usage("\(path): \(error.message)")
+        }
+        return bytes
+    }
+}
+
+struct ProgressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "progress", abstract: "Store the read progress of the current chapter (0…100).")
+
+    @Argument(help: "Read progress, 0…100.") var progress: Int
+
+    func run() throws {
+        do {
+            _ = try ChapterData.validProgress(progress)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+        _ = try BlockingCaller().callWidget("UpdateProgress", Int32(progress))
+    }
+}
+
+struct ReloadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reload", abstract: "Re-read storage and signal a reload of the widget.")
+
+    @Option(help: "The widget kind.") var kind: String = WidgetKind.name
+
+    func run() throws {
+        _ = try BlockingCaller().callWidget("ReloadTimelines", kind)
+    }
+}
+
+struct OpenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open", abstract: "Open a dbmultiverse:// deep link (the URL handler's Exec).",
+        discussion: "Example: dbmultiverse open dbmultiverse://chapter/42")
+
+    @Argument(help: "A link such as dbmultiverse://chapter/42.") var uri: String
+
+    func run() throws {
+        let link: DeepLink
+        do {
+            link = try DeepLink(parsing: uri)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+        var platformData: [String: Variant] = [:]
+        let env = environment()
+        if let token = env["XDG_ACTIVATION_TOKEN"] { platformData["activation-token"] = Variant(token) }
+        if let startupID = env["DESKTOP_STARTUP_ID"] { platformData["desktop-startup-id"] = Variant(startupID) }
+        _ = try BlockingCaller().callWidget("Open", interface: WidgetBus.applicationInterface, [link.uri], platformData)
+    }
+}
