@@ -45,7 +45,7 @@ struct DBMultiverse: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
-            ProgressCommand.self, ReloadCommand.self, OpenCommand.self,
+            ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
         ]
     )
 }
