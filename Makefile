@@ -6,7 +6,7 @@ DATADIR = $(PREFIX)/share
 RELEASE_FLAGS = -c release --static-swift-stdlib
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)/dbmultiverse
 
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test clean install uninstall install-binary
 
 all: build
 
@@ -25,3 +25,57 @@ test: deps
 
 clean:
 	swift package clean
+
+# ---- install / uninstall (DESIGN §9; docs/deep-links.md) -------------------------------------
+# `make install` builds the release binary; `make install BINARY=path` installs a prebuilt one.
+# DESTDIR is a staging root: the files go under $(DESTDIR)$(PREFIX), the paths written into
+# them name $(PREFIX), and the desktop database / scheme registration are left to the package.
+BINARY ?=
+APP_ID = com.nobadi.DBMultiverse
+INSTALLED_BIN = $(BINDIR)/dbmultiverse
+APPLICATIONS_DIR = $(DATADIR)/applications
+INSTALL_FILES = \
+	$(BINDIR)/dbmultiverse \
+	$(DATADIR)/dbus-1/services/$(APP_ID).service \
+	$(APPLICATIONS_DIR)/$(APP_ID).desktop \
+	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
+	$(DATADIR)/systemd/user/dbmultiverse.service \
+	$(DATADIR)/systemd/user/dbmultiverse-notifier.service
+# install_rewritten(source, destination): copies a text file with mode 644, writing the installed
+# binary's absolute path as the command of every Exec=/ExecStart= line.
+define install_rewritten
+	sed -e 's!^Exec=[^ ]*!Exec=$(INSTALLED_BIN)!' -e 's!^ExecStart=[^ ]*!ExecStart=$(INSTALLED_BIN)!' "$(1)" > "$(DESTDIR)$(2)"
+	chmod 644 "$(DESTDIR)$(2)"
+endef
+
+install-binary:
+ifeq ($(BINARY),)
+	swift build $(RELEASE_FLAGS) --product dbmultiverse
+	install -D -m 755 "$(RELEASE_BIN)" "$(DESTDIR)$(BINDIR)/dbmultiverse"
+else
+	install -D -m 755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/dbmultiverse"
+endif
+
+install:
+	@case "$(PREFIX)" in /*) ;; *) echo "make install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2;; esac
+	@case "$(PREFIX)" in *[!A-Za-z0-9/._+@,=:~-]*) echo "make install: PREFIX goes into Exec= lines; use letters, digits and / . _ + @ , = : ~ - only (got '$(PREFIX)')" >&2; exit 2;; esac
+	$(MAKE) --no-print-directory install-binary
+	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(APPLICATIONS_DIR)" \
+		"$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps" "$(DESTDIR)$(DATADIR)/systemd/user"
+	$(call install_rewritten,dbus/$(APP_ID).service,$(DATADIR)/dbus-1/services/$(APP_ID).service)
+	$(call install_rewritten,desktop/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
+	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	$(call install_rewritten,desktop/dbmultiverse.service,$(DATADIR)/systemd/user/dbmultiverse.service)
+ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
+	$(call install_rewritten,desktop/dbmultiverse-notifier.service,$(DATADIR)/systemd/user/dbmultiverse-notifier.service)
+endif
+ifeq ($(DESTDIR),)
+	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
+	-if command -v xdg-mime >/dev/null 2>&1; then xdg-mime default $(APP_ID).desktop x-scheme-handler/dbmultiverse; fi
+endif
+
+uninstall:
+	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
+ifeq ($(DESTDIR),)
+	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
+endif
