@@ -1,0 +1,262 @@
+import DBusTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `make install` / `make uninstall` (DESIGN §9) into temporary prefixes, with the debug-built
+/// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock
+/// validators (`desktop-file-validate`, `systemd-analyze verify`).
+@Suite struct InstallTests {
+    @Test func theDesktopFileValidates() throws {
+        let result = try runCommand(["desktop-file-validate", DesktopInstall.repository.appendingPathComponent(DesktopInstall.desktopSource).path])
+        #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+    }
+
+    @Test func theDesktopFileDeclaresTheHandlerAndTheAction() throws {
+        let text = try String(contentsOf: DesktopInstall.repository.appendingPathComponent(DesktopInstall.desktopSource), encoding: .utf8)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        for line in ["Type=Application", "Icon=com.nobadi.DBMultiverse", "DBusActivatable=true",
+                     "MimeType=x-scheme-handler/dbmultiverse;", "Exec=/usr/bin/dbmultiverse open %u",
+                     "Actions=open-current;", "[Desktop Action open-current]", "Exec=/usr/bin/dbmultiverse open --current"] {
+            #expect(lines.contains(line), "missing \(line)")
+        }
+    }
+
+    /// A staging install (DESTDIR): exactly the expected files, the paths without DESTDIR in
+    /// every Exec=, no desktop database or scheme registration; uninstall removes exactly them.
+    @Test func stagedInstallAndUninstallTouchExactlyTheirFiles() throws {
+        let home = try DesktopHome()
+        let stage = home.root.appendingPathComponent("stage").path
+        let prefix = "/opt/dbm-test"
+        // Files that were there before must survive both steps untouched.
+        let neighbours = ["\(prefix)/bin/other-tool", "\(prefix)/share/applications/other.desktop",
+                          "\(prefix)/share/dbus-1/services/org.example.Other.service",
+                          "\(prefix)/share/systemd/user/other.service"]
+        for neighbour in neighbours {
+            try DesktopHome.write("keep me\n", to: stage + neighbour)
+        }
+        let before = try DesktopHome.files(under: stage)
+
+        let install = try DesktopInstall.make(["install", "PREFIX=\(prefix)", "DESTDIR=\(stage)"], environment: home.environment)
+        #expect(install.status == 0, "\(install)")
+        let installed = try DesktopHome.files(under: stage).subtracting(before)
+        #expect(installed == Set(DesktopInstall.installedFiles(prefix: prefix).map { stage + $0 }))
+        try DesktopInstall.expectInstalledContents(root: stage, prefix: prefix)
+        // A staging install leaves the database and the scheme registration to the package.
+        #expect(!FileManager.default.fileExists(atPath: stage + "\(prefix)/share/applications/mimeinfo.cache"))
+        #expect(!FileManager.default.fileExists(atPath: home.configHome + "/mimeapps.list"))
+        let validate = try runCommand(["desktop-file-validate", stage + "\(prefix)/share/applications/com.nobadi.DBMultiverse.desktop"])
+        #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate)")
+
+        let uninstall = try DesktopInstall.make(["uninstall", "PREFIX=\(prefix)", "DESTDIR=\(stage)"], environment: home.environment)
+        #expect(uninstall.status == 0, "\(uninstall)")
+        #expect(try DesktopHome.files(under: stage) == before)
+        for neighbour in neighbours {
+            #expect(try String(contentsOfFile: stage + neighbour, encoding: .utf8) == "keep me\n")
+        }
+    }
+
+    /// A real per-user install (PREFIX under a temporary HOME, no DESTDIR): the scheme is
+    /// registered, the installed units pass `systemd-analyze verify --user`, and uninstall
+    /// removes our files and unregisters the handler from the database.
+    @Test func userInstallRegistersTheSchemeAndVerifies() throws {
+        let home = try DesktopHome()
+        try DesktopHome.write("[Desktop Entry]\nType=Application\nName=Other\nExec=other %u\nMimeType=x-scheme-handler/other;\n",
+                              to: home.prefix + "/share/applications/other.desktop")
+        let before = try DesktopHome.files(under: home.root.path)
+
+        let install = try home.install()
+        #expect(install.status == 0, "\(install)")
+        let installed = Set(DesktopInstall.installedFiles(prefix: home.prefix))
+        let generated: Set = [home.prefix + "/share/applications/mimeinfo.cache", home.configHome + "/mimeapps.list"]
+        #expect(try DesktopHome.files(under: home.root.path).subtracting(before) == installed.union(generated))
+        try DesktopInstall.expectInstalledContents(root: "", prefix: home.prefix)
+
+        // The scheme: xdg-mime's default (mimeapps.list) and the desktop database (mimeinfo.cache).
+        let query = try runCommand(["xdg-mime", "query", "default", "x-scheme-handler/dbmultiverse"], environment: home.environment)
+        #expect(query.status == 0 && query.stdout == "com.nobadi.DBMultiverse.desktop\n", "\(query)")
+        let cache = try String(contentsOfFile: home.prefix + "/share/applications/mimeinfo.cache", encoding: .utf8)
+        #expect(cache.contains("x-scheme-handler/dbmultiverse=com.nobadi.DBMultiverse.desktop;"), "\(cache)")
+        #expect(cache.contains("x-scheme-handler/other=other.desktop;"), "\(cache)")
+
+        // systemd checks the installed units, their ExecStart= binary included.
+        let units = try FileManager.default.contentsOfDirectory(atPath: home.prefix + "/share/systemd/user").sorted()
+        #expect(units.contains("dbmultiverse.service"))
+        for unit in units {
+            let verify = try runCommand(["systemd-analyze", "verify", "--user", home.prefix + "/share/systemd/user/" + unit],
+                                        environment: home.environment, timeout: 60)
+            #expect(verify.status == 0 && verify.stdout.isEmpty && verify.stderr.isEmpty, "\(unit): \(verify)")
+        }
+
+        let uninstall = try DesktopInstall.make(["uninstall", "PREFIX=\(home.prefix)"], environment: home.environment)
+        #expect(uninstall.status == 0, "\(uninstall)")
+        // Our files are gone; what remains is what was there plus the two generated files, which
+        // belong to the user (mimeapps.list) and to the database (refreshed without us).
+        #expect(try DesktopHome.files(under: home.root.path) == before.union(generated))
+        let refreshed = try String(contentsOfFile: home.prefix + "/share/applications/mimeinfo.cache", encoding: .utf8)
+        #expect(!refreshed.contains("dbmultiverse"), "\(refreshed)")
+        #expect(refreshed.contains("x-scheme-handler/other=other.desktop;"), "\(refreshed)")
+    }
+
+    /// A unit whose ExecStart= binary is missing fails `systemd-analyze verify --user`: the check
+    /// above is a real one, not a tool that passes anything.
+    @Test func systemdAnalyzeVerifyCatchesAMissingBinary() throws {
+        let home = try DesktopHome()
+        let source = try String(contentsOf: DesktopInstall.repository.appendingPathComponent("desktop/dbmultiverse.service"), encoding: .utf8)
+        let broken = home.root.appendingPathComponent("dbmultiverse.service").path
+        try DesktopHome.write(source.replacingOccurrences(of: "/usr/bin/dbmultiverse", with: home.root.path + "/missing/dbmultiverse"),
+                              to: broken)
+        let verify = try runCommand(["systemd-analyze", "verify", "--user", broken], environment: home.environment, timeout: 60)
+        #expect(verify.status != 0, "\(verify)")
+        #expect(verify.stderr.contains("is not executable"), "\(verify)")
+    }
+
+    @Test func installRejectsAPrefixThatCannotGoIntoExec() throws {
+        let home = try DesktopHome()
+        for prefix in ["relative/prefix", home.root.path + "/with space"] {
+            let result = try DesktopInstall.make(["install", "PREFIX=\(prefix)"], environment: home.environment)
+            #expect(result.status != 0, "\(result)")
+            #expect(result.stderr.contains("make install: PREFIX"), "\(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.root.path + "/with space"))
+    }
+}
+
+/// The repository's install targets, run with the debug-built binary.
+enum DesktopInstall {
+    /// The package root (this file is Tests/DesktopTests/InstallTests.swift).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let desktopSource = "desktop/com.nobadi.DBMultiverse.desktop"
+
+    /// The `dbmultiverse` built next to the test bundle (the same build directory).
+    static func builtBinary() throws -> String {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("dbmultiverse").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw FixtureError("\(path) is missing: `swift build --build-tests` builds it next to the test bundle")
+        }
+        return path
+    }
+
+    /// Runs `make -C <repository> <arguments> BINARY=<debug binary>`.
+    static func make(_ arguments: [String], environment: [String: String]) throws -> CommandResult {
+        try runCommand(["make", "--no-print-directory", "-C", repository.path] + arguments + ["BINARY=\(try builtBinary())"],
+                       environment: environment, timeout: 60)
+    }
+
+    /// What `make install` puts under `prefix` (the notifier unit only when the repository has it).
+    static func installedFiles(prefix: String) -> [String] {
+        var files = [
+            "\(prefix)/bin/dbmultiverse",
+            "\(prefix)/share/dbus-1/services/com.nobadi.DBMultiverse.service",
+            "\(prefix)/share/applications/com.nobadi.DBMultiverse.desktop",
+            "\(prefix)/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
+            "\(prefix)/share/systemd/user/dbmultiverse.service",
+        ]
+        if FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/dbmultiverse-notifier.service").path) {
+            files.append("\(prefix)/share/systemd/user/dbmultiverse-notifier.service")
+        }
+        return files
+    }
+
+    /// Checks the installed files under `root + prefix`: the binary is the one given, the icon a
+    /// copy, and every text file the source with `<prefix>/bin/dbmultiverse` (no DESTDIR) as the
+    /// command of every Exec=/ExecStart= line, and nothing else changed.
+    static func expectInstalledContents(root: String, prefix: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let binary = prefix + "/bin/dbmultiverse"
+        #expect(FileManager.default.contentsEqual(atPath: root + binary, andPath: try builtBinary()), sourceLocation: sourceLocation)
+        #expect(FileManager.default.isExecutableFile(atPath: root + binary), sourceLocation: sourceLocation)
+        #expect(FileManager.default.contentsEqual(atPath: root + prefix + "/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
+                                                  andPath: repository.appendingPathComponent("desktop/icons/com.nobadi.DBMultiverse.svg").path),
+                sourceLocation: sourceLocation)
+        var sources = [
+            ("dbus/com.nobadi.DBMultiverse.service", "/share/dbus-1/services/com.nobadi.DBMultiverse.service"),
+            (desktopSource, "/share/applications/com.nobadi.DBMultiverse.desktop"),
+            ("desktop/dbmultiverse.service", "/share/systemd/user/dbmultiverse.service"),
+        ]
+        if installedFiles(prefix: prefix).contains(prefix + "/share/systemd/user/dbmultiverse-notifier.service") {
+            sources.append(("desktop/dbmultiverse-notifier.service", "/share/systemd/user/dbmultiverse-notifier.service"))
+        }
+        for (source, target) in sources {
+            let original = try String(contentsOf: repository.appendingPathComponent(source), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            let installed = try String(contentsOfFile: root + prefix + target, encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(original.count == installed.count, "\(target)", sourceLocation: sourceLocation)
+            var execLines = 0
+            for (before, after) in zip(original, installed) {
+                guard let key = ["Exec=", "ExecStart="].first(where: { before.hasPrefix($0) }) else {
+                    #expect(before == after, "\(target): only Exec lines change", sourceLocation: sourceLocation)
+                    continue
+                }
+                execLines += 1
+                let arguments = before.dropFirst(key.count).split(separator: " ").dropFirst().map(String.init)
+                #expect(after == ([key + binary] + arguments).joined(separator: " "), "\(target)", sourceLocation: sourceLocation)
+            }
+            #expect(execLines > 0, "\(target) has an Exec line", sourceLocation: sourceLocation)
+            let attributes = try FileManager.default.attributesOfItem(atPath: root + prefix + target)
+            #expect((attributes[.posixPermissions] as? Int) == 0o644, "\(target)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// A temporary home for a desktop session: HOME, XDG_CONFIG_HOME, XDG_DATA_HOME (= the install
+/// prefix's share) and XDG_RUNTIME_DIR under one directory, no XDG_CURRENT_DESKTOP (a generic
+/// desktop for xdg-utils), and a clean environment that never names the developer's session bus.
+final class DesktopHome: @unchecked Sendable { // immutable after init
+    let root: URL
+    var home: String { root.path + "/home" }
+    var prefix: String { home + "/.local" }
+    var configHome: String { home + "/.config" }
+    var dataHome: String { prefix + "/share" }
+    var runtimeDirectory: String { root.path + "/run" }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-home-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(atPath: root.path + "/home", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root.path + "/run", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// The environment of a process in this session (no bus address: callers add theirs).
+    var environment: [String: String] {
+        var environment: [String: String] = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+            "HOME": home,
+            "XDG_CONFIG_HOME": configHome,
+            "XDG_DATA_HOME": dataHome,
+            "XDG_RUNTIME_DIR": runtimeDirectory,
+            "LANG": "C.UTF-8",
+        ]
+        // Swift's runtime libraries, for a debug binary that links them dynamically.
+        if let libraryPath = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] { environment["LD_LIBRARY_PATH"] = libraryPath }
+        return environment
+    }
+
+    /// `make install PREFIX=~/.local` in this home (no DESTDIR: the scheme gets registered).
+    func install() throws -> CommandResult {
+        try DesktopInstall.make(["install", "PREFIX=\(prefix)"], environment: environment)
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    /// Every regular file (and symbolic link) under `directory`, as absolute paths.
+    static func files(under directory: String) throws -> Set<String> {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var files: Set<String> = []
+        while let relative = enumerator.nextObject() as? String {
+            let path = directory + "/" + relative
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
+            files.insert(path)
+        }
+        return files
+    }
+}

@@ -1,0 +1,281 @@
+import ComicDomain
+import DBus
+import DBusTestSupport
+import Desktop
+import Foundation
+import Logging
+import Synchronization
+
+/// A clock the test moves by hand. The service reads it and arms its single deadline on it;
+/// `ServiceHost.advance(by:)` moves it and fires the deadline when it falls due.
+///
+/// `@unchecked Sendable`: every member is read and written only on the service's loop thread
+/// (the service calls it from there, and the host touches it only inside `loop.execute`).
+final class ManualClock: ServiceClock, @unchecked Sendable {
+    /// Monotonic nanoseconds; starts far from zero so that nothing depends on it being small.
+    private(set) var now = MonotonicInstant(nanoseconds: 1_000_000_000_000)
+    private(set) var unix: Int64
+    private(set) var deadline: MonotonicInstant?
+    private var fire: (() -> Void)?
+
+    init(unixSeconds: Int64) { unix = unixSeconds }
+
+    func monotonicNow() -> MonotonicInstant { now }
+    func unixSeconds() -> Int64 { unix }
+
+    func setDeadline(_ deadline: MonotonicInstant?, _ fire: @escaping () -> Void) {
+        self.deadline = deadline
+        self.fire = deadline == nil ? nil : fire
+    }
+
+    /// Moves time forward by `duration`, firing each deadline that falls due on the way at its
+    /// own instant (as the loop's timer would), in order. Loop thread only.
+    func advance(by duration: Duration) {
+        let target = now + duration
+        while let deadline, deadline <= target, let fire {
+            let elapsed = deadline - now
+            if elapsed > .zero {
+                unix += elapsed.components.seconds
+                now = deadline
+            }
+            self.deadline = nil
+            self.fire = nil
+            fire()
+        }
+        let rest = target - now
+        unix += rest.components.seconds
+        now = target
+    }
+}
+
+/// Collects messages received by a subscription, in arrival order, and wakes waiters.
+///
+/// The handler runs on the client's loop thread before any later reply on that connection is
+/// resumed, so once a call made on the same client has returned, every signal emitted before
+/// its reply is already here.
+final class SignalCollector: Sendable {
+    private struct Waiter {
+        let predicate: @Sendable ([Message]) -> Bool
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+    private struct State {
+        var messages: [Message] = []
+        var waiters: [UUID: Waiter] = [:]
+        var cancelled: Set<UUID> = []
+    }
+    private let state = Mutex(State())
+
+    func append(_ message: Message) {
+        let ready = state.withLock { state -> [Waiter] in
+            state.messages.append(message)
+            let ready = state.waiters.filter { $0.value.predicate(state.messages) }
+            for id in ready.keys { state.waiters.removeValue(forKey: id) }
+            return Array(ready.values)
+        }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    var all: [Message] { state.withLock { $0.messages } }
+
+    /// Waits until `predicate` holds for the messages collected, at most `seconds`.
+    func wait(within seconds: Double = 10, _ what: String,
+              until predicate: @escaping @Sendable ([Message]) -> Bool) async throws {
+        try await withTimeout(seconds, what) { [self] in
+            let id = UUID()
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let outcome = state.withLock { state -> Bool? in
+                        if state.cancelled.remove(id) != nil { return false }
+                        if predicate(state.messages) { return true }
+                        state.waiters[id] = Waiter(predicate: predicate, continuation: continuation)
+                        return nil
+                    }
+                    switch outcome {
+                    case true?: continuation.resume()
+                    case false?: continuation.resume(throwing: CancellationError())
+                    case nil: break
+                    }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state -> Waiter? in
+                    if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+                    state.cancelled.insert(id)
+                    return nil
+                }
+                waiter?.continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+}
+
+/// A `TimelinesReloaded` signal, decoded.
+struct ReloadSignal: Sendable {
+    let kind: String
+    let reason: String
+    let entry: [String: Variant]
+    init(_ message: Message) throws {
+        (kind, reason, entry) = try message.decode(String.self, String.self, [String: Variant].self)
+    }
+}
+
+/// A fresh temporary directory (not yet the data folder: tests may prepare it first).
+func makeTemporaryDirectory(_ prefix: String = "dbm-data") throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}
+
+/// A real `WidgetService` and `ApplicationService`, in-process on their own event-loop thread,
+/// owning `com.nobadi.DBMultiverse` on a private bus, driven by a `ManualClock`; plus a client
+/// connection with the widget's signals already subscribed.
+///
+/// `@unchecked Sendable`: the connection, server, services and clock are created on the caller's
+/// thread before the loop thread starts and touched only on that thread afterwards (through
+/// `loop.execute`); the rest is immutable.
+final class ServiceHost: @unchecked Sendable {
+    static let busName = WidgetBus.busName
+    static let path = WidgetBus.objectPath
+    static let widget = WidgetBus.widgetInterface
+    static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+    /// The Unix time the manual clock starts at.
+    static let startUnix: Int64 = 1_750_000_000
+
+    let bus: PrivateBus
+    let folder: DataFolder
+    let clock: ManualClock
+    let loop: EventLoop
+    let client: BusClient
+    /// `TimelinesReloaded`, `OpenRequested` and `PropertiesChanged` from the service, in order.
+    let signals: SignalCollector
+    private let connection: Connection
+    private let server: ObjectServer
+    private let service: WidgetService
+    private let application: ApplicationService
+    private let finished = DispatchSemaphore(value: 0)
+    private let ownsFolder: Bool
+
+    /// Starts a private bus and the service on `folder` (a fresh temporary one when nil).
+    static func start(folder: String? = nil) async throws -> ServiceHost {
+        let bus = try PrivateBus()
+        let path = try folder ?? makeTemporaryDirectory()
+        let client = try await BusClient.connect(.address(bus.address))
+        let collector = SignalCollector()
+        // Subscribe before the service exists: even the reload of its start is seen.
+        let rules = [
+            MatchRule(path: WidgetBus.objectPath, interface: widget),
+            MatchRule(path: WidgetBus.objectPath, interface: properties, member: "PropertiesChanged"),
+        ]
+        _ = try await client.withConnection { connection in
+            for rule in rules {
+                try connection.addMatchBlocking(rule)
+                _ = connection.subscribe(rule, addMatch: false) { message in
+                    if message.kind == .signal { collector.append(message) }
+                }
+            }
+        }
+        return try ServiceHost(bus: bus, folder: path, ownsFolder: folder == nil, client: client, signals: collector)
+    }
+
+    private init(bus: PrivateBus, folder: String, ownsFolder: Bool, client: BusClient, signals: SignalCollector) throws {
+        self.bus = bus
+        self.folder = DataFolder(path: folder)
+        self.ownsFolder = ownsFolder
+        self.client = client
+        self.signals = signals
+        clock = ManualClock(unixSeconds: Self.startUnix)
+        loop = try EventLoop()
+        connection = try Connection(.address(bus.address), loop: loop)
+        server = try ObjectServer(connection: connection)
+        var logger = Logger(label: "test.service")
+        logger.logLevel = .critical
+        // As ServiceMain does: objects first, name second, then start.
+        service = try WidgetService(server: server, folder: self.folder, clock: clock, logger: logger)
+        application = try ApplicationService(
+            widget: service,
+            opener: ChapterOpener(environment: ["DBMULTIVERSE_BROWSER": "none", "HOME": folder], logger: logger))
+        let ownership = try connection.requestNameBlocking(WidgetBus.busName)
+        guard ownership == .primaryOwner else { throw FixtureError("could not own \(WidgetBus.busName): \(ownership)") }
+        service.start(loop: loop)
+        Thread.detachNewThread { [self] in
+            loop.run()
+            finished.signal()
+        }
+    }
+
+    /// Moves the manual clock on the loop thread (firing a due deadline) and waits until done.
+    func advance(by duration: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.execute { [self] in
+                clock.advance(by: duration)
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Runs `body` on the loop thread and returns its result.
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            loop.execute { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// The current manual Unix time.
+    var unixNow: Int64 { get async { await onLoop { [clock] in clock.unixSeconds() } } }
+
+    /// Stops the service's loop, the bus, and removes a folder the host made.
+    func stop() {
+        loop.execute { [self] in
+            server.unregister()
+            connection.close()
+            loop.stop()
+        }
+        finished.wait()
+        bus.stop()
+        if ownsFolder { try? FileManager.default.removeItem(atPath: folder.path) }
+    }
+
+    // MARK: Calls
+
+    /// Calls a widget method (or another interface's) on the service.
+    @discardableResult
+    func call<each A: DBusArgument>(_ member: MemberName, _ args: repeat each A,
+                                    interface: InterfaceName = widget) async throws -> Message {
+        try await client.call(destination: WidgetBus.busName, path: WidgetBus.objectPath, interface: interface,
+                              member: member, repeat each args, timeout: .seconds(10))
+    }
+
+    func currentEntry() async throws -> [String: Variant] {
+        try await call("GetCurrentEntry").decode([String: Variant].self)
+    }
+
+    func property<T: DBusArgument>(_ name: String, _ type: T.Type) async throws -> T {
+        try await client.property(T.self, destination: WidgetBus.busName, path: WidgetBus.objectPath,
+                                  interface: WidgetBus.widgetInterface, name: name)
+    }
+
+    /// A round trip through the service: every signal it emitted before is collected after.
+    func sync() async throws {
+        _ = try await call("Ping", interface: "org.freedesktop.DBus.Peer")
+    }
+
+    /// The `TimelinesReloaded` signals collected so far.
+    func reloads() throws -> [ReloadSignal] {
+        try signals.all.filter { $0.member == "TimelinesReloaded" }.map(ReloadSignal.init)
+    }
+
+    /// The `PropertiesChanged` payloads (changed properties) collected so far.
+    func propertyChanges() throws -> [[String: Variant]] {
+        try signals.all.filter { $0.member == "PropertiesChanged" }.map {
+            try $0.decode(String.self, [String: Variant].self, [String].self).1
+        }
+    }
+
+    /// Waits (bounded) until `count` reloads have been collected: for inotify, which is asynchronous.
+    @discardableResult
+    func waitForReloads(_ count: Int, within seconds: Double = 10) async throws -> [ReloadSignal] {
+        try await signals.wait(within: seconds, "\(count) TimelinesReloaded signal(s)") { messages in
+            messages.filter { $0.member == "TimelinesReloaded" }.count >= count
+        }
+        return try reloads()
+    }
+}
