@@ -46,6 +46,11 @@ let package = Package(
         .target(name: "DBusTestSupport", dependencies: ["DBus"]),
         // A sample object served on the bus: activated by the binding's tests, measured idle.
         .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "DBusTestSupport"]),
+        // `make bench`: the benchmark of the release-built service and notifier on a private bus.
+        .executableTarget(
+            name: "dbmultiverse-bench",
+            dependencies: ["DBus", "Desktop", "ComicDomain", "DBusTestSupport"]
+        ),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain"]),
         .testTarget(
