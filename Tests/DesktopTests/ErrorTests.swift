@@ -1,0 +1,179 @@
+import ComicDomain
+import DBus
+import DBusTestSupport
+import Desktop
+import Foundation
+import Testing
+
+/// Every error of DESIGN §2 the widget and application produce: the exact name, a message that
+/// says what was wrong, and storage left as it was.
+@Suite struct ErrorTests {
+    let empty: [UInt8] = []
+    let noOptions: [String: Variant] = [:]
+    static let application: InterfaceName = "org.freedesktop.Application"
+
+    /// A host with chapter 42 stored and synced (so "unchanged" compares real files).
+    func hostWithChapter() async throws -> ServiceHost {
+        let host = try await ServiceHost.start()
+        try await host.call("UpdateChapter", Int32(42), "Vegeta", Int32(35), jpegBytes(), noOptions)
+        return host
+    }
+
+    /// Runs `body`, expecting the error, then checks the folder and the signals did not change.
+    func expectRejected(_ host: ServiceHost, _ name: String, containing texts: [String],
+                        sourceLocation: SourceLocation = #_sourceLocation,
+                        _ body: () async throws -> Message) async throws {
+        let before = try snapshot(host.folder.path)
+        let signalsBefore = host.signals.all.count
+        await expectError(name, containing: texts, sourceLocation: sourceLocation, body)
+        try await host.sync()
+        #expect(try snapshot(host.folder.path) == before, "storage changed", sourceLocation: sourceLocation)
+        #expect(host.signals.all.count == signalsBefore, "a signal was emitted", sourceLocation: sourceLocation)
+    }
+
+    @Test func invalidChapter() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        for chapter in [Int32(0), 100_000, -1] {
+            try await expectRejected(host, comicError("InvalidChapter"), containing: ["\(chapter)", "99999"]) {
+                try await host.call("UpdateChapter", chapter, "Name", Int32(10), empty, noOptions)
+            }
+        }
+    }
+
+    @Test func invalidName() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        try await expectRejected(host, comicError("InvalidName"), containing: ["blank"]) {
+            try await host.call("UpdateChapter", Int32(43), "  \t ", Int32(10), empty, noOptions)
+        }
+        try await expectRejected(host, comicError("InvalidName"), containing: ["257", "256"]) {
+            try await host.call("UpdateChapter", Int32(43), String(repeating: "é", count: 257), Int32(10), empty, noOptions)
+        }
+        // 256 characters is fine.
+        try await host.call("UpdateChapter", Int32(43), String(repeating: "é", count: 256), Int32(10), empty, noOptions)
+    }
+
+    @Test func invalidProgress() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        for progress in [Int32(-1), 101] {
+            try await expectRejected(host, comicError("InvalidProgress"), containing: ["\(progress)", "100"]) {
+                try await host.call("UpdateChapter", Int32(43), "Name", progress, empty, noOptions)
+            }
+            try await expectRejected(host, comicError("InvalidProgress"), containing: ["\(progress)", "100"]) {
+                try await host.call("UpdateProgress", progress)
+            }
+        }
+    }
+
+    @Test func invalidFamilyAndUnknownKind() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        for method in ["GetPlaceholder", "GetSnapshot", "GetTimeline"] {
+            try await expectRejected(host, comicError("InvalidFamily"), containing: ["large", "small", "medium"]) {
+                try await host.call(MemberName(method), "large")
+            }
+        }
+        try await expectRejected(host, comicError("UnknownKind"), containing: ["OtherWidget", "DBMultiverseWidgets"]) {
+            try await host.call("ReloadTimelines", "OtherWidget")
+        }
+    }
+
+    @Test func coverRejected() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        try await expectRejected(host, comicError("CoverRejected"), containing: ["JPEG", "PNG"]) {
+            try await host.call("UpdateChapter", Int32(43), "Name", Int32(10), Array("GIF89a....".utf8), noOptions)
+        }
+        let tooLarge = jpegBytes(8 * 1024 * 1024 + 1)
+        try await expectRejected(host, comicError("CoverRejected"), containing: ["\(tooLarge.count)", "\(8 * 1024 * 1024)"]) {
+            try await host.call("UpdateChapter", Int32(43), "Name", Int32(10), tooLarge, noOptions)
+        }
+        // A PNG is accepted and served from the folder.
+        try await host.call("UpdateChapter", Int32(43), "Name", Int32(10), pngBytes(), noOptions)
+        let imagePath = try await host.currentEntry().value("image-path", String.self)
+        #expect(imagePath.hasSuffix("/chapterCoverImage.jpg"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: imagePath)) == Data(pngBytes()))
+    }
+
+    @Test func noCurrentChapter() async throws {
+        let host = try await ServiceHost.start()
+        defer { host.stop() }
+        try await expectRejected(host, comicError("NoCurrentChapter"), containing: ["UpdateChapter"]) {
+            try await host.call("UpdateProgress", Int32(50))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: host.folder.path).isEmpty)
+    }
+
+    @Test func storageFailed() async throws {
+        let host = try await ServiceHost.start()
+        defer { host.stop() }
+        // A directory where the chapter file goes: the rename fails even for root.
+        try FileManager.default.createDirectory(atPath: host.folder.chapterDataPath, withIntermediateDirectories: false)
+        try await expectRejected(host, comicError("StorageFailed"), containing: ["currentChapterData.json"]) {
+            try await host.call("UpdateChapter", Int32(43), "Name", Int32(10), empty, noOptions)
+        }
+        try expectPlaceholder(try await host.currentEntry())
+    }
+
+    @Test func invalidDeepLinkOpensNothing() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        for bad in ["http://example.com/chapter/2", "dbmultiverse://chapter/007", "dbmultiverse://chapter/0",
+                    "dbmultiverse://chapter/2?x=1", "dbmultiverse://page/2"] {
+            try await expectRejected(host, comicError("InvalidDeepLink"), containing: [bad]) {
+                try await host.call("Open", ["dbmultiverse://chapter/1", bad], noOptions, interface: Self.application)
+            }
+        }
+        // Good links open, each announced.
+        try await host.call("Open", ["dbmultiverse://chapter/1", "DBMultiverse://CHAPTER/42/"], noOptions,
+                            interface: Self.application)
+        let opened = try host.signals.all.filter { $0.member == "OpenRequested" }.map { try $0.decode(Int32.self, String.self) }
+        #expect(opened.map(\.0) == [1, 42])
+        #expect(opened.map(\.1) == ["dbmultiverse://chapter/1", "dbmultiverse://chapter/42"])
+    }
+
+    @Test func unknownActionAndTheActions() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        let noParameter: [Variant] = []
+        try await expectRejected(host, comicError("UnknownAction"), containing: ["fly", "open-chapter", "open-current"]) {
+            try await host.call("ActivateAction", "fly", noParameter, noOptions, interface: Self.application)
+        }
+        try await host.call("ActivateAction", "open-chapter", [Variant(Int32(7))], noOptions, interface: Self.application)
+        try await host.call("ActivateAction", "open-current", noParameter, noOptions, interface: Self.application)
+        try await host.call("Activate", noOptions, interface: Self.application)
+        let opened = try host.signals.all.filter { $0.member == "OpenRequested" }.map { try $0.decode(Int32.self, String.self).0 }
+        #expect(opened == [7, 42, 42])
+    }
+
+    @Test func standardErrors() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        let invalidArgs = DBusError.Name.invalidArgs
+        try await expectRejected(host, invalidArgs, containing: ["isiaya{sv}"]) {
+            try await host.call("UpdateChapter", "42", "Name")
+        }
+        try await expectRejected(host, invalidArgs, containing: ["page", "'i'", "'s'"]) {
+            try await host.call("UpdateChapter", Int32(43), "Name", Int32(10), empty, ["page": Variant("twelve")])
+        }
+        try await expectRejected(host, invalidArgs, containing: ["language"]) {
+            try await host.call("UpdateChapter", Int32(43), "Name", Int32(10), empty, ["language": Variant(Int32(3))])
+        }
+        try await expectRejected(host, invalidArgs, containing: ["'s'"]) {
+            try await host.call("GetSnapshot", Int32(1))
+        }
+        try await expectRejected(host, DBusError.Name.unknownMethod, containing: ["Explode"]) {
+            try await host.call("Explode")
+        }
+        let widget = WidgetBus.widgetInterface.rawValue
+        try await expectRejected(host, DBusError.Name.unknownProperty, containing: ["Missing"]) {
+            try await host.call("Get", widget, "Missing", interface: ServiceHost.properties)
+        }
+        try await expectRejected(host, DBusError.Name.propertyReadOnly, containing: ["Chapter"]) {
+            try await host.call("Set", widget, "Chapter", Variant(Int32(7)), interface: ServiceHost.properties)
+        }
+        #expect(try await host.property("Chapter", Int32.self) == 42)
+    }
+}
