@@ -84,21 +84,40 @@ struct ReloadCommand: ParsableCommand {
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open a dbmultiverse:// deep link (the URL handler's Exec).",
-        discussion: "Example: dbmultiverse open dbmultiverse://chapter/42")
+        discussion: """
+            Example: dbmultiverse open dbmultiverse://chapter/42
+            Without a link it opens the chapter being read, as launching the app does (Activate); \
+            --current is the desktop action "Continue reading" (ActivateAction open-current).
+            """)
 
-    @Argument(help: "A link such as dbmultiverse://chapter/42.") var uri: String
+    @Argument(help: "A link such as dbmultiverse://chapter/42.") var uri: String?
+    @Flag(help: "Open the chapter being read (or the chapter list when there is none) instead of a link.")
+    var current = false
+
+    func validate() throws {
+        if current, uri != nil { throw ValidationError("give either a link or --current, not both") }
+    }
 
     func run() throws {
-        let link: DeepLink
-        do {
-            link = try DeepLink(parsing: uri)
-        } catch {
-            throw CommandFailure.usage(error.message)
+        var link: DeepLink?
+        if let uri {
+            do {
+                link = try DeepLink(parsing: uri)
+            } catch {
+                throw CommandFailure.usage(error.message)
+            }
         }
         var platformData: [String: Variant] = [:]
         let env = environment()
         if let token = env["XDG_ACTIVATION_TOKEN"] { platformData["activation-token"] = Variant(token) }
         if let startupID = env["DESKTOP_STARTUP_ID"] { platformData["desktop-startup-id"] = Variant(startupID) }
-        _ = try BlockingCaller().callWidget("Open", interface: WidgetBus.applicationInterface, [link.uri], platformData)
+        let caller = try BlockingCaller()
+        if let link {
+            _ = try caller.callWidget("Open", interface: WidgetBus.applicationInterface, [link.uri], platformData)
+        } else if current {
+            _ = try caller.callWidget("ActivateAction", interface: WidgetBus.applicationInterface, "open-current", [Variant](), platformData)
+        } else {
+            _ = try caller.callWidget("Activate", interface: WidgetBus.applicationInterface, platformData)
+        }
     }
 }
