@@ -38,6 +38,23 @@ import Testing
         #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 42, uri: "dbmultiverse://chapter/42"))
     }
 
+    /// GIO (what GNOME uses) sees DBusActivatable=true and calls Open on the bus itself rather
+    /// than running Exec: the service is started by activation with no `dbmultiverse open` involved.
+    @Test func gioOpenCallsOpenOnTheBusDirectly() async throws {
+        let session = try await DesktopLinkSession.start()
+        defer { session.stop() }
+        // Proof that Exec is not run: point it at /bin/false.
+        let desktopFile = session.home.dataHome + "/applications/com.nobadi.DBMultiverse.desktop"
+        let text = try String(contentsOfFile: desktopFile, encoding: .utf8)
+        try text.replacingOccurrences(of: "Exec=" + session.home.prefix + "/bin/dbmultiverse", with: "Exec=/bin/false")
+            .write(toFile: desktopFile, atomically: true, encoding: .utf8)
+        let opened = try runCommand(["gio", "open", "dbmultiverse://chapter/42"], environment: session.environment)
+        #expect(opened.status == 0, "\(opened)")
+        #expect(try session.browser.next() == BrowserLaunch(arguments: [Self.chapterList]))
+        #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 42, uri: "dbmultiverse://chapter/42"))
+        #expect(try await session.serviceExecutable() == session.home.prefix + "/bin/dbmultiverse")
+    }
+
     @Test func gdbusOpenHandsTheActivationTokenToTheBrowser() async throws {
         let session = try await DesktopLinkSession.start()
         defer { session.stop() }
