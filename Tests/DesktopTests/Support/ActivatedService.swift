@@ -1,0 +1,77 @@
+import DBus
+import DBusTestSupport
+import Foundation
+
+/// The built `dbmultiverse`, next to the test bundle (both for `swift test` and a direct run of
+/// the `.xctest`).
+enum Binary {
+    static let dbmultiverse: String = {
+        let candidates = [
+            Bundle.main.bundleURL,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.executableURL?.deletingLastPathComponent(),
+        ]
+        for directory in candidates.compactMap({ $0 }) {
+            let path = directory.appendingPathComponent("dbmultiverse").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return "dbmultiverse-not-built-next-to-\(CommandLine.arguments[0])"
+    }()
+}
+
+/// The repository root, from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A private bus whose service directory activates the real `dbmultiverse service` on a fresh
+/// data folder, with the browser disabled.
+final class ActivatedService: Sendable {
+    let bus: PrivateBus
+    let folder: String
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) else {
+            throw FixtureError("the dbmultiverse binary is not built: \(Binary.dbmultiverse)")
+        }
+        folder = try makeTemporaryDirectory()
+        bus = try PrivateBus(activationEnvironment: [
+            "DBMULTIVERSE_DATA_DIR": folder, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning",
+        ])
+        try bus.installActivationFile(name: "com.nobadi.DBMultiverse", exec: "\(Binary.dbmultiverse) service")
+    }
+
+    /// Stops the bus (an activated service exits when its bus goes away) and removes the folder.
+    func stop() {
+        bus.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The environment of a client of this bus (`DBUS_SESSION_BUS_ADDRESS` set).
+    var environment: [String: String] { bus.clientEnvironment }
+
+    /// Runs `dbmultiverse` with `arguments` as a client of this bus.
+    func cli(_ arguments: String...) throws -> CommandResult {
+        try runCommand([Binary.dbmultiverse] + arguments, environment: environment)
+    }
+
+    /// Runs a stock tool as a client of this bus.
+    func tool(_ arguments: String...) throws -> CommandResult {
+        try runCommand(arguments, environment: environment)
+    }
+
+    /// The process id owning the service name.
+    func servicePID() throws -> pid_t {
+        let result = try tool("busctl", "--address=\(bus.address)", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                              "org.freedesktop.DBus", "GetConnectionUnixProcessID", "s", "com.nobadi.DBMultiverse")
+        guard result.status == 0, let pid = pid_t(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2)) else {
+            throw FixtureError("no process owns com.nobadi.DBMultiverse: \(result)")
+        }
+        return pid
+    }
+
+    /// `NameOwnerChanged` for the service name, subscribed on `client` (confirmed before return).
+    func ownerChanges(_ client: BusClient) async throws -> AsyncStream<Message> {
+        try await client.signals(MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
+                                           member: "NameOwnerChanged", arg0: "com.nobadi.DBMultiverse"))
+    }
+}
