@@ -79,3 +79,16 @@ uninstall:
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 endif
+
+# The benchmark (issue #6): the release-built service and notifier on a private bus, linked
+# statically and dynamically, each measured against the Ping floor of the same run.
+BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-bench
+DYNAMIC_BIN = $(shell swift build -c release --scratch-path .build-dynamic --show-bin-path 2>/dev/null)/dbmultiverse
+IDLE_SECONDS ?= 60
+
+.PHONY: bench
+bench: build
+	swift build -c release --product dbmultiverse-bench
+	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
+	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
+	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
