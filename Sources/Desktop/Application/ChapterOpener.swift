@@ -3,7 +3,9 @@ internal import Glibc
 public import Logging
 
 /// Shows a chapter on the comic's site in the user's browser (DESIGN §6). The browser is started
-/// with posix_spawn (argv only, no shell) and never waited for: the service does not block.
+/// with posix_spawn (argv only, no shell) and never waited for: the service does not block. The
+/// process that runs it reaps children by ignoring SIGCHLD (`ServiceMain` does); an opener never
+/// changes that process-wide setting itself.
 public final class ChapterOpener {
     /// Where the browser command comes from, first match wins.
     public static let environmentVariable = "DBMULTIVERSE_BROWSER"
@@ -15,8 +17,6 @@ public final class ChapterOpener {
     public init(environment: [String: String], logger: Logger) {
         self.environment = environment
         self.logger = logger
-        // Children are never waited for; let the kernel reap them.
-        signal(SIGCHLD, SIG_IGN)
     }
 
     /// `$XDG_CONFIG_HOME/dbmultiverse/config`, else `~/.config/dbmultiverse/config`.

@@ -11,6 +11,9 @@ public enum ServiceMain {
         let signals: EventLoop.IOSource
         var status: Int32 = 0
         do {
+            // The browsers the opener starts are never waited for: let the kernel reap them.
+            // Process-wide, so set here and not by the opener (a host process may wait for its children).
+            signal(SIGCHLD, SIG_IGN)
             loop = try EventLoop()
             // Before anything else: the signalfd only sees signals blocked in every thread.
             signals = try loop.handleSignals([SIGTERM, SIGINT]) { signal in
