@@ -13,15 +13,17 @@ import Synchronization
 /// (the service calls it from there, and the host touches it only inside `loop.execute`).
 final class ManualClock: ServiceClock, @unchecked Sendable {
     /// Monotonic nanoseconds; starts far from zero so that nothing depends on it being small.
-    private(set) var now = MonotonicInstant(nanoseconds: 1_000_000_000_000)
-    private(set) var unix: Int64
+    private static let origin = MonotonicInstant(nanoseconds: 1_000_000_000_000)
+    private(set) var now = ManualClock.origin
+    private let startUnix: Int64
     private(set) var deadline: MonotonicInstant?
     private var fire: (() -> Void)?
 
-    init(unixSeconds: Int64) { unix = unixSeconds }
+    init(unixSeconds: Int64) { startUnix = unixSeconds }
 
     func monotonicNow() -> MonotonicInstant { now }
-    func unixSeconds() -> Int64 { unix }
+    /// Whole seconds elapsed since the start, on top of the starting Unix time.
+    func unixSeconds() -> Int64 { startUnix + (now - Self.origin).components.seconds }
 
     func setDeadline(_ deadline: MonotonicInstant?, _ fire: @escaping () -> Void) {
         self.deadline = deadline
@@ -33,17 +35,11 @@ final class ManualClock: ServiceClock, @unchecked Sendable {
     func advance(by duration: Duration) {
         let target = now + duration
         while let deadline, deadline <= target, let fire {
-            let elapsed = deadline - now
-            if elapsed > .zero {
-                unix += elapsed.components.seconds
-                now = deadline
-            }
+            if deadline > now { now = deadline }
             self.deadline = nil
             self.fire = nil
             fire()
         }
-        let rest = target - now
-        unix += rest.components.seconds
         now = target
     }
 }
