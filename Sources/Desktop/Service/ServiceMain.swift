@@ -7,44 +7,18 @@ public import Logging
 /// goes away. Returns the process exit status.
 public enum ServiceMain {
     public static func run(environment: [String: String], logger: Logger) -> Int32 {
-        let loop: EventLoop
-        let signals: EventLoop.IOSource
-        var status: Int32 = 0
-        do {
-            // The browsers the opener starts are never waited for: let the kernel reap them.
-            // Process-wide, so set here and not by the opener (a host process may wait for its children).
-            signal(SIGCHLD, SIG_IGN)
-            loop = try EventLoop()
-            // Before anything else: the signalfd only sees signals blocked in every thread.
-            signals = try loop.handleSignals([SIGTERM, SIGINT]) { signal in
-                logger.info("stopping on signal \(signal)")
-                loop.stop()
-            }
-        } catch {
-            logger.critical("cannot set up the event loop: \(error.message)")
-            return 1
-        }
-
-        let connection: Connection
-        do {
-            connection = try Connection(.starter, loop: loop)
-        } catch {
-            logger.critical("cannot connect to the session bus: \(error.message)")
-            return 1
-        }
-        connection.onDisconnect = {
-            logger.critical("the session bus went away")
-            status = 1
-            loop.stop()
-        }
-
+        // The browsers the opener starts are never waited for: let the kernel reap them.
+        // Process-wide, so set here and not by the opener (a host process may wait for its children).
+        signal(SIGCHLD, SIG_IGN)
+        guard let process = BusProcess(address: .starter, logger: logger) else { return 1 }
+        let connection = process.connection
         let folder = DataFolder.resolve(environment: environment)
         let service: WidgetService
         let application: ApplicationService
         do {
             let server = try ObjectServer(connection: connection)
             // Objects first, name second: a call that activated us must find them.
-            service = try WidgetService(server: server, folder: folder, clock: LoopClock(loop: loop), logger: logger)
+            service = try WidgetService(server: server, folder: folder, clock: LoopClock(loop: process.loop), logger: logger)
             application = try ApplicationService(widget: service, opener: ChapterOpener(environment: environment, logger: logger))
             switch try connection.requestNameBlocking(WidgetBus.busName) {
             case .primaryOwner, .alreadyOwner: break
@@ -57,14 +31,14 @@ public enum ServiceMain {
             return 1
         }
         logger.info("serving \(WidgetBus.busName) from \(folder.path)")
-        service.start(loop: loop)
-        loop.run()
+        service.start(loop: process.loop)
+        let status = process.run()
 
         if connection.isConnected {
             connection.releaseNameBlocking(WidgetBus.busName)
             connection.flush()
         }
-        withExtendedLifetime((signals, service, application)) {}
+        withExtendedLifetime((service, application)) {}
         return status
     }
 }

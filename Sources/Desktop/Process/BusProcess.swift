@@ -1,0 +1,50 @@
+internal import DBus
+internal import Glibc
+internal import Logging
+
+/// The shell of a long-running bus process (the service, the notifier): an event loop, SIGTERM
+/// and SIGINT through a signalfd (a clean stop, status 0), and a bus connection whose loss stops
+/// the loop with status 1 so systemd's `Restart=on-failure` brings the process back.
+final class BusProcess {
+    let loop: EventLoop
+    let connection: Connection
+    private var signals: EventLoop.IOSource?
+    private(set) var status: Int32 = 0
+
+    /// Nil (after logging why) when the loop or the connection can't be set up.
+    init?(address: Connection.Address, logger: Logger) {
+        do {
+            loop = try EventLoop()
+        } catch {
+            logger.critical("cannot set up the event loop: \(error.message)")
+            return nil
+        }
+        do {
+            // Blocked before any other thread exists: the signalfd only sees signals blocked in every thread.
+            signals = try loop.handleSignals([SIGTERM, SIGINT]) { [loop] signal in
+                logger.info("stopping on signal \(signal)")
+                loop.stop()
+            }
+        } catch {
+            logger.critical("cannot set up signal handling: \(error.message)")
+            return nil
+        }
+        do {
+            connection = try Connection(address, loop: loop)
+        } catch {
+            logger.critical("cannot connect to the session bus: \(error.message)")
+            return nil
+        }
+        connection.onDisconnect = { [unowned self] in
+            logger.critical("the session bus went away")
+            status = 1
+            loop.stop()
+        }
+    }
+
+    /// Runs until a signal or the loss of the bus; returns the exit status.
+    func run() -> Int32 {
+        loop.run()
+        return status
+    }
+}
