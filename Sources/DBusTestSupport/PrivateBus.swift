@@ -50,7 +50,7 @@ public final class PrivateBus: @unchecked Sendable {
         let output = Pipe()
         daemon.standardOutput = output
         daemon.standardError = FileHandle.standardError
-        try daemon.run()
+        try runWithUnblockedSignals(daemon)
         self.daemon = daemon
 
         // The first line is the address; the daemon prints it once it listens.
@@ -90,13 +90,24 @@ public final class PrivateBus: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         if daemon.isRunning {
-            // SIGKILL, not SIGTERM: a child spawned from a libdispatch worker thread inherits its
-            // blocked signal mask, so the daemon would never see SIGTERM.
+            // SIGKILL: nothing to wait for, and no shutdown to get wrong.
             kill(daemon.processIdentifier, SIGKILL)
             daemon.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// Starts `process` with no signals blocked. A child inherits the spawning thread's mask, and on
+/// libdispatch's threads (where tests run) SIGCHLD and SIGTERM are blocked: a daemon started with
+/// that mask never hears its activated services exit, so a failed activation hangs until the
+/// caller's timeout instead of failing with `Spawn.ChildExited`.
+func runWithUnblockedSignals(_ process: Process) throws {
+    var none = sigset_t(), previous = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    try process.run()
 }
 
 public struct FixtureError: Error, CustomStringConvertible {
