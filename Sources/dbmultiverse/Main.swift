@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import Desktop
 import Glibc
 import Logging
 
@@ -12,6 +13,12 @@ enum Main {
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel()
             return handler
+        }
+        // The long-running processes skip the parser: it pulls in Foundation's machinery and costs
+        // the resident service memory for a command line that has nothing to parse.
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.count == 1, let only = arguments.first, let status = runDaemon(only) {
+            exit(status)
         }
         do {
             var command = try DBMultiverse.parseAsRoot()
@@ -30,6 +37,15 @@ enum Main {
             // Usage errors (unknown option, missing or invalid value) exit 2, as the contract says.
             Output.errorBlock(DBMultiverse.fullMessage(for: error))
             exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+
+    /// `service` and `notifier` without options: run directly (nil for anything else).
+    private static func runDaemon(_ name: String) -> Int32? {
+        switch name {
+        case "service": ServiceMain.run(environment: environment(), logger: Logger(label: "dbmultiverse.service"))
+        case "notifier": NotifierMain.run(environment: environment(), logger: Logger(label: "dbmultiverse.notifier"))
+        default: nil
         }
     }
 
