@@ -19,7 +19,8 @@ public struct Method {
     public let outputs: [ArgumentInfo]
     public let doc: String?
     let inputSignature: String
-    let invoke: (inout MessageReader, inout MessageWriter) throws -> Void
+    /// Decodes the call's arguments, runs the body, and builds the reply.
+    let respond: (Message) throws -> Message
 
     /// - Parameters:
     ///   - inputs: the input argument names, e.g. `(Arg<Int32>("chapter"), Arg<String>("name"))`; `()` for none.
@@ -33,19 +34,45 @@ public struct Method {
         doc: String? = nil,
         _ body: @escaping (repeat each In) throws -> (repeat each Out)
     ) {
+        self.init(name, doc: doc, inputs: Self.infos(repeat each inputs), outputs: Self.infos(repeat each outputs)) { call in
+            var reader = call.reader()
+            let results = try body(repeat try (each In)(from: &reader))
+            let reply = call.makeReply()
+            var writer = reply.writer()
+            repeat (each results).encode(to: &writer)
+            return reply
+        }
+    }
+
+    /// A method answered from an `EncodedReply`: for results read far more often than they
+    /// change, marshalled once by the owner and copied into each reply.
+    public static func encoded<each In: DBusArgument, each Out: DBusArgument>(
+        _ name: MemberName,
+        inputs: (repeat Arg<each In>),
+        outputs: (repeat Arg<each Out>),
+        doc: String? = nil,
+        _ body: @escaping (repeat each In) throws -> EncodedReply<repeat each Out>
+    ) -> Method {
+        Method(name, doc: doc, inputs: infos(repeat each inputs), outputs: infos(repeat each outputs)) { call in
+            var reader = call.reader()
+            return try body(repeat try (each In)(from: &reader)).reply(to: call)
+        }
+    }
+
+    private init(_ name: MemberName, doc: String?, inputs: [ArgumentInfo], outputs: [ArgumentInfo],
+                 respond: @escaping (Message) throws -> Message) {
         self.name = name
         self.doc = doc
-        var inputInfos: [ArgumentInfo] = []
-        repeat inputInfos.append((each inputs).info)
-        var outputInfos: [ArgumentInfo] = []
-        repeat outputInfos.append((each outputs).info)
-        self.inputs = inputInfos
-        self.outputs = outputInfos
-        inputSignature = inputInfos.map(\.signature.rawValue).joined()
-        invoke = { reader, writer in
-            let results = try body(repeat try (each In)(from: &reader))
-            repeat (each results).encode(to: &writer)
-        }
+        self.inputs = inputs
+        self.outputs = outputs
+        inputSignature = inputs.map(\.signature.rawValue).joined()
+        self.respond = respond
+    }
+
+    private static func infos<each Value: DBusArgument>(_ arguments: repeat Arg<each Value>) -> [ArgumentInfo] {
+        var infos: [ArgumentInfo] = []
+        repeat infos.append((each arguments).info)
+        return infos
     }
 }
 

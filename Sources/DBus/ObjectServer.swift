@@ -143,11 +143,7 @@ public final class ObjectServer {
         guard call.hasSignature(method.inputSignature) else {
             throw DBusError.invalidArgs("Invalid arguments for method '\(method.name)': expected signature '\(method.inputSignature)', got '\(call.signature)'")
         }
-        var reader = call.reader()
-        let reply = call.makeReply()
-        var writer = reply.writer()
-        try method.invoke(&reader, &writer)
-        return reply
+        return try method.respond(call)
     }
 
     private func expectSignature(_ call: Message, _ signature: String) throws(DBusError) {

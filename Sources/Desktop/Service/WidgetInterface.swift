@@ -9,17 +9,17 @@ extension WidgetService {
             WidgetBus.widgetInterface,
             doc: "The DBMultiverse home-screen widget: the chapter being read, and reload signals.",
             methods: [
-                Method("GetCurrentEntry", inputs: (), outputs: Arg<[String: Variant]>("entry"),
-                       doc: "The current entry (family medium), or the placeholder when nothing has been read.") { [unowned self] in
-                    currentEntry(family: .medium).dbusDictionary
+                .encoded("GetCurrentEntry", inputs: (), outputs: Arg<[String: Variant]>("entry"),
+                         doc: "The current entry (family medium), or the placeholder when nothing has been read.") { [unowned self] () in
+                    encodedEntry(family: .medium)
                 },
                 Method("GetPlaceholder", inputs: Arg<String>("family"), outputs: Arg<[String: Variant]>("entry"),
                        doc: "The placeholder entry for a family (small or medium).") { [unowned self] (family: String) in
                     ChapterEntry.placeholder(family: try WidgetFamily(validating: family), date: clock.unixSeconds()).dbusDictionary
                 },
-                Method("GetSnapshot", inputs: Arg<String>("family"), outputs: Arg<[String: Variant]>("entry"),
-                       doc: "The current entry for a family, or the placeholder.") { [unowned self] (family: String) in
-                    currentEntry(family: try WidgetFamily(validating: family)).dbusDictionary
+                .encoded("GetSnapshot", inputs: Arg<String>("family"), outputs: Arg<[String: Variant]>("entry"),
+                         doc: "The current entry for a family, or the placeholder.") { [unowned self] (family: String) in
+                    encodedEntry(family: try WidgetFamily(validating: family))
                 },
                 Method("GetTimeline", inputs: Arg<String>("family"),
                        outputs: (Arg<[[String: Variant]]>("entries"), Arg<String>("policy"), Arg<Int64>("reload_after")),

@@ -21,11 +21,13 @@ public final class WidgetService {
     let logger: Logger
     private var engine: SyncEngine
     /// What storage holds (validated), or nil for "no current chapter".
-    private(set) var stored: ChapterData?
+    private(set) var stored: ChapterData? { didSet { encodedEntries.removeAll() } }
     /// The resolved cover of `stored` ("" for none), cached so reads don't touch the disk.
-    private var storedImagePath = ""
+    private var storedImagePath = "" { didSet { encodedEntries.removeAll() } }
     /// When `stored` was made (Unix seconds): the entries' `date`.
-    private var storedDate: Int64
+    private var storedDate: Int64 { didSet { encodedEntries.removeAll() } }
+    /// The current entry per family, marshalled once per change: reads far outnumber changes.
+    private var encodedEntries: [WidgetFamily: EncodedReply<[String: Variant]>] = [:]
     /// What the last reload published: the properties show it.
     private(set) var published: ChapterEntry
     private(set) var lastReload: Int64 = 0
@@ -46,6 +48,9 @@ public final class WidgetService {
             try folder.create()
         } catch {
             logger.error("cannot create the data folder \(folder.path): \(error.message)")
+        }
+        for name in folder.removeStaleTemporaryFiles() {
+            logger.notice("removed \(name), left by a writer that was stopped mid-write")
         }
         let lastSynced: SyncState?
         switch folder.readSyncState() {
@@ -82,6 +87,14 @@ public final class WidgetService {
     func currentEntry(family: WidgetFamily) -> ChapterEntry {
         guard let stored else { return .placeholder(family: family, date: storedDate) }
         return ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate)
+    }
+
+    /// The current entry, ready to be copied into a reply.
+    func encodedEntry(family: WidgetFamily) -> EncodedReply<[String: Variant]> {
+        if let cached = encodedEntries[family] { return cached }
+        let encoded = EncodedReply(currentEntry(family: family).dbusDictionary)
+        encodedEntries[family] = encoded
+        return encoded
     }
 
     /// The stored entry for `chapter` when it is the current one (it knows its page and language).
