@@ -53,6 +53,21 @@ enum AtomicFile {
         }
     }
 
+    /// The pid in a temporary file name made by `createTemporary` for one of the storage files
+    /// (`.<name>.<pid>.<random>.tmp`), or nil for any other name.
+    static func writerPID(ofTemporary temporary: String) -> pid_t? {
+        for name in [DataFolder.chapterDataFile, DataFolder.coverImageFile, DataFolder.syncStateFile] {
+            let prefix = "." + name + "."
+            guard temporary.hasPrefix(prefix), temporary.hasSuffix(".tmp") else { continue }
+            let middle = temporary.dropFirst(prefix.count).dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard middle.count == 2, let pid = pid_t(middle[0]), pid > 0,
+                  !middle[1].isEmpty, middle[1].allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLowercase) })
+            else { return nil }
+            return pid
+        }
+        return nil
+    }
+
     /// Creates a fresh temporary file; a name clash (EEXIST) retries with another name.
     private static func createTemporary(for name: String, in dirfd: Int32, target: String) throws(ComicError) -> (String, Int32) {
         let flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC

@@ -88,6 +88,27 @@ public struct DataFolder: Sendable, Equatable {
         }
     }
 
+    /// Removes the temporary files (`.<name>.<pid>.<random>.tmp`, see `AtomicFile`) that a writer
+    /// killed mid-write left behind: those of the three storage files whose writer process no
+    /// longer exists. A live writer's file (another pid that still runs, or this process) is kept.
+    /// Call at start, before writing. Returns the names removed; failures are skipped (best effort).
+    @discardableResult
+    public func removeStaleTemporaryFiles() -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var removed: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = AtomicFile.writerPID(ofTemporary: name), pid != getpid() else { continue }
+            // ESRCH: no such process. EPERM means it exists (another user's): keep the file.
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            if unlinkat(dirfd(directory), name, 0) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
     // MARK: Reading
 
     /// Reads `currentChapterData.json`; see `ReadResult` for the outcomes.
