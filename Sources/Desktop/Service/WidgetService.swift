@@ -212,13 +212,10 @@ public final class WidgetService {
         armDeadline()
     }
 
-    /// One reload: record it in `widgetSyncState.json`, update the properties, emit the signal once.
+    /// One reload: update the properties, emit the signal once, record it in `widgetSyncState.json`.
+    /// The record is written after the signals are queued, so subscribers don't wait for its fsync;
+    /// a crash in between costs at most a repeated reload at the next start (catch-up).
     private func perform(_ reload: Reload) {
-        do {
-            if let state = reload.state { try folder.writeSyncState(state) } else { try folder.removeSyncState() }
-        } catch {
-            logger.error("cannot record the sync state: \(error.message)")
-        }
         let previous = published
         published = currentEntry(family: .medium)
         lastReload = clock.unixSeconds()
@@ -231,6 +228,11 @@ public final class WidgetService {
         server.emitPropertiesChanged(changed, at: WidgetBus.objectPath, interface: WidgetBus.widgetInterface)
         server.emit(Self.timelinesReloaded, from: WidgetBus.objectPath, interface: WidgetBus.widgetInterface,
                     WidgetKind.name, reload.reason.rawValue, published.dbusDictionary)
+        do {
+            if let state = reload.state { try folder.writeSyncState(state) } else { try folder.removeSyncState() }
+        } catch {
+            logger.error("cannot record the sync state: \(error.message)")
+        }
         logger.info("reloaded (\(reload.reason.rawValue)): \(published.rendered(.medium))")
     }
 }
