@@ -101,12 +101,25 @@ public struct DataFolder: Sendable, Equatable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard let pid = AtomicFile.writerPID(ofTemporary: name), pid != getpid() else { continue }
-            // ESRCH: no such process. EPERM means it exists (another user's): keep the file.
-            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = AtomicFile.writerPID(ofTemporary: name), pid != getpid(), !Self.isRunning(pid) else { continue }
             if unlinkat(dirfd(directory), name, 0) == 0 { removed.append(name) }
         }
         return removed
+    }
+
+    /// Whether `pid` is a live process. A zombie (killed, not yet reaped: a service started by
+    /// D-Bus activation is reparented, and a container's pid 1 may never reap it) writes nothing
+    /// more, so it counts as gone. EPERM means it exists (another user's).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard case .success(let fd) = Posix.openAt(AT_FDCWD, "/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC) else { return true }
+        defer { close(fd) }
+        // "pid (comm) S …": the state follows the last ')' (comm may hold anything).
+        guard case .success(let bytes) = Posix.readUpTo(fd, limit: 512),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close + 2 < bytes.count
+        else { return true }
+        let state = bytes[close + 2]
+        return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
     }
 
     // MARK: Reading
