@@ -17,7 +17,9 @@ public final class PrivateBus: @unchecked Sendable {
     private var stopped = false
 
     /// Starts the daemon. `activationEnvironment` is the environment activated services inherit.
-    public init(activationEnvironment: [String: String] = [:]) throws {
+    /// `allowAnyUser` lets processes of other users connect (a service run as `nobody` by a test
+    /// running as root); the socket is then made writable for them too.
+    public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bus-\(UUID().uuidString.prefix(8))")
         serviceDirectory = base.appendingPathComponent("services")
         directory = base
@@ -30,7 +32,7 @@ public final class PrivateBus: @unchecked Sendable {
               <keep_umask/>
               <listen>unix:dir=\(base.path)</listen>
               <servicedir>\(serviceDirectory.path)</servicedir>
-              <policy context="default">
+              <policy context="default">\(allowAnyUser ? "\n    <allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
@@ -64,6 +66,12 @@ public final class PrivateBus: @unchecked Sendable {
         guard address.hasPrefix("unix:") else {
             kill(daemon.processIdentifier, SIGKILL)
             throw FixtureError("dbus-daemon did not print an address (got '\(address)')")
+        }
+        if allowAnyUser {
+            _ = chmod(base.path, 0o755)
+            if let path = address.split(separator: ",").first.flatMap({ $0.hasPrefix("unix:path=") ? $0.dropFirst(10) : nil }) {
+                _ = chmod(String(path), 0o777)
+            }
         }
     }
 

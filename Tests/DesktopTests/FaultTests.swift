@@ -1,0 +1,56 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// Faults, bad input and load against the real `dbmultiverse service` on a private bus (issue #7),
+/// with small counts so `make test` stays fast. `make soak` runs the same scenarios with big
+/// counts (SoakTests).
+@Suite(.timeLimit(.minutes(2)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+struct FaultTests {
+    @Test func sigkillDuringUpdatesLosesNothingAccepted() async throws {
+        let (cycles, replies) = try await FaultScenarios.killDuringUpdates(cycles: 10)
+        #expect(cycles == 10)
+        print("FaultTests: \(cycles)/10 SIGKILL cycles survived, \(replies) updates acknowledged")
+    }
+
+    @Test func manyClientsGetNoErrors() async throws {
+        let (calls, errors) = try await FaultScenarios.manyClients(clients: 8, calls: 200)
+        #expect(calls == 8 * 200)
+        #expect(errors.isEmpty, "\(errors.count) errors, e.g. \(errors.prefix(5))")
+        print("FaultTests: 8 clients × 200 calls, \(errors.count) errors")
+    }
+
+    @Test func malformedCallsGetInvalidArgs() async throws {
+        let (methods, calls) = try await FaultScenarios.malformedCalls()
+        print("FaultTests: \(methods) methods × \(calls) malformed calls, all InvalidArgs")
+    }
+
+    @Test(arguments: BadFile.allCases)
+    func aBadFileIsLoggedOnceAndServedAround(_ bad: BadFile) async throws {
+        try await FaultScenarios.badFile(bad)
+    }
+
+    @Test func theServiceExitsWhenTheBusGoesAway() throws {
+        try FaultScenarios.serviceLosesTheBus()
+    }
+}
+
+/// `make soak`: the fault scenarios with big counts. Skipped unless DBMULTIVERSE_SOAK is set.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["DBMULTIVERSE_SOAK"] != nil),
+       .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+struct SoakTests {
+    static var cycles: Int { Int(ProcessInfo.processInfo.environment["SOAK_KILL_CYCLES"] ?? "") ?? 200 }
+
+    @Test(.timeLimit(.minutes(20))) func sigkillDuringUpdates() async throws {
+        let (cycles, replies) = try await FaultScenarios.killDuringUpdates(cycles: Self.cycles)
+        #expect(cycles == Self.cycles)
+        print("SoakTests: \(cycles)/\(Self.cycles) SIGKILL cycles survived, \(replies) updates acknowledged")
+    }
+
+    @Test(.timeLimit(.minutes(20))) func thirtyTwoClientsTimesAThousandCalls() async throws {
+        let (calls, errors) = try await FaultScenarios.manyClients(clients: 32, calls: 1000)
+        #expect(calls == 32 * 1000)
+        #expect(errors.isEmpty, "\(errors.count) errors, e.g. \(errors.prefix(5))")
+        print("SoakTests: 32 clients × 1000 calls = \(calls), \(errors.count) errors")
+    }
+}
