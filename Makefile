@@ -92,3 +92,10 @@ bench: build
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
+
+# The fault tests with big counts (issue #7): 200 SIGKILLs during updates, 32 clients × 1000
+# calls, against the debug-built service on private buses. SOAK_KILL_CYCLES=N changes the kills.
+.PHONY: soak
+soak: deps
+	swift build --build-tests
+	DBMULTIVERSE_SOAK=1 swift test --skip-build --filter SoakTests
