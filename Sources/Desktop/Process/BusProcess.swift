@@ -10,6 +10,13 @@ final class BusProcess {
     let connection: Connection
     private var signals: EventLoop.IOSource?
     private(set) var status: Int32 = 0
+    /// Set by SIGTERM/SIGINT: a bus that goes away afterwards (dbus-run-session, logout) is no failure.
+    /// A box, because the signal handler is made before `self` is fully initialised.
+    private let stopping = Flag()
+
+    private final class Flag {
+        var isSet = false
+    }
 
     /// Nil (after logging why) when the loop or the connection can't be set up.
     init?(address: Connection.Address, logger: Logger) {
@@ -21,8 +28,9 @@ final class BusProcess {
         }
         do {
             // Blocked before any other thread exists: the signalfd only sees signals blocked in every thread.
-            signals = try loop.handleSignals([SIGTERM, SIGINT]) { [loop] signal in
+            signals = try loop.handleSignals([SIGTERM, SIGINT]) { [loop, stopping] signal in
                 logger.info("stopping on signal \(signal)")
+                stopping.isSet = true
                 loop.stop()
             }
         } catch {
@@ -36,6 +44,7 @@ final class BusProcess {
             return nil
         }
         connection.onDisconnect = { [unowned self] in
+            guard !stopping.isSet else { return }
             logger.critical("the session bus went away")
             status = 1
             loop.stop()
