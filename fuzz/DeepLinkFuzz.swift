@@ -1,0 +1,45 @@
+// libFuzzer target `deeplink` (scripts/fuzz.sh): DeepLink.parse on arbitrary bytes.
+//
+// Built together with Sources/ComicDomain into one module, so internal API is in reach.
+// Invariants, checked with preconditions so that libFuzzer reports a violation as a crash:
+// parsing never traps; an accepted link's `uri` is `dbmultiverse://chapter/[1-9][0-9]{0,4}`,
+// parses again to the same chapter, and `DeepLink(parsing:)` agrees with `parse`.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // Invalid UTF-8 is decoded leniently (U+FFFD), as a String from the outside world would be.
+    let text = String(decoding: bytes, as: UTF8.self)
+    check(text)
+    // The same bytes after a valid prefix, so mutations explore the path part too.
+    check("dbmultiverse://chapter/" + text)
+    return 0
+}
+
+private func check(_ text: String) {
+    let parsed = DeepLink.parse(text)
+    let thrown: DeepLink?
+    do { thrown = try DeepLink(parsing: text) } catch { thrown = nil }
+    switch parsed {
+    case .success(let link):
+        precondition(thrown == link, "parse and init(parsing:) disagree on \(Array(text.utf8))")
+        precondition(Limits.chapters.contains(link.chapter), "chapter \(link.chapter) out of range")
+        precondition(isNormalised(link.uri), "uri \(link.uri) is not normalised")
+        let again: DeepLink
+        do { again = try DeepLink(parsing: link.uri) } catch { preconditionFailure("\(link.uri) does not parse again: \(error)") }
+        precondition(again.chapter == link.chapter, "\(link.uri) parses to chapter \(again.chapter)")
+    case .failure(let failure):
+        precondition(thrown == nil, "init(parsing:) accepted what parse rejected: \(Array(text.utf8))")
+        precondition(failure.error.kind == .invalidDeepLink, "rejection is not invalidDeepLink")
+    }
+}
+
+/// `dbmultiverse://chapter/[1-9][0-9]{0,4}`.
+private func isNormalised(_ uri: String) -> Bool {
+    let prefix = Array("dbmultiverse://chapter/".utf8)
+    let bytes = Array(uri.utf8)
+    guard bytes.starts(with: prefix) else { return false }
+    let digits = bytes[prefix.count...]
+    guard (1...5).contains(digits.count), let first = digits.first, (0x31...0x39).contains(first) else { return false }
+    return digits.allSatisfy { (0x30...0x39).contains($0) }
+}
