@@ -8,9 +8,9 @@ import Testing
 @Suite(.timeLimit(.minutes(2)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct FaultTests {
     @Test func sigkillDuringUpdatesLosesNothingAccepted() async throws {
-        let (cycles, replies) = try await FaultScenarios.killDuringUpdates(cycles: 10)
-        #expect(cycles == 10)
-        print("FaultTests: \(cycles)/10 SIGKILL cycles survived, \(replies) updates acknowledged")
+        let figures = try await FaultScenarios.killDuringUpdates(cycles: 10)
+        #expect(figures.survived == 10)
+        print("FaultTests: SIGKILL ×10: \(figures)")
     }
 
     @Test func manyClientsGetNoErrors() async throws {
@@ -42,9 +42,9 @@ struct SoakTests {
     static var cycles: Int { Int(ProcessInfo.processInfo.environment["SOAK_KILL_CYCLES"] ?? "") ?? 200 }
 
     @Test(.timeLimit(.minutes(20))) func sigkillDuringUpdates() async throws {
-        let (cycles, replies) = try await FaultScenarios.killDuringUpdates(cycles: Self.cycles)
-        #expect(cycles == Self.cycles)
-        print("SoakTests: \(cycles)/\(Self.cycles) SIGKILL cycles survived, \(replies) updates acknowledged")
+        let figures = try await FaultScenarios.killDuringUpdates(cycles: Self.cycles)
+        #expect(figures.survived == Self.cycles)
+        print("SoakTests: SIGKILL ×\(Self.cycles): \(figures)")
     }
 
     @Test(.timeLimit(.minutes(20))) func thirtyTwoClientsTimesAThousandCalls() async throws {

@@ -147,14 +147,13 @@ enum FaultScenarios {
     /// after each kill the files parse, at most the killed write's temporary file is left, and
     /// after re-activation the stored state is the last acknowledged update or the one in flight,
     /// and no temporary file is left. Returns the cycles survived and the updates acknowledged.
-    static func killDuringUpdates(cycles: Int, maxDelayMicroseconds: Int = 30_000) async throws -> (cycles: Int, replies: Int) {
+    static func killDuringUpdates(cycles: Int, maxDelayMicroseconds: Int = 30_000) async throws -> KillFigures {
         let service = try ActivatedService()
         defer { service.stop() }
         let client = try await BusClient.connect(.address(service.bus.address))
         let folder = DataFolder(path: service.folder)
         var model: StoredState?
-        var survived = 0
-        var replies = 0
+        var figures = KillFigures()
         for cycle in 0..<cycles {
             // (Re)activation. The reply comes after the service's start, so its start-up writes
             // (the sync state, the stale temporary files' removal) are done.
@@ -180,21 +179,38 @@ enum FaultScenarios {
 
             let outcome = log.state.withLock { $0 }
             #expect(outcome.unexpected.isEmpty, "cycle \(cycle): \(outcome.unexpected)")
-            replies += outcome.replies
+            figures.replies += outcome.replies
             let stored = readStorage(folder)
-            #expect(temporaryFiles(service.folder).count <= 1, "cycle \(cycle): \(temporaryFiles(service.folder))")
+            let leftovers = temporaryFiles(service.folder)
+            #expect(leftovers.count <= 1, "cycle \(cycle): \(leftovers)")
+            if !leftovers.isEmpty { figures.midWrite += 1 }
             let accepted = [outcome.acknowledged, outcome.inFlight].compactMap { $0 }
             guard stored == outcome.acknowledged || (stored != nil && stored == outcome.inFlight) else {
                 Issue.record("cycle \(cycle): stored \(stored?.description ?? "nothing"), accepted \(accepted)")
-                return (survived, replies)
+                return figures
             }
+            if stored != outcome.acknowledged { figures.inFlightStored += 1 }
             model = stored
-            survived += 1
+            figures.survived += 1
         }
         // The last kill's leftovers are cleaned by one more start.
         _ = try await call(client, "GetCurrentEntry")
         #expect(temporaryFiles(service.folder).isEmpty)
-        return (survived, replies)
+        return figures
+    }
+
+    struct KillFigures: CustomStringConvertible {
+        /// Cycles whose checks all held.
+        var survived = 0
+        /// Updates acknowledged over all cycles.
+        var replies = 0
+        /// Kills that left a temporary file (they landed mid-write).
+        var midWrite = 0
+        /// Kills after which storage held the unacknowledged update (written, reply lost).
+        var inFlightStored = 0
+        var description: String {
+            "\(survived) cycles survived, \(replies) updates acknowledged, \(midWrite) kills mid-write, \(inFlightStored) with the unacknowledged update stored"
+        }
     }
 
     // MARK: 2. Many clients at once
