@@ -4,8 +4,10 @@ import Testing
 
 /// Faults, bad input and load against the real `dbmultiverse service` on a private bus (issue #7),
 /// with small counts so `make test` stays fast. `make soak` runs the same scenarios with big
-/// counts (SoakTests).
-@Suite(.timeLimit(.minutes(2)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+/// counts (SoakTests). Serialized: each case runs a service with an inotify instance, and running
+/// them all at once beside the rest of the suite exhausts root's 128 (fs.inotify.max_user_instances),
+/// which leaves other tests' services unwatched.
+@Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct FaultTests {
     @Test func sigkillDuringUpdatesLosesNothingAccepted() async throws {
         let figures = try await FaultScenarios.killDuringUpdates(cycles: 10)
