@@ -99,3 +99,25 @@ bench: build
 soak: deps
 	swift build --build-tests
 	DBMULTIVERSE_SOAK=1 swift test --skip-build --filter SoakTests
+
+# Hardening (issue #7). `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
+# parsers for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
+# `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under
+# ThreadSanitizer, each in its own scratch path.
+FUZZ_SECONDS ?= 60
+TSAN_SUPPRESSIONS = $(CURDIR)/scripts/tsan-suppressions.txt
+
+.PHONY: fuzz sanitize sanitize-address sanitize-thread
+fuzz:
+	./scripts/fuzz.sh $(FUZZ_SECONDS)
+
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	swift test --skip-build --sanitize=address --scratch-path .build-asan
+
+sanitize-thread: deps
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS="$$TSAN_OPTIONS suppressions=$(TSAN_SUPPRESSIONS)" \
+		swift test --skip-build --sanitize=thread --scratch-path .build-tsan
