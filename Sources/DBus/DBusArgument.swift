@@ -202,10 +202,20 @@ public struct UnixFD: DBusBasicArgument {
 
     public static var dbusSignature: Signature { Signature(unchecked: "h") }
     public init(from reader: inout MessageReader) throws(DBusError) {
-        self.init(owning: try reader.readBasic(TypeCode.unixFD, as: Int32.self, zero: -1))
+        let fd = try reader.readBasic(TypeCode.unixFD, as: Int32.self, zero: -1)
+        // An `h` is an index into the descriptors sent with the message; libdbus answers -1 when
+        // the message carries no descriptor at that index (none attached, or more `h` than fds).
+        // Such a value could never be sent on, so it is rejected here, not at a later append.
+        guard fd >= 0 else {
+            throw DBusError.invalidArgs("the message carries no file descriptor for its 'h' argument")
+        }
+        self.init(owning: fd)
     }
     // libdbus duplicates the descriptor on append, so ours stays ours.
-    public func encode(to writer: inout MessageWriter) { writer.appendBasic(TypeCode.unixFD, fd) }
+    public func encode(to writer: inout MessageWriter) {
+        precondition(fd >= 0, "UnixFD: \(fd) is not a file descriptor")
+        writer.appendBasic(TypeCode.unixFD, fd)
+    }
     public var dbusValue: DBusValue { .unixFD(self) }
     public init(dbusValue: DBusValue) throws(DBusError) {
         guard case .unixFD(let v) = dbusValue else { throw mismatch(dbusValue, expected: Self.dbusSignature) }
