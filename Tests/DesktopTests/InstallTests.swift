@@ -234,6 +234,10 @@ final class DesktopHome: @unchecked Sendable { // immutable after init
         ]
         // Swift's runtime libraries, for a debug binary that links them dynamically.
         if let libraryPath = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] { environment["LD_LIBRARY_PATH"] = libraryPath }
+        // Sanitizer settings (`make sanitize`) must reach the instrumented programs started here too.
+        for (key, value) in ProcessInfo.processInfo.environment where key.hasSuffix("SAN_OPTIONS") {
+            environment[key] = value
+        }
         return environment
     }
 
