@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// The checks a cover image passes before it is stored.
 public enum CoverImage {
     /// The JPEG start-of-image marker followed by the start of the next marker.
@@ -20,5 +22,27 @@ public enum CoverImage {
         guard bytes.starts(with: jpegMagic) || bytes.starts(with: pngSignature) else {
             throw ComicError(.coverRejected, "cover is neither JPEG nor PNG")
         }
+    }
+
+    /// Reads a cover from a file (at most one byte past the limit, so an oversized file is
+    /// recognised without reading it all) and validates it.
+    /// - Throws: `coverRejected` naming the file and saying why.
+    public static func read(path: String) throws(ComicError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ComicError(.coverRejected, "cannot read the cover \(path): \(Posix.describe(errno))")
+        }
+        defer { _ = close(fd) }
+        let bytes: [UInt8]
+        switch Posix.readUpTo(fd, limit: Limits.maxCoverBytes + 1) {
+        case .success(let read): bytes = read
+        case .failure(let error): throw ComicError(.coverRejected, "cannot read the cover \(path): \(error.text)")
+        }
+        do {
+            try validate(bytes)
+        } catch {
+            throw ComicError(.coverRejected, "\(path): \(error.message)")
+        }
+        return bytes
     }
 }

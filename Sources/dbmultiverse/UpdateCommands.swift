@@ -31,26 +31,11 @@ struct UpdateCommand: ParsableCommand {
     }
 
     private func readCover(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CommandFailure.usage("cannot read the cover \(path): \(String(cString: strerror(errno)))") }
-        defer { _ = close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= Limits.maxCoverBytes {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure.usage("cannot read the cover \(path): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-        }
         do {
-            try CoverImage.validate(bytes)
+            return try CoverImage.read(path: path)
         } catch {
-            throw CommandFailure.usage("\(path): \(error.message)")
+            throw CommandFailure.usage(error.message)
         }
-        return bytes
     }
 }
 

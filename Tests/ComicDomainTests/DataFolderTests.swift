@@ -223,6 +223,27 @@ struct DataFolderTests {
         }
     }
 
+    @Test func coverFromAFile() throws {
+        try withTemporaryDirectory { directory in
+            func read(_ path: String) -> Result<[UInt8], ComicError> {
+                do throws(ComicError) { return .success(try CoverImage.read(path: path)) } catch { return .failure(error) }
+            }
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
+            try writeFile(directory + "/cover.jpg", jpeg)
+            #expect(try read(directory + "/cover.jpg").get() == jpeg)
+
+            var oversized = [UInt8](repeating: 0, count: Limits.maxCoverBytes + 100)
+            oversized[0] = 0xFF; oversized[1] = 0xD8; oversized[2] = 0xFF
+            try writeFile(directory + "/big.jpg", oversized)
+            // Read one byte past the limit, not the whole file.
+            #expect(read(directory + "/big.jpg") == .failure(ComicError(.coverRejected, directory + "/big.jpg: cover is 8388609 bytes, more than 8388608")))
+
+            try writeFile(directory + "/cover.gif", Array("GIF89a".utf8))
+            #expect(read(directory + "/cover.gif") == .failure(ComicError(.coverRejected, directory + "/cover.gif: cover is neither JPEG nor PNG")))
+            #expect(read(directory + "/missing.png") == .failure(ComicError(.coverRejected, "cannot read the cover \(directory)/missing.png: No such file or directory")))
+        }
+    }
+
     @Test func coverValidation() {
         func check(_ bytes: [UInt8]) -> ComicError? {
             thrownError { () throws(ComicError) in try CoverImage.validate(bytes) }
