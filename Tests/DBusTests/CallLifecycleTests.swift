@@ -15,6 +15,19 @@ import Testing
 
     func client() async throws -> BusClient { try await BusClient.connect(.address(bus.address)) }
 
+    /// The cancelled call ends, within 5 s, with CancellationError (not a reply, not another error).
+    func expectCancelled(_ pending: Task<Message, any Error>) async throws {
+        try await withTimeout(5, "the cancelled call to end") {
+            do {
+                let reply = try await pending.value
+                Issue.record("expected CancellationError, got a reply with signature '\(reply.signature)'")
+            } catch is CancellationError {
+            } catch {
+                Issue.record("expected CancellationError, got \(error)")
+            }
+        }
+    }
+
     func call<each A: DBusArgument>(_ client: BusClient, _ member: MemberName, _ args: repeat each A) async throws -> Message {
         try await client.call(destination: SampleObject.busName, path: SampleObject.path, interface: SampleObject.interfaceName,
                               member: member, repeat each args, timeout: .seconds(5))
@@ -59,15 +72,7 @@ import Testing
         let start = ContinuousClock.now
         let pending = Task { try await unanswered(client, destination, timeout: .seconds(30)) }
         pending.cancel()
-        try await withTimeout(5, "the cancelled call to end") {
-            do {
-                let reply = try await pending.value
-                Issue.record("expected CancellationError, got a reply with signature '\(reply.signature)'")
-            } catch is CancellationError {
-            } catch {
-                Issue.record("expected CancellationError, got \(error)")
-            }
-        }
+        try await expectCancelled(pending)
         #expect(ContinuousClock.now - start < .seconds(5))
         #expect(try await add(client) == 5)
         withExtendedLifetime(hole) {}
@@ -100,15 +105,7 @@ import Testing
             defer { release.signal() }
             try await next(arrived, within: 5, "the call to reach the peer")
             pending.cancel()
-            try await withTimeout(5, "the cancelled call to end") {
-                do {
-                    let reply = try await pending.value
-                    Issue.record("expected CancellationError, got a reply with signature '\(reply.signature)'")
-                } catch is CancellationError {
-                } catch {
-                    Issue.record("expected CancellationError, got \(error)")
-                }
-            }
+            try await expectCancelled(pending)
         }
         // The late reply arrives for a call nobody awaits any more; the client carries on.
         #expect(try await add(client) == 5)
