@@ -40,6 +40,8 @@ final class Bench {
     let events = EventLog()
     var notifierPID: pid_t = 0
     var server: ObjectServer?
+    /// Round-trip calls made to the service process so far (the memory figures are per call count).
+    var serviceCalls = 0
 
     init(binary: String) throws {
         self.binary = binary
@@ -71,6 +73,16 @@ final class Bench {
     }
 
     func call(_ message: Message) throws -> Message { try caller.call(message) }
+
+    /// Runs `trigger`, then the loop until the next `event`: the time from just before the trigger
+    /// to that event.
+    func latency(until event: String, timeout: Double = 5, _ trigger: () throws -> Void) rethrows -> Int64 {
+        let before = events.count(of: event)
+        let start = EventLoop.now()
+        try trigger()
+        _ = wait(timeout: timeout) { self.events.count(of: event) > before }
+        return events.last(of: event) - start
+    }
 
     /// Runs the loop until `condition` holds (checked after each recorded event) or `timeout`.
     @discardableResult
@@ -148,12 +160,7 @@ final class Bench {
         }
         for _ in 0..<10 {
             try stopService()
-            let acquired = events.count(of: "owner-acquired")
-            let start = EventLoop.now()
-            let pid = spawn([binary, "service"])
-            _ = wait(timeout: 10) { self.events.count(of: "owner-acquired") > acquired }
-            nameOwned.add(events.last(of: "owner-acquired") - start)
-            _ = pid
+            nameOwned.add(latency(until: "owner-acquired", timeout: 10) { _ = spawn([binary, "service"]) })
         }
         rows.append(Row(name: "service start → name owned, p50", value: nameOwned.p50 / 1e6, unit: "ms", target: "≤ 15 ms", met: nameOwned.p50 <= 15e6))
         rows.append(Row(name: "cold activation → first reply, p50", value: activation.p50 / 1e6, unit: "ms", target: "≤ 30 ms", met: activation.p50 <= 30e6))
@@ -183,23 +190,15 @@ final class Bench {
         // Change → signal.
         var updateToSignal = Samples()
         for index in 0..<400 {
-            let before = events.count(of: "chapter-change")
             let message = widgetCall("UpdateChapter")
             message.append(Int32(100 + index % 2), "Chapter \(index)", Int32(10), [UInt8](), [String: Variant]())
-            let start = EventLoop.now()
-            connection.call(message) { _ in }
-            _ = wait(timeout: 5) { self.events.count(of: "chapter-change") > before }
-            updateToSignal.add(events.last(of: "chapter-change") - start)
+            updateToSignal.add(latency(until: "chapter-change") { connection.call(message) { _ in } })
         }
         rows.append(Row(name: "UpdateChapter → TimelinesReloaded p50 / p99", value: updateToSignal.p50 / 1e3, unit: "µs / \(format(updateToSignal.p99 / 1e3)) µs",
                         target: "p99 ≤ 2 ms", met: updateToSignal.p99 <= 2e6))
         var writeToSignal = Samples()
         for index in 0..<200 {
-            let before = events.count(of: "chapter-change")
-            let start = EventLoop.now()
-            try writeExternally(chapter: 200 + index % 2)
-            _ = wait(timeout: 5) { self.events.count(of: "chapter-change") > before }
-            writeToSignal.add(events.last(of: "chapter-change") - start)
+            writeToSignal.add(try latency(until: "chapter-change") { try writeExternally(chapter: 200 + index % 2) })
         }
         rows.append(Row(name: "external write → TimelinesReloaded p50 / p99", value: writeToSignal.p50 / 1e3, unit: "µs / \(format(writeToSignal.p99 / 1e3)) µs",
                         target: "p99 ≤ 10 ms", met: writeToSignal.p99 <= 10e6))
@@ -254,11 +253,8 @@ final class Bench {
         // dbmultiverse open → OpenRequested (includes the CLI's own start-up).
         var openLatency = Samples()
         for index in 0..<10 {
-            let before = events.count(of: "open-requested")
-            let start = EventLoop.now()
-            let pid = spawn([binary, "open", "dbmultiverse://chapter/\(index + 1)"])
-            _ = wait(timeout: 5) { self.events.count(of: "open-requested") > before }
-            openLatency.add(events.last(of: "open-requested") - start)
+            var pid: pid_t = -1
+            openLatency.add(latency(until: "open-requested") { pid = spawn([binary, "open", "dbmultiverse://chapter/\(index + 1)"]) })
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
@@ -266,8 +262,7 @@ final class Bench {
 
         // Memory after 100 000 and 200 000 calls.
         let pid = try servicePID()
-        let callsSoFar = 40_000 + 60_000 + 1_000
-        _ = pipelined(entry, total: 100_000 - callsSoFar / 2, depth: 16)
+        _ = pipelined(entry, total: max(0, 100_000 - serviceCalls), depth: 16)
         let at100k = ProcessStats.read(pid: pid)
         _ = pipelined(entry, total: 100_000, depth: 16)
         let at200k = ProcessStats.read(pid: pid)
@@ -301,6 +296,7 @@ final class Bench {
 
     /// One call at a time, `count` times; adds each round trip to `samples`.
     func sequential(_ make: @escaping () -> Message, count: Int, into samples: inout Samples) {
+        serviceCalls += count
         var collected = Samples(), remaining = count, start: Int64 = 0
         func next() {
             start = EventLoop.now()
@@ -317,6 +313,7 @@ final class Bench {
 
     /// `depth` calls in flight until `total` completed; returns calls per second.
     func pipelined(_ make: @escaping () -> Message, total: Int, depth: Int) -> Double {
+        serviceCalls += total
         var sent = 0, done = 0
         let start = EventLoop.now()
         func send() {
