@@ -1,6 +1,5 @@
 import ArgumentParser
 import DBus
-import Desktop
 import Glibc
 import Logging
 
@@ -43,8 +42,8 @@ enum Main {
     /// `service` and `notifier` without options: run directly (nil for anything else).
     private static func runDaemon(_ name: String) -> Int32? {
         switch name {
-        case "service": ServiceMain.run(environment: environment(), logger: Logger(label: "dbmultiverse.service"))
-        case "notifier": NotifierMain.run(environment: environment(), logger: Logger(label: "dbmultiverse.notifier"))
+        case "service": ServiceCommand.runService()
+        case "notifier": NotifierCommand.runNotifier()
         default: nil
         }
     }

@@ -10,8 +10,13 @@ struct ServiceCommand: ParsableCommand {
         discussion: "Usually started by D-Bus activation or its systemd user unit. Data folder: $DBMULTIVERSE_DATA_DIR, else $XDG_DATA_HOME/dbmultiverse, else ~/.local/share/dbmultiverse."
     )
 
+    /// Runs the service to its exit status (also `Main`'s parser-free path).
+    static func runService() -> Int32 {
+        ServiceMain.run(environment: environment(), logger: Logger(label: "dbmultiverse.service"))
+    }
+
     func run() throws {
-        let status = ServiceMain.run(environment: environment(), logger: Logger(label: "dbmultiverse.service"))
+        let status = Self.runService()
         if status != 0 { throw ExitCode(status) }
     }
 }
