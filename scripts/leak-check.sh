@@ -32,24 +32,9 @@ trap cleanup EXIT
 
 # A private session bus, configured like the tests' PrivateBus.
 mkdir -p "$work/services"
-cat >"$work/bus.conf" <<EOF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <keep_umask/>
-  <listen>unix:dir=$work</listen>
-  <servicedir>$work/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-EOF
-# --fork prints the address and pid once the daemon listens, then the parent exits.
-{ read -r address; read -r daemon_pid; } < <(dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 2>"$work/daemon.log")
-[[ $address == unix:* ]] || { echo "leak-check: dbus-daemon gave no address" >&2; cat "$work/daemon.log" >&2; exit 1; }
+source "$(dirname "$0")/private-bus.sh"
+start_private_bus "$work" "$work/services" || exit 1
+address=$BUS_ADDRESS daemon_pid=$BUS_PID
 export DBUS_SESSION_BUS_ADDRESS=$address
 unset DBUS_STARTER_ADDRESS DBUS_STARTER_BUS_TYPE
 echo "== private bus at $address (pid $daemon_pid)"

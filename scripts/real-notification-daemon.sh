@@ -57,24 +57,11 @@ export DISPLAY=":$display_number"
 wait_for 100 test -S "/tmp/.X11-unix/X$display_number"
 
 # A private session bus without service directories: nothing is activated behind our back.
-cat >"$work/bus.conf" <<EOF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$work/bus</listen>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-EOF
-dbus-daemon --config-file="$work/bus.conf" --nofork --print-address=1 >"$work/bus.address" 2>"$work/bus.log" &
-pids+=($!)
-wait_for 50 test -s "$work/bus.address"
-DBUS_SESSION_BUS_ADDRESS="$(head -n1 "$work/bus.address")"
-export DBUS_SESSION_BUS_ADDRESS
+source "$(dirname "$0")/private-bus.sh"
+mkdir -p "$work/bus"
+start_private_bus "$work/bus"
+pids+=("$BUS_PID")
+export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
 echo "private bus: $DBUS_SESSION_BUS_ADDRESS, display $DISPLAY" >&2
 
 has_owner() {
