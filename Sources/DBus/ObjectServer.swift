@@ -140,9 +140,7 @@ public final class ObjectServer {
     }
 
     private func invoke(_ method: Method, _ call: Message) throws -> Message {
-        guard call.hasSignature(method.inputSignature) else {
-            throw DBusError.invalidArgs("Invalid arguments for method '\(method.name)': expected signature '\(method.inputSignature)', got '\(call.signature)'")
-        }
+        try expectSignature(call, method.inputSignature)
         return try method.respond(call)
     }
 
