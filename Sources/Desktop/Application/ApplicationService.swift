@@ -51,20 +51,18 @@ public final class ApplicationService {
         if let stored = widget.stored, let link = try? DeepLink(chapter: stored.number) {
             open(link, platformData)
         } else {
-            launch(ChapterOpener.siteURL(for: nil), platformData)
+            launch(ComicSite.url(page: nil, language: nil), platformData)
         }
     }
 
     private func open(_ link: DeepLink, _ platformData: [String: Variant]) {
         widget.server.emit(WidgetService.openRequested, from: WidgetBus.objectPath, interface: WidgetBus.widgetInterface,
                            Int32(link.chapter), link.uri)
-        // The page is known only for the chapter being read; other chapters open the chapter list.
-        let entry = widget.storedEntry(forChapter: link.chapter)
-        var url = ChapterOpener.siteURL(for: entry)
-        if entry == nil, let language = widget.stored?.language {
-            url = ComicSite.url(page: nil, language: language)
-        }
-        launch(url, platformData)
+        // The page is known only for the chapter being read; other chapters open the chapter list,
+        // in the reader's language either way.
+        let stored = widget.stored
+        let page = stored?.number == link.chapter ? stored?.page : nil
+        launch(ComicSite.url(page: page, language: stored?.language), platformData)
     }
 
     private func launch(_ url: String, _ platformData: [String: Variant]) {

@@ -1,4 +1,3 @@
-public import ComicDomain
 internal import Glibc
 public import Logging
 
@@ -44,11 +43,6 @@ public final class ChapterOpener {
             }
         }
         return .default
-    }
-
-    /// The site URL for a chapter: its page when the entry knows it, else the chapter list.
-    public static func siteURL(for entry: ChapterEntry?) -> String {
-        ComicSite.url(page: entry?.page, language: entry?.language)
     }
 
     /// Starts the browser on `url`, handing over the activation token so the window gets focus.

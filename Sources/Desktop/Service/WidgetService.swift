@@ -97,12 +97,6 @@ public final class WidgetService {
         return encoded
     }
 
-    /// The stored entry for `chapter` when it is the current one (it knows its page and language).
-    func storedEntry(forChapter chapter: Int) -> ChapterEntry? {
-        guard let stored, stored.number == chapter else { return nil }
-        return currentEntry(family: .medium)
-    }
-
     // MARK: Updates
 
     /// `UpdateChapter`: validate everything, then store the cover and the data, then the chapter rule.
