@@ -146,8 +146,13 @@ public final class WidgetService {
 
     private func setStored(_ data: ChapterData?) {
         stored = data
-        storedImagePath = data.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
+        storedImagePath = coverPath(of: data)
         storedDate = clock.unixSeconds()
+    }
+
+    /// The cover an entry for `data` shows: resolved and confined to the folder, or "" for none.
+    private func coverPath(of data: ChapterData?) -> String {
+        data.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
     }
 
     /// Re-reads `currentChapterData.json`; a bad file is logged once and served as "no chapter".
@@ -170,7 +175,7 @@ public final class WidgetService {
 
     /// The cover may have changed without the chapter data (replaced, removed, swapped for a link).
     private func refreshCover() {
-        let resolved = stored.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
+        let resolved = coverPath(of: stored)
         if resolved != storedImagePath { storedImagePath = resolved }
     }
 
