@@ -1,5 +1,33 @@
 // swift-tools-version:6.0
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the release binary is linked on Linux, to keep the long-running service and notifier small
+/// in memory (issue #6; figures in README's benchmark section):
+/// - lld, laying out the functions they run first (`linker/dbmultiverse.order`, made by
+///   `scripts/symbol-order.sh`), so the pages the kernel maps around them hold code that runs;
+/// - relative relocations packed (DT_RELR), so the loader does not read ~900 KB of relocation
+///   records at every start. Needs glibc 2.36 at run time, so only where the build's glibc has it.
+let releaseLinkerFlags: [String] = {
+    #if os(Linux)
+    var flags = [
+        "-use-ld=lld",
+        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/linker/dbmultiverse.order",
+        "-Xlinker", "--no-warn-symbol-ordering", // stale names in the order file are harmless
+    ]
+    var text = [CChar](repeating: 0, count: 64) // "glibc 2.36"
+    _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
+    let version = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    if version.count >= 2, (version[0], version[1]) >= (2, 36) {
+        flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+    }
+    return flags
+    #else
+    return []
+    #endif
+}()
 
 let package = Package(
     name: "DBMultiverseDesktop",
@@ -39,7 +67,8 @@ let package = Package(
                 "Desktop", "DBus", "ComicDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
         // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
         // Test-only, so Foundation's Process is fine here.

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Regenerates linker/dbmultiverse.order, the order lld lays out the release binary's code in
+# (issue #6, memory). The service and notifier run code spread over a 9.7 MB text segment; the
+# kernel maps 64 KiB around each page they touch, so scattered code costs resident memory far
+# beyond what runs. Listing the functions that do run first packs them together.
+#
+# How: runs the release-built service and notifier under callgrind on a private bus, drives
+# every method, property, error path, an external file write and a notification through them,
+# and writes the functions that ran (the binary's own symbols, in first-run order).
+#
+#   scripts/symbol-order.sh          # or: make symbol-order
+#
+# Stale entries are harmless (the link ignores names it does not find); rerun after larger
+# changes and compare `make bench`'s RSS rows.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== building the release binary"
+swift build -c release --static-swift-stdlib --product dbmultiverse 2>&1 | tail -n 1
+binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/dbmultiverse"
+
+work=$(mktemp -d /tmp/dbm-symbol-order.XXXXXX)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+source scripts/private-bus.sh
+start_private_bus "$work"
+pids+=("$BUS_PID")
+export DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS DBMULTIVERSE_DATA_DIR=$work/data DBMULTIVERSE_BROWSER=none
+unset DBUS_STARTER_ADDRESS DBUS_STARTER_BUS_TYPE
+
+# A stand-in notification server, so the notifier runs its Notify path.
+/usr/bin/python3 - "$work/notifications.ready" "$work/notified" <<'PY' &
+import sys, dbus, dbus.service, dbus.mainloop.glib
+from gi.repository import GLib
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+class Notifications(dbus.service.Object):
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="as")
+    def GetCapabilities(self): return ["body", "body-markup", "actions"]
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="susssasa{sv}i", out_signature="u")
+    def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout):
+        open(sys.argv[2], "w").close()
+        return 1
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="ssss")
+    def GetServerInformation(self): return ("order", "dbmultiverse", "1", "1.2")
+name = dbus.service.BusName("org.freedesktop.Notifications", dbus.SessionBus())
+Notifications(dbus.SessionBus(), "/org/freedesktop/Notifications")
+open(sys.argv[1], "w").close()
+GLib.MainLoop().run()
+PY
+pids+=("$!")
+disown "$!" # killed at exit; no job report
+
+wait_for() { # wait_for COMMAND...: retries for up to 20 s (callgrind starts slowly)
+    for _ in $(seq 400); do "$@" >/dev/null 2>&1 && return 0; sleep 0.05; done
+    echo "symbol-order: timed out waiting for: $*" >&2; exit 1
+}
+wait_for test -e "$work/notifications.ready"
+
+echo "== running service and notifier under callgrind"
+valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/service.out" "$binary" service 2>/dev/null &
+service_pid=$!; pids+=("$service_pid")
+wait_for busctl --address="$BUS_ADDRESS" status com.nobadi.DBMultiverse
+valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/notifier.out" "$binary" notifier 2>/dev/null &
+notifier_pid=$!; pids+=("$notifier_pid")
+
+object=(--dest com.nobadi.DBMultiverse --object-path /com/nobadi/DBMultiverse)
+widget=com.nobadi.DBMultiverse.Widget1
+call() { gdbus call --session "${object[@]}" --method "$@" >/dev/null 2>&1 || true; }
+# The notifier has no bus name to wait for: change chapters until a notification arrives.
+notified() { call $widget.UpdateChapter $((RANDOM % 1000 + 1)) "Waiting" 0 "[]" "{}"; sleep 0.2; test -e "$work/notified"; }
+wait_for notified
+for round in 1 2 3; do
+    call $widget.GetCurrentEntry
+    call $widget.UpdateChapter $((40 + round)) "Chapter $round" 30 "[]" "{'page': <5>, 'language': <'fr'>}"
+    call $widget.UpdateProgress 50
+    call $widget.UpdateProgress 100
+    for family in small medium; do
+        call $widget.GetSnapshot $family
+        call $widget.GetTimeline $family
+        call $widget.GetPlaceholder $family
+    done
+    call $widget.ReloadTimelines "$widget"
+    call $widget.ReloadAllTimelines
+    call org.freedesktop.DBus.Properties.GetAll $widget
+    call org.freedesktop.DBus.Properties.Get $widget Entry
+    call org.freedesktop.DBus.Peer.Ping
+    call org.freedesktop.DBus.Introspectable.Introspect
+    call org.freedesktop.Application.Activate "{}"
+    call org.freedesktop.Application.Open "['dbmultiverse://chapter/7']" "{}"
+    # Error paths: a bad family, a bad chapter, a bad signature.
+    call $widget.GetSnapshot large
+    call $widget.UpdateChapter 0 "" 30 "[]" "{}"
+    call $widget.UpdateProgress "'x'"
+    printf '{"number": %d, "name": "External", "progress": 12, "coverImagePath": ""}' $((60 + round)) >"$work/data/.external.tmp"
+    mv "$work/data/.external.tmp" "$work/data/currentChapterData.json"
+    sleep 0.5 # the watcher's and the notifier's turn
+done
+sleep 2.5 # one debounced progress reload
+
+kill -TERM "$service_pid" "$notifier_pid"
+wait "$service_pid" "$notifier_pid" || true
+
+mkdir -p linker
+/usr/bin/python3 - "$binary" "$work/service.out" "$work/notifier.out" >linker/dbmultiverse.order <<'PY'
+import re, subprocess, sys
+binary, outputs = sys.argv[1], sys.argv[2:]
+defined = set()
+for line in subprocess.run(["nm", binary], capture_output=True, text=True, check=True).stdout.splitlines():
+    fields = line.split()
+    if len(fields) == 3 and fields[1] in "tTwW":
+        defined.add(fields[2])
+seen = {}  # insertion-ordered
+for output in outputs:
+    for line in open(output):
+        match = re.match(r"c?fn=\(\d+\) (\S+)$", line.strip())
+        if match and match.group(1) in defined:
+            seen.setdefault(match.group(1))
+print("\n".join(seen))
+PY
+echo "== linker/dbmultiverse.order: $(wc -l <linker/dbmultiverse.order) functions"
