@@ -11,6 +11,30 @@ public final class ObjectServer {
     public let connection: Connection
     private var objects: [ObjectPath: [InterfaceName: Interface]] = [:]
     private var registered = false
+    /// The methods of the last few calls served, found again with libdbus's own string compares
+    /// before any name in the call becomes a Swift String: widgets ask the same few methods again
+    /// and again, and the names, hashes and lookups cost more than the rest of a cached reply.
+    private var recentRoutes: [Route] = []
+    private static var recentRouteLimit: Int { 8 }
+
+    private final class Route { // a class: finding one retains it once instead of copying its fields
+        let method: Method
+        // As C strings once, not at every call (a short Swift string is copied to pass it to C).
+        let path: [CChar], interface: [CChar], member: [CChar]
+
+        init(path: ObjectPath, interface: InterfaceName, method: Method) {
+            self.method = method
+            self.path = Array(path.rawValue.utf8CString)
+            self.interface = Array(interface.rawValue.utf8CString)
+            member = Array(method.name.rawValue.utf8CString)
+        }
+
+        func matches(_ call: Message) -> Bool {
+            dbus_message_has_member(call.raw, member) != 0
+                && dbus_message_has_path(call.raw, path) != 0
+                && dbus_message_has_interface(call.raw, interface) != 0
+        }
+    }
 
     public init(connection: Connection) throws(DBusError) {
         self.connection = connection
@@ -40,9 +64,11 @@ public final class ObjectServer {
             throw DBusError.invalidArgs("\(interface.name) is already exported at \(path)")
         }
         objects[path, default: [:]][interface.name] = interface
+        recentRoutes.removeAll()
     }
 
     public func unexport(_ interface: InterfaceName, at path: ObjectPath) {
+        recentRoutes.removeAll()
         objects[path]?[interface] = nil
         if objects[path]?.isEmpty == true { objects[path] = nil }
     }
@@ -84,10 +110,15 @@ public final class ObjectServer {
     ]
 
     fileprivate func handle(_ call: Message) -> Bool {
-        guard call.kind == .methodCall, let member = call.member, let rawPath = call.path else { return false }
+        guard call.kind == .methodCall else { return false }
         let reply: Message
         do {
-            reply = try respond(to: call, path: ObjectPath(unchecked: rawPath), member: member)
+            if let route = recentRoutes.first(where: { $0.matches(call) }) {
+                reply = try invoke(route.method, call)
+            } else {
+                guard let member = call.member, let rawPath = call.path else { return false }
+                reply = try respond(to: call, path: ObjectPath(unchecked: rawPath), member: member)
+            }
         } catch let error as any DBusErrorConvertible {
             reply = call.makeErrorReply(error.dbusError)
         } catch {
@@ -114,13 +145,15 @@ public final class ObjectServer {
         case "org.freedesktop.DBus.Properties"?:
             return try properties(call, member: member, interfaces: interfaces)
         case let name?:
-            guard let interface = (try? InterfaceName(name)).flatMap({ interfaces[$0] }) else {
+            // libdbus validated the header's names when it read the message.
+            guard let interface = interfaces[InterfaceName(unchecked: name)] else {
                 throw DBusError(name: DBusError.Name.unknownInterface,
                                 message: "Object '\(path)' does not implement interface '\(name)'")
             }
             guard let method = interface.methods.first(where: { $0.name.rawValue == member }) else {
                 throw unknownMethod(call, member: member)
             }
+            remember(Route(path: path, interface: interface.name, method: method))
             return try invoke(method, call)
         case nil:
             // No interface given: the first interface with such a method (D-Bus specification).
@@ -132,6 +165,11 @@ public final class ObjectServer {
             }
             throw unknownMethod(call, member: member)
         }
+    }
+
+    private func remember(_ route: Route) {
+        if recentRoutes.count == Self.recentRouteLimit { recentRoutes.removeLast() }
+        recentRoutes.insert(route, at: 0)
     }
 
     private func unknownMethod(_ call: Message, member: String) -> DBusError {
