@@ -252,6 +252,8 @@ private let releasePendingCall: DBusFreeFunction = { data in
 }
 
 private let connectionFilter: DBusHandleMessageFunction = { _, messageRaw, data in
+    // Only signals concern the filter; a method call goes on to the object tree without a wrapper.
+    guard dbus_message_get_type(messageRaw) == DBUS_MESSAGE_TYPE_SIGNAL else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     let connection = Unmanaged<Connection>.fromOpaque(data!).takeUnretainedValue()
     let handled = connection.filter(Message(retaining: messageRaw!))
     return handled ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
