@@ -36,6 +36,16 @@ public final class SampleHost: @unchecked Sendable {
         loop.execute { [self] in body(connection) }
     }
 
+    /// Runs `body` on the loop thread with the host's object server, and returns when it has run.
+    public func withServer(_ body: @escaping @Sendable (ObjectServer) -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            loop.execute { [self] in
+                body(server)
+                done.resume()
+            }
+        }
+    }
+
     /// Closes the connection and ends the loop thread.
     public func stop() {
         loop.execute { [self] in

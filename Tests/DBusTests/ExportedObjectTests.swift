@@ -85,6 +85,26 @@ import Testing
         }
     }
 
+    /// The server remembers the routes of recent calls; a remembered route must serve exactly its
+    /// own path, interface and member, and be forgotten when its interface is unexported.
+    @Test func rememberedRoutesServeOnlyTheirOwnCalls() async throws {
+        let client = try await client()
+        for _ in 0..<3 { #expect(try await call(client, "Add", Int32(2), Int32(40)).decode(Int32.self) == 42) }
+        await expectError(DBusError.Name.unknownInterface, containing: "does not implement interface 'org.example.Other1'") {
+            try await call(client, "Add", Int32(2), Int32(40), interface: "org.example.Other1")
+        }
+        await expectError(DBusError.Name.unknownObject, containing: "'/org/example/Sample/Elsewhere'") {
+            try await call(client, "Add", Int32(2), Int32(40), path: "/org/example/Sample/Elsewhere")
+        }
+        await expectError(DBusError.Name.invalidArgs, containing: "expected signature 'ii'") {
+            try await call(client, "Add", "two", "forty")
+        }
+        await host.withServer { $0.unexport(SampleObject.interfaceName, at: SampleObject.path) }
+        await expectError(DBusError.Name.unknownObject, containing: "'/org/example/Sample'") {
+            try await call(client, "Add", Int32(2), Int32(40))
+        }
+    }
+
     @Test func properties() async throws {
         let client = try await client()
         func get<T: DBusArgument>(_ name: String, _ type: T.Type) async throws -> T {
