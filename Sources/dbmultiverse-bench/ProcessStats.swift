@@ -7,6 +7,12 @@ struct ProcessStats {
     var contextSwitches = 0
     var cpuTicks = 0
 
+    /// Time the process has spent on a CPU, all threads, in nanoseconds (/proc/PID/schedstat).
+    static func cpuNanoseconds(pid: Int32) -> Int64 {
+        guard let text = readText("/proc/\(pid)/schedstat"), let first = text.split(separator: " ").first else { return 0 }
+        return Int64(first) ?? 0
+    }
+
     static func read(pid: Int32) -> ProcessStats {
         var stats = ProcessStats()
         if let status = readText("/proc/\(pid)/status") {

@@ -26,6 +26,12 @@ struct Row {
     var met: Bool? = nil
 }
 
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
 func format(_ value: Double, _ digits: Int = 1) -> String {
     guard value.isFinite else { return "n/a" }
     var scale = 1.0
