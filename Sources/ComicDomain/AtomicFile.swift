@@ -3,26 +3,43 @@ import Glibc
 /// Atomic replacement of a file in a folder: a crash at any moment leaves the old or the new
 /// content, never a torn file, and the target is never followed if it is a symlink.
 enum AtomicFile {
-    /// Replaces `directory/name` with `bytes`, mode 0600.
+    /// Replaces each `directory/name` with its `bytes`, mode 0600, as one step as far as a rename
+    /// allows: every file is written first, then they are renamed into place in the given order.
     ///
-    /// Writes a new temporary file `.<name>.<pid>.<random>.tmp` in the same folder
-    /// (`O_CREAT|O_EXCL|O_NOFOLLOW`), fsyncs it, renames it over the target (rename replaces a
-    /// symlink rather than following it) and fsyncs the folder so the rename is durable. On any
-    /// failure the temporary file is removed.
+    /// Each new file is a temporary `.<name>.<pid>.<random>.tmp` in the same folder
+    /// (`O_CREAT|O_EXCL|O_NOFOLLOW`), written and fsynced; only when all are, each is renamed over
+    /// its target (rename replaces a symlink rather than following it), and the folder is fsynced
+    /// once so the renames are durable. If writing any fails, no target is touched and every
+    /// temporary file is removed.
     /// - Throws: `storageFailed` with the failing step and the system's error text.
-    static func replace(_ name: String, in directory: String, with bytes: [UInt8]) throws(ComicError) {
-        let target = directory + "/" + name
+    static func replace(_ files: [(name: String, bytes: [UInt8])], in directory: String) throws(ComicError) {
         let dirfd: Int32
         switch Posix.openAt(AT_FDCWD, directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
         case .success(let fd): dirfd = fd
-        case .failure(let error): throw failure("cannot open the folder of", target, error)
+        case .failure(let error): throw failure("cannot open the folder of", directory + "/" + (files.first?.name ?? ""), error)
         }
         defer { close(dirfd) }
 
-        let (temporary, fd) = try createTemporary(for: name, in: dirfd, target: target)
-        var renamed = false
-        defer { if !renamed { unlinkat(dirfd, temporary, 0) } }
+        var staged: [(temporary: String, name: String)] = []
+        defer { for file in staged { unlinkat(dirfd, file.temporary, 0) } } // whatever was not renamed
+        for file in files {
+            staged.append((try stage(file.bytes, for: file.name, in: dirfd, target: directory + "/" + file.name), file.name))
+        }
+        while !staged.isEmpty {
+            let file = staged[0]
+            guard renameat(dirfd, file.temporary, dirfd, file.name) == 0 else {
+                throw failure("cannot rename the temporary file over", directory + "/" + file.name, Errno(errno))
+            }
+            staged.removeFirst()
+        }
+        if case .failure(let error) = Posix.sync(dirfd) {
+            throw failure("cannot sync the folder of", directory + "/" + (files.last?.name ?? ""), error)
+        }
+    }
 
+    /// Writes `bytes` to a new temporary file for `name` and fsyncs it; returns its name.
+    private static func stage(_ bytes: [UInt8], for name: String, in dirfd: Int32, target: String) throws(ComicError) -> String {
+        let (temporary, fd) = try createTemporary(for: name, in: dirfd, target: target)
         var failed: (step: String, error: Errno)?
         if case .failure(let error) = Posix.writeAll(fd, bytes) {
             failed = ("cannot write", error)
@@ -31,15 +48,11 @@ enum AtomicFile {
         }
         // close can report a deferred write error (e.g. on NFS), so it is checked too.
         if close(fd) != 0, failed == nil { failed = ("cannot close", Errno(errno)) }
-        if let failed { throw failure(failed.step, target, failed.error) }
-
-        guard renameat(dirfd, temporary, dirfd, name) == 0 else {
-            throw failure("cannot rename the temporary file over", target, Errno(errno))
+        if let failed {
+            unlinkat(dirfd, temporary, 0)
+            throw failure(failed.step, target, failed.error)
         }
-        renamed = true
-        if case .failure(let error) = Posix.sync(dirfd) {
-            throw failure("cannot sync the folder of", target, error)
-        }
+        return temporary
     }
 
     /// Removes `directory/name`; a missing file is fine.

@@ -189,14 +189,33 @@ public struct DataFolder: Sendable, Equatable {
     /// - Throws: `storageFailed`.
     public func writeChapterData(_ data: ChapterData) throws(ComicError) {
         try create()
-        try AtomicFile.replace(Self.chapterDataFile, in: path, with: data.encodeJSON() + [0x0A])
+        try AtomicFile.replace([(Self.chapterDataFile, data.encodeJSON() + [0x0A])], in: path)
+    }
+
+    /// Stores a chapter with its cover (`UpdateChapter`), creating the folder if needed. With a
+    /// cover, both new files are written and fsynced before either is renamed into place, cover
+    /// first: the data never names a cover that is missing or half written, and a crash leaves the
+    /// old pair or the new one, except between the two renames (microseconds apart), when the new
+    /// cover would show with the old chapter. An empty cover removes the stored one, then writes
+    /// the data (which then names no cover).
+    /// - Throws: `coverRejected` (nothing is written) or `storageFailed`.
+    public func writeChapter(_ data: ChapterData, cover: [UInt8]) throws(ComicError) {
+        try create()
+        let dataFile = (name: Self.chapterDataFile, bytes: data.encodeJSON() + [0x0A])
+        if cover.isEmpty {
+            try removeCover()
+            try AtomicFile.replace([dataFile], in: path)
+        } else {
+            try CoverImage.validate(cover)
+            try AtomicFile.replace([(Self.coverImageFile, cover), dataFile], in: path)
+        }
     }
 
     /// Atomically replaces `widgetSyncState.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
     public func writeSyncState(_ state: SyncState) throws(ComicError) {
         try create()
-        try AtomicFile.replace(Self.syncStateFile, in: path, with: state.encodeJSON() + [0x0A])
+        try AtomicFile.replace([(Self.syncStateFile, state.encodeJSON() + [0x0A])], in: path)
     }
 
     /// Removes `widgetSyncState.json` (after a reload to the placeholder); missing is fine.
@@ -211,7 +230,7 @@ public struct DataFolder: Sendable, Equatable {
     public func writeCover(_ bytes: [UInt8]) throws(ComicError) {
         try CoverImage.validate(bytes)
         try create()
-        try AtomicFile.replace(Self.coverImageFile, in: path, with: bytes)
+        try AtomicFile.replace([(Self.coverImageFile, bytes)], in: path)
     }
 
     /// Removes `chapterCoverImage.jpg`; missing is fine.

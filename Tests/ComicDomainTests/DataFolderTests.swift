@@ -223,6 +223,31 @@ struct DataFolderTests {
         }
     }
 
+    @Test func chapterAndCoverAreStoredTogether() throws {
+        try withTemporaryDirectory { tmp in
+            let folder = DataFolder(path: tmp)
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
+            let first = try ChapterData(validatingNumber: 7, name: "Seven", progress: 10, coverImagePath: folder.coverImagePath)
+            try folder.writeChapter(first, cover: jpeg)
+            #expect(readFile(folder.coverImagePath) == jpeg)
+            #expect(folder.readChapterData() == .valid(first))
+
+            // A rejected cover stores neither file.
+            let second = try ChapterData(validatingNumber: 8, name: "Eight", progress: 0, coverImagePath: folder.coverImagePath)
+            let rejected = thrownError { () throws(ComicError) in try folder.writeChapter(second, cover: Array("GIF89a".utf8)) }
+            #expect(rejected?.kind == .coverRejected)
+            #expect(readFile(folder.coverImagePath) == jpeg)
+            #expect(folder.readChapterData() == .valid(first))
+
+            // No cover: the stored one goes, the data names none.
+            let third = try ChapterData(validatingNumber: 9, name: "Nine", progress: 0)
+            try folder.writeChapter(third, cover: [])
+            #expect(fileStatus(folder.coverImagePath) == nil)
+            #expect(folder.readChapterData() == .valid(third))
+            #expect(directoryEntries(tmp).sorted() == [DataFolder.chapterDataFile], "no temporary file is left behind")
+        }
+    }
+
     @Test func coverFromAFile() throws {
         try withTemporaryDirectory { directory in
             func read(_ path: String) -> Result<[UInt8], ComicError> {

@@ -108,8 +108,7 @@ public final class WidgetService {
             coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: page, language: language)
         if !cover.isEmpty { try CoverImage.validate(cover) }
 
-        if cover.isEmpty { try folder.removeCover() } else { try folder.writeCover(cover) }
-        try folder.writeChapterData(data)
+        try folder.writeChapter(data, cover: cover)
         setStored(data)
         perform(engine.chapterUpdated(data.syncState, now: clock.monotonicNow()))
         armDeadline()
