@@ -93,6 +93,12 @@ bench: build
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
 
+# The order lld lays out the release binary's code in (linker/dbmultiverse.order): the functions
+# the service and notifier run, recorded under callgrind. Rerun after larger changes.
+.PHONY: symbol-order
+symbol-order: deps
+	./scripts/symbol-order.sh
+
 # The fault tests with big counts (issue #7): 200 SIGKILLs during updates, 32 clients × 1000
 # calls, against the debug-built service on private buses. SOAK_KILL_CYCLES=N changes the kills.
 .PHONY: soak

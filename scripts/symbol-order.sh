@@ -14,6 +14,11 @@
 # changes and compare `make bench`'s RSS rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for tool in valgrind busctl gdbus; do
+    command -v "$tool" >/dev/null || { echo "symbol-order: needs $tool (apt-get install valgrind systemd libglib2.0-bin)" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null \
+    || { echo "symbol-order: needs python3-dbus and python3-gi for a stand-in notification server" >&2; exit 1; }
 
 echo "== building the release binary"
 swift build -c release --static-swift-stdlib --product dbmultiverse 2>&1 | tail -n 1
