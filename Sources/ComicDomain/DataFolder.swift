@@ -53,6 +53,13 @@ public struct DataFolder: Sendable, Equatable {
 
     /// Full path of `currentChapterData.json`.
     public var chapterDataPath: String { path + "/" + Self.chapterDataFile }
+    /// The folder holding this one ("/" for a folder at the root).
+    public var parentPath: String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+    /// This folder's own name, the last component of `path`.
+    public var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
     /// Full path of `chapterCoverImage.jpg`.
     public var coverImagePath: String { path + "/" + Self.coverImageFile }
     /// Full path of `widgetSyncState.json`.

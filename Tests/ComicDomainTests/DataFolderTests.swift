@@ -30,6 +30,8 @@ struct DataFolderTests {
         #expect(folder.coverImagePath == "/a/b/chapterCoverImage.jpg")
         #expect(folder.syncStatePath == "/a/b/widgetSyncState.json")
         #expect(DataFolder(path: "/").path == "/")
+        #expect(folder.parentPath == "/a" && folder.name == "b")
+        #expect(DataFolder(path: "/top").parentPath == "/" && DataFolder(path: "/top").name == "top")
         let relative = DataFolder(path: "some/dir")
         #expect(relative.path.hasPrefix("/") && relative.path.hasSuffix("/some/dir"))
     }

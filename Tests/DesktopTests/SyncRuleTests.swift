@@ -177,6 +177,46 @@ import Testing
         #expect(try last.entry.value("progress", Int32.self) == 60)
     }
 
+    /// The folder removed (`rm -r`) or moved away while the service runs: it shows the placeholder,
+    /// and watches for the folder to come back, so another program's writes are picked up again.
+    @Test func aRemovedOrMovedFolderIsWatchedAgainWhenItComesBack() async throws {
+        let parent = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let path = parent + "/dbmultiverse", chapterFile = parent + "/dbmultiverse/currentChapterData.json"
+        let host = try await ServiceHost.start(folder: path)
+        defer { host.stop() }
+        try await update(host, 42, "Vegeta", 35)
+
+        try FileManager.default.removeItem(atPath: path)
+        var reloads = try await host.waitForReloads(2)
+        try expectPlaceholder(reloads[1].entry)
+
+        // Created again by another program, which then writes a chapter.
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        try writeAtomically(chapterJSON(number: 43, name: "Back", progress: 5), to: chapterFile)
+        reloads = try await host.waitForReloads(3)
+        try expectEntry(reloads[2].entry, chapter: 43, name: "Back", progress: 5)
+        // The folder itself is watched again: a later write is seen too.
+        try writeAtomically(chapterJSON(number: 44, name: "Again", progress: 5), to: chapterFile)
+        reloads = try await host.waitForReloads(4)
+        try expectEntry(reloads[3].entry, chapter: 44, name: "Again", progress: 5)
+
+        // Moved away; then a folder prepared elsewhere, chapter inside, moved into its place.
+        let prepared = parent + "/prepared"
+        try FileManager.default.createDirectory(atPath: prepared, withIntermediateDirectories: false)
+        try chapterJSON(number: 45, name: "Moved in", progress: 5).write(to: URL(fileURLWithPath: prepared + "/currentChapterData.json"))
+        try FileManager.default.moveItem(atPath: path, toPath: parent + "/old")
+        reloads = try await host.waitForReloads(5)
+        try expectPlaceholder(reloads[4].entry)
+        try FileManager.default.moveItem(atPath: prepared, toPath: path)
+        reloads = try await host.waitForReloads(6)
+        try expectEntry(reloads[5].entry, chapter: 45, name: "Moved in", progress: 5)
+        try writeAtomically(chapterJSON(number: 46, name: "Last", progress: 5), to: chapterFile)
+        reloads = try await host.waitForReloads(7)
+        try expectEntry(reloads[6].entry, chapter: 46, name: "Last", progress: 5)
+        #expect(reloads.map(\.reason) == Array(repeating: "chapter-change", count: 7))
+    }
+
     @Test func atStartAChapterDifferentFromTheSyncStateReloadsAtOnce() async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }

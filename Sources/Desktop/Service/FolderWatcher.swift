@@ -3,16 +3,27 @@ public import DBus
 internal import Glibc
 
 /// Watches one folder with inotify, on the event loop, and reports the names of files that were
-/// written, moved in, or removed there (an atomic rename shows up as a move in).
+/// written, moved in, or removed there (an atomic rename shows up as a move in), and when the
+/// folder itself goes away (removed, moved, or its file system unmounted: the watch ends then).
 public final class FolderWatcher {
+    /// What one read of queued events found.
+    public struct Batch {
+        /// The names touched (deduplicated).
+        public var names: Set<String> = []
+        /// The folder was removed or moved away: no more events will come.
+        public var folderGone = false
+    }
+
     private let fd: Int32
     private var source: EventLoop.IOSource?
 
-    /// `changed` receives the file names touched in one batch of events (deduplicated).
-    public init(path: String, loop: EventLoop, changed: @escaping (Set<String>) -> Void) throws(DBusError) {
+    /// `includeCreated` also reports names created there (a new folder, which is never written
+    /// or moved). `changed` receives each batch of events.
+    public init(path: String, loop: EventLoop, includeCreated: Bool = false, changed: @escaping (Batch) -> Void) throws(DBusError) {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw DBusError.failed("inotify_init1: \(String(cString: strerror(errno)))") }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB)
+        var mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+        if includeCreated { mask |= UInt32(IN_CREATE) }
         guard inotify_add_watch(fd, path, mask) >= 0 else {
             let reason = String(cString: strerror(errno))
             _ = close(fd)
@@ -29,8 +40,11 @@ public final class FolderWatcher {
     }
 
     /// Reads every queued event and collects the file names.
-    private static func drain(_ fd: Int32) -> Set<String> {
-        var names = Set<String>()
+    private static func drain(_ fd: Int32) -> Batch {
+        var batch = Batch()
+        // IN_IGNORED: the watch was removed (the folder is gone or unmounted). A moved folder keeps
+        // its watch but no longer is the path we serve.
+        let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED)
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -39,17 +53,19 @@ public final class FolderWatcher {
                 var offset = 0
                 let headerSize = MemoryLayout<inotify_event>.size
                 while offset + headerSize <= count {
+                    let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                     let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                     let nameStart = offset + headerSize
                     let nameEnd = min(nameStart + length, count)
+                    if mask & gone != 0 { batch.folderGone = true }
                     if length > 0 {
                         let raw = bytes[nameStart..<nameEnd].prefix { $0 != 0 }
-                        names.insert(String(decoding: raw, as: UTF8.self))
+                        batch.names.insert(String(decoding: raw, as: UTF8.self))
                     }
                     offset = nameStart + length
                 }
             }
         }
-        return names
+        return batch
     }
 }

@@ -33,7 +33,10 @@ public final class WidgetService {
     private(set) var lastReload: Int64 = 0
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
+    private var loop: EventLoop?
     private var watcher: FolderWatcher?
+    /// While the folder is missing: a watch on its parent, for the folder to (re)appear.
+    private var parentWatcher: FolderWatcher?
 
     /// Creates the data folder if needed, reads storage, and exports the widget interface.
     /// Call `start()` once the bus name is owned.
@@ -68,13 +71,8 @@ public final class WidgetService {
 
     /// Starts watching the folder and applies the rules to what changed while not running.
     public func start(loop: EventLoop) {
-        do {
-            watcher = try FolderWatcher(path: folder.path, loop: loop) { [unowned self] names in
-                folderChanged(names)
-            }
-        } catch {
-            logger.error("not watching \(folder.path) for changes: \(error.message)")
-        }
+        self.loop = loop
+        watchFolder()
         if let reload = engine.start(current: stored?.syncState, now: clock.monotonicNow()) {
             perform(reload)
         }
@@ -109,6 +107,7 @@ public final class WidgetService {
         if !cover.isEmpty { try CoverImage.validate(cover) }
 
         try folder.writeChapter(data, cover: cover)
+        watchFolder() // the write created the folder if it was missing
         setStored(data)
         perform(engine.chapterUpdated(data.syncState, now: clock.monotonicNow()))
         armDeadline()
@@ -122,6 +121,7 @@ public final class WidgetService {
         }
         let data = try stored.updatingProgress(valid)
         try folder.writeChapterData(data)
+        watchFolder()
         setStored(data)
         engine.progressUpdated(data.syncState, now: clock.monotonicNow())
         armDeadline()
@@ -129,6 +129,7 @@ public final class WidgetService {
 
     /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage and reload at once.
     func reloadRequested() {
+        watchFolder()
         readStorage()
         perform(engine.reloadRequested(current: stored?.syncState, now: clock.monotonicNow()))
         armDeadline()
@@ -179,6 +180,41 @@ public final class WidgetService {
     }
 
     /// Another program wrote to the folder: handled exactly like the matching update call.
+    // MARK: Watching the folder
+
+    /// Watches the folder for other programs' writes. When it can't (the folder is missing), it
+    /// watches the parent for the folder to appear, and tries again after each write the service
+    /// makes and each requested reload — never on a timer.
+    private func watchFolder() {
+        guard let loop, watcher == nil else { return }
+        do {
+            watcher = try FolderWatcher(path: folder.path, loop: loop) { [unowned self] batch in
+                if batch.folderGone { folderGone() } else { folderChanged(batch.names) }
+            }
+            if parentWatcher != nil {
+                parentWatcher = nil
+                logger.notice("watching \(folder.path) again")
+            }
+        } catch {
+            guard parentWatcher == nil else { return }
+            logger.error("not watching \(folder.path) for changes: \(error.message); watching for it to appear")
+            parentWatcher = try? FolderWatcher(path: folder.parentPath, loop: loop, includeCreated: true) { [unowned self] batch in
+                guard batch.names.contains(folder.name) else { return }
+                watchFolder()
+                // Files may have come with it (a folder moved into place): read it like a change.
+                if watcher != nil { folderChanged([DataFolder.chapterDataFile]) }
+            }
+        }
+    }
+
+    /// The folder was removed or moved away: what it held is gone for the service too.
+    private func folderGone() {
+        watcher = nil
+        logger.warning("\(folder.path) was removed or moved away")
+        watchFolder() // it may be back already; otherwise this watches the parent
+        folderChanged([DataFolder.chapterDataFile])
+    }
+
     private func folderChanged(_ names: Set<String>) {
         guard names.contains(DataFolder.chapterDataFile) || names.contains(DataFolder.coverImageFile) else { return }
         let before = stored
