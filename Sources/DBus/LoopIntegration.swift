@@ -13,7 +13,17 @@ final class LoopIntegration {
     private let connection: OpaquePointer
     private var descriptors: [Int32: Descriptor] = [:]
     private var timeouts: [OpaquePointer: EventLoop.Timer] = [:]
-    private var dispatchPosted = false
+    private let drain = DrainState()
+
+    /// Shared with the posted dispatch drain, which must not keep the connection (or this object)
+    /// alive: a drain posted as the owner closes the connection after the loop's last run never
+    /// runs, and the connection reference it used to hold kept the connection, this object and the
+    /// loop alive for good (LSan, at every command's exit).
+    private final class DrainState {
+        var posted = false
+        /// Cleared when libdbus releases this object, which it does on finalizing the connection.
+        var attached = true
+    }
 
     private struct Descriptor {
         var source: EventLoop.IOSource
@@ -24,6 +34,8 @@ final class LoopIntegration {
         self.loop = loop
         self.connection = connection
     }
+
+    deinit { drain.attached = false }
 
     /// Hooks the connection up to the loop.
     static func install(loop: EventLoop, connection: OpaquePointer) {
@@ -127,13 +139,15 @@ final class LoopIntegration {
     /// Posts a dispatch drain when messages are queued. `knownPending` skips asking libdbus, which
     /// must not be re-entered from its own status callback.
     fileprivate func scheduleDispatch(knownPending: Bool = false) {
-        guard !dispatchPosted else { return }
+        guard !drain.posted else { return }
         guard knownPending || dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS else { return }
-        dispatchPosted = true
-        // The drain holds its own reference: the owner may drop the connection before it runs.
-        let connection = dbus_connection_ref(self.connection)!
-        loop.post { [self] in
-            dispatchPosted = false
+        drain.posted = true
+        // Not `self`: the drain may outlive it. Attached means not finalized (both on this thread).
+        loop.post { [drain, connection] in
+            drain.posted = false
+            guard drain.attached else { return }
+            // Its own reference while draining: a handler may drop the connection's last one.
+            dbus_connection_ref(connection)
             while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
             dbus_connection_unref(connection)
         }

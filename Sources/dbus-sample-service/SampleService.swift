@@ -9,7 +9,8 @@ enum SampleService {
     static func main() {
         do {
             let loop = try EventLoop()
-            let stopOnSignal = try loop.handleSignals([SIGTERM, SIGINT]) { _ in loop.stop() }
+            // `weak loop`: the loop owns this handler; a strong capture would be a cycle (LSan).
+            let stopOnSignal = try loop.handleSignals([SIGTERM, SIGINT]) { [weak loop] _ in loop?.stop() }
             let connection = try Connection(.starter, loop: loop)
             connection.onDisconnect = { loop.stop() }
             let server = try ObjectServer(connection: connection)

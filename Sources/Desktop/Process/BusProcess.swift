@@ -28,10 +28,12 @@ final class BusProcess {
         }
         do {
             // Blocked before any other thread exists: the signalfd only sees signals blocked in every thread.
-            signals = try loop.handleSignals([SIGTERM, SIGINT]) { [loop, stopping] signal in
+            // `weak loop`: the loop owns this handler (through the source), so a strong capture is
+            // a cycle that kept the loop, its timers and their targets alive after `run()` (LSan).
+            signals = try loop.handleSignals([SIGTERM, SIGINT]) { [weak loop, stopping] signal in
                 logger.info("stopping on signal \(signal)")
                 stopping.isSet = true
-                loop.stop()
+                loop?.stop()
             }
         } catch {
             logger.critical("cannot set up signal handling: \(error.message)")
