@@ -92,15 +92,13 @@ public final class EventLoop: @unchecked Sendable {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw DBusError.failed("epoll_create1: \(errnoText())") }
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeFD >= 0 else {
-            _ = close(epollFD)
-            throw DBusError.failed("eventfd: \(errnoText())")
-        }
+        // epollFD is not closed here: with every property set, a throwing init still runs deinit.
+        guard wakeFD >= 0 else { throw DBusError.failed("eventfd: \(errnoText())") }
         control(EPOLL_CTL_ADD, fd: wakeFD, token: Self.wakeToken, events: .readable)
     }
 
     deinit {
-        _ = close(wakeFD)
+        if wakeFD >= 0 { _ = close(wakeFD) }
         _ = close(epollFD)
     }
 

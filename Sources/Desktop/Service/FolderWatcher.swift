@@ -25,9 +25,9 @@ public final class FolderWatcher {
         var mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
         if includeCreated { mask |= UInt32(IN_CREATE) }
         guard inotify_add_watch(fd, path, mask) >= 0 else {
-            let reason = String(cString: strerror(errno))
-            _ = close(fd)
-            throw DBusError.failed("cannot watch \(path): \(reason)")
+            // Not closed here: a throwing init of a fully initialised object still runs deinit,
+            // which closes it; a second close could hit another thread's new descriptor.
+            throw DBusError.failed("cannot watch \(path): \(String(cString: strerror(errno)))")
         }
         source = loop.watch(fd: fd, events: .readable) { [fd] _ in
             changed(Self.drain(fd))
@@ -36,7 +36,7 @@ public final class FolderWatcher {
 
     deinit {
         source?.cancel()
-        _ = close(fd)
+        if fd >= 0 { _ = close(fd) }
     }
 
     /// Reads every queued event and collects the file names.
