@@ -100,13 +100,17 @@ public final class PrivateBus: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        if daemon.isRunning {
+        var hasExited = !daemon.isRunning
+        if !hasExited {
             // SIGKILL: nothing to wait for, and no shutdown to get wrong.
             kill(daemon.processIdentifier, SIGKILL)
             // Bounded: Foundation's exit monitoring has been seen to miss an exit under load
             // (ASan), and a SIGKILLed daemon has nothing left to wait for.
-            _ = exited.wait(timeout: .now() + 5)
+            hasExited = exited.wait(timeout: .now() + 5) == .success
         }
+        // Returns at once after the exit, and only it drops the Process's run-loop source, which
+        // retains the Process: without it every daemon's Process leaks (Foundation on Linux; LSan).
+        if hasExited { daemon.waitUntilExit() }
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -1,5 +1,6 @@
 public import DBus
 import Foundation
+import Synchronization
 
 /// Serves `SampleObject` from its own event-loop thread, as a separate service process would.
 ///
@@ -13,6 +14,7 @@ public final class SampleHost: @unchecked Sendable {
     private let server: ObjectServer
     private let sample: SampleObject
     private let finished = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
 
     /// Connects to `address`, exports the sample object, owns `SampleObject.busName`, and runs.
     public init(address: String, requestName: Bool = true) throws {
@@ -25,10 +27,21 @@ public final class SampleHost: @unchecked Sendable {
             let ownership = try connection.requestNameBlocking(SampleObject.busName)
             guard ownership == .primaryOwner else { throw FixtureError("could not own \(SampleObject.busName): \(ownership)") }
         }
-        Thread.detachNewThread { [self] in
+        // The loop, not the host: a thread holding `self` kept every host (thread, loop, connection)
+        // alive until the process exited, so nothing ever stopped it (LSan: the loops' weak-reference
+        // side tables).
+        Thread.detachNewThread { [loop, finished] in
             loop.run()
             finished.signal()
         }
+    }
+
+    /// Ends the loop thread unless `stop()` has; the connection closes as the host's objects go.
+    deinit {
+        // Not `stop()`: its hand-over captures `self`, which must not outlive deinit.
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        loop.execute { [loop] in loop.stop() }
+        finished.wait()
     }
 
     /// Runs `body` on the loop thread with the host's connection.
@@ -48,6 +61,7 @@ public final class SampleHost: @unchecked Sendable {
 
     /// Closes the connection and ends the loop thread.
     public func stop() {
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         loop.execute { [self] in
             server.unregister()
             connection.close()

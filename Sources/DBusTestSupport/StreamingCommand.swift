@@ -91,8 +91,10 @@ public final class StreamingCommand: @unchecked Sendable {
     public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
         }
+        // Also after an exit seen otherwise: only waitUntilExit drops the Process's run-loop
+        // source, which retains the Process (Foundation on Linux; LSan reported every one leaked).
+        process.waitUntilExit()
     }
 
     /// Sends `signal` (programs that handle SIGTERM through a signalfd see it even when blocked)

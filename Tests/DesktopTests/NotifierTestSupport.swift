@@ -27,13 +27,20 @@ final class NotifierHost: @unchecked Sendable {
         self.events = events
         notifier.observer = { continuation.yield($0) }
         try notifier.start()
-        Thread.detachNewThread { [self] in
+        // The loop, not the host: a thread holding `self` kept every host alive until the process
+        // exited, so `deinit` never stopped it (LSan: the loops' weak-reference side tables).
+        Thread.detachNewThread { [loop, finished] in
             loop.run()
             finished.signal()
         }
     }
 
-    deinit { stop() }
+    deinit {
+        // Not `stop()`: its hand-over captures `self`, which must not outlive deinit.
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        loop.execute { [loop] in loop.stop() }
+        finished.wait()
+    }
 
     /// Waits for the next event satisfying `predicate`, skipping others.
     func wait(for what: String, within seconds: Double = 10,
