@@ -73,7 +73,9 @@ import Testing
         let pending = Task { try await unanswered(client, destination, timeout: .seconds(30)) }
         pending.cancel()
         try await expectCancelled(pending)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Ended by the cancellation, not the 30 s timeout. Half of that: the suite's parallel load
+        // (and sanitizers) has stalled this task for seconds at a time.
+        #expect(ContinuousClock.now - start < .seconds(15))
         #expect(try await add(client) == 5)
         withExtendedLifetime(hole) {}
     }
