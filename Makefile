@@ -89,6 +89,7 @@ IDLE_SECONDS ?= 60
 .PHONY: bench
 bench: build
 	swift build -c release --product dbmultiverse-bench
+	swift build -c release --product dbus-reference-service
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json

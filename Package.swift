@@ -75,6 +75,8 @@ let package = Package(
         .target(name: "DBusTestSupport", dependencies: ["DBus"]),
         // A sample object served on the bus: activated by the binding's tests, measured idle.
         .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "DBusTestSupport"]),
+        // The benchmark's reference peer: a minimal C libdbus service with the same reply.
+        .executableTarget(name: "dbus-reference-service", dependencies: ["CDBus"]),
         // `make bench`: the benchmark of the release-built service and notifier on a private bus.
         .executableTarget(
             name: "dbmultiverse-bench",

@@ -68,6 +68,7 @@ final class Bench {
 
     func shutdown() {
         if notifierPID > 0 { kill(notifierPID, SIGTERM) }
+        if referencePID > 0 { kill(referencePID, SIGTERM) }
         if let pid = try? servicePID() { kill(pid, SIGTERM) }
         bus.stop()
         try? FileManager.default.removeItem(atPath: dataDirectory)
@@ -137,6 +138,20 @@ final class Bench {
         return result == 0 ? pid : -1
     }
 
+    static let referenceName = "com.nobadi.DBMultiverse.Reference"
+    static let referenceBusName: BusName = "com.nobadi.DBMultiverse.Reference"
+    var referencePID: pid_t = 0
+
+    /// Starts `dbus-reference-service` (built beside this benchmark) and waits for its name; false
+    /// when it is not there.
+    func startReferenceService() throws -> Bool {
+        let path = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/dbus-reference-service"
+        guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+        let before = events.count(of: "reference-acquired")
+        referencePID = spawn([path])
+        return referencePID > 0 && wait(timeout: 10) { self.events.count(of: "reference-acquired") > before }
+    }
+
     func stopService() throws {
         guard hasOwner(WidgetBus.busName.rawValue) else { return }
         let pid = try servicePID()
@@ -197,57 +212,80 @@ final class Bench {
         rows.append(Row(name: "service start → name owned, p50", value: nameOwned.p50 / 1e6, unit: "ms", target: "≤ 15 ms", met: nameOwned.p50 <= 15e6))
         rows.append(Row(name: "cold activation → first reply, p50", value: activation.p50 / 1e6, unit: "ms", target: "≤ 30 ms", met: activation.p50 <= 30e6))
 
-        // Round trips: the Ping floor (answered inside libdbus) and GetCurrentEntry, interleaved.
+        // Round trips: the Ping floor (answered inside libdbus), GetCurrentEntry, and the same call
+        // to the reference C service (same reply, built by libdbus the usual way) when it is there:
+        // what the bus and the client cost for that reply, apart from our code. Interleaved, the
+        // order rotating, so drift in the machine's speed touches each kind alike.
         let ping = { Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
                                         interface: "org.freedesktop.DBus.Peer", member: "Ping") }
         let entry = { self.widgetCall("GetCurrentEntry") }
-        var pingSamples = Samples(), entrySamples = Samples()
-        for _ in 0..<5 {
-            sequential(ping, count: 4_000, into: &pingSamples)
-            sequential(entry, count: 4_000, into: &entrySamples)
+        let referenceEntry = {
+            Message.methodCall(destination: Self.referenceBusName, path: WidgetBus.objectPath,
+                               interface: WidgetBus.widgetInterface, member: "GetCurrentEntry")
         }
+        let hasReference = try startReferenceService()
+        var sequentialKinds: [(make: () -> Message, samples: Samples)] = [(ping, Samples()), (entry, Samples())]
+        if hasReference { sequentialKinds.append((referenceEntry, Samples())) }
+        for round in 0..<12 {
+            for step in sequentialKinds.indices {
+                let index = (round + step) % sequentialKinds.count
+                sequential(sequentialKinds[index].make, count: 2_000, into: &sequentialKinds[index].samples)
+            }
+        }
+        let pingSamples = sequentialKinds[0].samples, entrySamples = sequentialKinds[1].samples
         let pingRate = 1e9 / pingSamples.mean, entryRate = 1e9 / entrySamples.mean
         rows.append(Row(name: "Ping floor sequential p50 / p99 / max", value: pingSamples.p50 / 1e3, unit: "µs \(format(pingSamples.p99 / 1e3)) / \(format(pingSamples.max / 1e3))"))
         rows.append(Row(name: "GetCurrentEntry sequential p50 / p99 / max", value: entrySamples.p50 / 1e3, unit: "µs \(format(entrySamples.p99 / 1e3)) / \(format(entrySamples.max / 1e3))",
                         target: "p50 ≤ 1.05 × floor (\(format(entrySamples.p50 / pingSamples.p50, 2))×)", met: entrySamples.p50 <= 1.05 * pingSamples.p50))
+        if hasReference {
+            let referenceSamples = sequentialKinds[2].samples
+            rows.append(Row(name: "C reference GetCurrentEntry sequential p50 / p99", value: referenceSamples.p50 / 1e3,
+                            unit: "µs \(format(referenceSamples.p99 / 1e3)) (\(format(referenceSamples.p50 / pingSamples.p50, 2))× the floor)"))
+        }
         rows.append(Row(name: "sequential calls/s: Ping / GetCurrentEntry", value: pingRate, unit: "/ \(format(entryRate, 0))"))
-        // 16 in flight: 24 back-to-back pairs, alternating which goes first; the median of the
-        // pairs' ratios, so a burst of noise from the rest of the machine spoils one pair, not the figure.
-        // Beside it, the CPU time each process spends per call, which shows where a gap comes from.
-        let processes = [("service", try servicePID()), ("bus daemon", try pid(of: "org.freedesktop.DBus")), ("client", getpid())]
-        var pingRates: [Double] = [], entryRates: [Double] = [], ratios: [Double] = []
-        var pingCPU = [Int64](repeating: 0, count: processes.count), entryCPU = pingCPU
-        func measure(_ make: @escaping () -> Message, cpu: inout [Int64]) -> Double {
-            let before = processes.map { ProcessStats.cpuNanoseconds(pid: $0.1) }
-            let rate = pipelined(make, total: 5_000, depth: 16)
-            for (index, process) in processes.enumerated() { cpu[index] += ProcessStats.cpuNanoseconds(pid: process.1) - before[index] }
-            return rate
+        // 16 in flight: 24 rounds of 5 000 calls of each kind back to back, the order rotating; the
+        // median of the rounds' ratios, so a burst of noise from the rest of the machine spoils one
+        // round, not the figure. Beside it, the CPU each process spends per call, which shows where
+        // a gap comes from; the C reference too when it is there.
+        struct Kind { let name: String; let make: () -> Message; var rates: [Double] = []; var cpu: [Int64] }
+        var processes = [("service", try servicePID()), ("bus daemon", try pid(of: "org.freedesktop.DBus")), ("client", getpid())]
+        var kinds = [Kind(name: "Ping", make: ping, cpu: []), Kind(name: "GetCurrentEntry", make: entry, cpu: [])]
+        if hasReference {
+            processes.append(("C reference", try pid(of: Self.referenceName)))
+            kinds.append(Kind(name: "C reference GetCurrentEntry", make: referenceEntry, cpu: []))
         }
-        let pairs = 24
-        for pair in 0..<pairs {
-            let pingRate: Double, entryRate: Double
-            if pair % 2 == 0 {
-                pingRate = measure(ping, cpu: &pingCPU)
-                entryRate = measure(entry, cpu: &entryCPU)
-            } else {
-                entryRate = measure(entry, cpu: &entryCPU)
-                pingRate = measure(ping, cpu: &pingCPU)
+        for index in kinds.indices { kinds[index].cpu = [Int64](repeating: 0, count: processes.count) }
+        let rounds = 24, callsPerRound = 5_000
+        for round in 0..<rounds {
+            for step in kinds.indices {
+                let index = (round + step) % kinds.count
+                let before = processes.map { ProcessStats.cpuNanoseconds(pid: $0.1) }
+                kinds[index].rates.append(pipelined(kinds[index].make, total: callsPerRound, depth: 16))
+                for (slot, process) in processes.enumerated() {
+                    kinds[index].cpu[slot] += ProcessStats.cpuNanoseconds(pid: process.1) - before[slot]
+                }
             }
-            pingRates.append(pingRate)
-            entryRates.append(entryRate)
-            ratios.append(entryRate / pingRate)
         }
-        let ratio = median(ratios)
-        rows.append(Row(name: "16 in flight calls/s: Ping / GetCurrentEntry", value: median(pingRates),
-                        unit: "/ \(format(median(entryRates), 0)) (pair ratios \(format(ratios.min() ?? .nan, 2))…\(format(ratios.max() ?? .nan, 2)))",
+        func ratios(_ kind: Kind) -> [Double] { zip(kind.rates, kinds[0].rates).map { $0 / $1 } }
+        let entryRatios = ratios(kinds[1]), ratio = median(entryRatios)
+        rows.append(Row(name: "16 in flight calls/s: Ping / GetCurrentEntry", value: median(kinds[0].rates),
+                        unit: "/ \(format(median(kinds[1].rates), 0)) (round ratios \(format(entryRatios.min() ?? .nan, 2))…\(format(entryRatios.max() ?? .nan, 2)))",
                         target: "≥ 0.90 × floor (median \(format(ratio, 2))×)", met: ratio >= 0.90))
-        let callsPerKind = Double(pairs * 5_000)
-        let perCall = { (cpu: [Int64]) in cpu.map { format(Double($0) / callsPerKind / 1e3, 2) }.joined(separator: " / ") }
+        if kinds.count > 2 {
+            let referenceRatios = ratios(kinds[2])
+            rows.append(Row(name: "16 in flight calls/s: C reference GetCurrentEntry", value: median(kinds[2].rates),
+                            unit: "(median \(format(median(referenceRatios), 2))× the Ping floor; rounds \(format(referenceRatios.min() ?? .nan, 2))…\(format(referenceRatios.max() ?? .nan, 2)))"))
+        }
+        let callsPerKind = Double(rounds * callsPerRound)
         let names = processes.map(\.0).joined(separator: " / ")
-        rows.append(Row(name: "CPU µs per call, Ping: \(names)", value: Double(pingCPU.reduce(0, +)) / callsPerKind / 1e3, unit: "total (\(perCall(pingCPU)))"))
-        rows.append(Row(name: "CPU µs per call, GetCurrentEntry: \(names)", value: Double(entryCPU.reduce(0, +)) / callsPerKind / 1e3, unit: "total (\(perCall(entryCPU)))"))
+        for kind in kinds {
+            let perCall = kind.cpu.map { format(Double($0) / callsPerKind / 1e3, 2) }.joined(separator: " / ")
+            rows.append(Row(name: "CPU µs per call, \(kind.name): \(names)", value: Double(kind.cpu.reduce(0, +)) / callsPerKind / 1e3, unit: "total (\(perCall))"))
+        }
         // With every core busy, calls/s can't beat the ratio of the CPU the two kinds of call cost.
-        rows.append(Row(name: "CPU-bound ceiling of GetCurrentEntry ÷ Ping", value: Double(pingCPU.reduce(0, +)) / Double(entryCPU.reduce(0, +)), unit: "×"))
+        for kind in kinds.dropFirst() {
+            rows.append(Row(name: "CPU-bound ceiling of \(kind.name) ÷ Ping", value: Double(kinds[0].cpu.reduce(0, +)) / Double(kind.cpu.reduce(0, +)), unit: "×"))
+        }
 
         // Change → signal.
         var updateToSignal = Samples()
@@ -456,8 +494,9 @@ final class EventLog {
                 if let (_, reason, _) = try? message.decode(String.self, String.self, [String: Variant].self) { record(reason) }
             case "OpenRequested": record("open-requested")
             case "NameOwnerChanged":
-                if let (name, _, owner) = try? message.decode(String.self, String.self, String.self), name == WidgetBus.busName.rawValue {
-                    record(owner.isEmpty ? "owner-lost" : "owner-acquired")
+                if let (name, _, owner) = try? message.decode(String.self, String.self, String.self) {
+                    if name == WidgetBus.busName.rawValue { record(owner.isEmpty ? "owner-lost" : "owner-acquired") }
+                    if name == Bench.referenceName, !owner.isEmpty { record("reference-acquired") }
                 }
             default: break
             }
