@@ -119,11 +119,11 @@ public final class BusClient: Sendable {
         return stream
     }
 
-    /// Emits a signal.
+    /// Emits a signal (to every subscriber, or only to `destination`).
     public func emit<each Argument: DBusArgument>(
-        path: ObjectPath, interface: InterfaceName, member: MemberName, _ arguments: repeat each Argument
+        path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil, _ arguments: repeat each Argument
     ) async throws {
-        let message = Message.signal(path: path, interface: interface, member: member)
+        let message = Message.signal(path: path, interface: interface, member: member, destination: destination)
         message.append(repeat each arguments)
         _ = try await withConnection { $0.send(message) }
     }

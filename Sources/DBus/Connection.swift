@@ -21,6 +21,19 @@ public final class Connection {
         let handler: (Message) -> Void
     }
 
+    /// The owners of the well-known names that subscriptions take signals from. A signal carries
+    /// its sender's unique name, and libdbus hands this connection every signal addressed to it,
+    /// whatever its match rules say: without checking the owner, any peer could send a signal
+    /// "from" a well-known name straight to us (the hole GDBus closed for CVE-2024-34397).
+    private var senderOwners: [String: SenderOwner] = [:]
+    private struct SenderOwner {
+        var subscriptions = 1
+        /// The unique name owning it ("" for none); nil until the first lookup answers, and for a
+        /// bus that can't answer — signals are delivered unchecked then, as the bus routed them.
+        var owner: String?
+    }
+    private static let busDriver = "org.freedesktop.DBus"
+
     /// Which bus to connect to.
     public enum Address: Sendable, Equatable {
         /// `DBUS_SESSION_BUS_ADDRESS`, or libdbus's default for the session bus.
@@ -195,8 +208,69 @@ public final class Connection {
         let id = nextSubscriptionID
         nextSubscriptionID += 1
         subscriptions[id] = Subscription(rule: rule, handler: handler)
+        if let sender = Self.wellKnownSender(of: rule) { trackOwner(of: sender) }
         if addMatch { dbus_bus_add_match(raw, rule.description, nil) } // NULL error: does not block
         return SignalSubscription(connection: self, id: id)
+    }
+
+    /// A rule's sender when it is a well-known name other than the bus itself (whose signals
+    /// carry its name as sender).
+    private static func wellKnownSender(of rule: MatchRule) -> String? {
+        guard let sender = rule.sender, !sender.isUnique, sender.rawValue != busDriver else { return nil }
+        return sender.rawValue
+    }
+
+    /// Follows the owner of `name`: its owner changes (NameOwnerChanged), and its owner now.
+    private func trackOwner(of name: String) {
+        if senderOwners[name] != nil {
+            senderOwners[name]?.subscriptions += 1
+            return
+        }
+        senderOwners[name] = SenderOwner()
+        dbus_bus_add_match(raw, Self.ownerChanges(of: name).description, nil)
+        let query = Message.methodCall(destination: BusName(unchecked: Self.busDriver), path: ObjectPath(unchecked: "/org/freedesktop/DBus"),
+                                       interface: InterfaceName(unchecked: Self.busDriver), member: MemberName(unchecked: "GetNameOwner"))
+        query.append(name)
+        _ = call(query) { [weak self] result in
+            // A change seen meanwhile is newer than this answer only if it came after it, and the
+            // bus sends both in order: applying each as it arrives keeps the latest.
+            guard let self, senderOwners[name] != nil, senderOwners[name]?.owner == nil else { return }
+            switch result {
+            case .success(let reply): senderOwners[name]?.owner = try? reply.decode(String.self)
+            case .failure(let error) where error.name == DBusError.Name.nameHasNoOwner: senderOwners[name]?.owner = ""
+            case .failure: break // not a bus that can tell: leave signals unchecked
+            }
+        }
+    }
+
+    private static func ownerChanges(of name: String) -> MatchRule {
+        MatchRule(sender: BusName(unchecked: busDriver), interface: InterfaceName(unchecked: busDriver),
+                  member: MemberName(unchecked: "NameOwnerChanged"), arg0: name)
+    }
+
+    private func untrackOwner(of name: String) {
+        guard let tracked = senderOwners[name] else { return }
+        if tracked.subscriptions > 1 {
+            senderOwners[name]?.subscriptions -= 1
+            return
+        }
+        senderOwners[name] = nil
+        if isConnected { dbus_bus_remove_match(raw, Self.ownerChanges(of: name).description, nil) }
+    }
+
+    /// Whether a signal matched by `rule` really comes from the rule's well-known sender.
+    private func fromExpectedSender(_ message: Message, _ rule: MatchRule) -> Bool {
+        guard let name = Self.wellKnownSender(of: rule), let owner = senderOwners[name]?.owner else { return true }
+        return !owner.isEmpty && message.sender == owner
+    }
+
+    /// Records a NameOwnerChanged from the bus itself for a followed name.
+    private func noteOwnerChange(_ message: Message) {
+        guard message.member == "NameOwnerChanged", message.sender == Self.busDriver, message.interface == Self.busDriver,
+              let (name, _, newOwner) = try? message.decode(String.self, String.self, String.self),
+              senderOwners[name] != nil
+        else { return }
+        senderOwners[name]?.owner = newOwner
     }
 
     /// Adds a match rule and waits for the bus to confirm it (blocking: for set-up).
@@ -210,6 +284,7 @@ public final class Connection {
     private func unsubscribe(_ id: UInt64) {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return }
         if isConnected { dbus_bus_remove_match(raw, subscription.rule.description, nil) }
+        if let sender = Self.wellKnownSender(of: subscription.rule) { untrackOwner(of: sender) }
     }
 
     private func installFilter() {
@@ -225,7 +300,9 @@ public final class Connection {
             return true
         }
         guard message.kind == .signal, !subscriptions.isEmpty else { return false }
-        for subscription in Array(subscriptions.values) where subscription.rule.matches(message) {
+        if !senderOwners.isEmpty { noteOwnerChange(message) }
+        for subscription in Array(subscriptions.values)
+        where subscription.rule.matches(message) && fromExpectedSender(message, subscription.rule) {
             subscription.handler(message)
         }
         // Signals are never "handled" exclusively: the object tree and other filters may want them.

@@ -28,8 +28,8 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: ",")
     }
 
-    /// Whether a received signal matches. A well-known `sender` is not compared locally (signals
-    /// carry the unique name): the bus already filtered on it.
+    /// Whether a received signal matches. A well-known `sender` is not compared here (signals
+    /// carry the unique name): the connection checks it against the name's current owner.
     func matches(_ message: Message) -> Bool {
         guard message.kind == .signal else { return false }
         if let sender, sender.isUnique, message.sender != sender.rawValue { return false }

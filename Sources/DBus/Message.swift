@@ -27,8 +27,14 @@ public final class Message: @unchecked Sendable {
             destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue)!)
     }
 
-    public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName) -> Message {
-        Message(owning: dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)!)
+    /// A signal; with a `destination`, a unicast signal the bus delivers only to that peer.
+    public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil) -> Message {
+        let message = Message(owning: dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)!)
+        if let destination {
+            let destinationSet = dbus_message_set_destination(message.raw, destination.rawValue)
+            precondition(destinationSet != 0, "out of memory building a D-Bus signal")
+        }
+        return message
     }
 
     /// A successful reply to this method call.

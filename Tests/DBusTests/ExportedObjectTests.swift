@@ -157,6 +157,37 @@ import Testing
         #expect(invalidated.isEmpty)
     }
 
+    /// libdbus hands a connection every signal sent straight to it, whatever its match rules say:
+    /// a subscription to a well-known sender must only see signals from that name's owner, and
+    /// follow the owner when it changes.
+    @Test func aSignalSentStraightToUsByAnotherPeerIsNotFromAWellKnownName() async throws {
+        let client = try await client()
+        let pinged = try await client.signals(MatchRule(sender: SampleObject.busName, path: SampleObject.path,
+                                                        interface: SampleObject.interfaceName, member: "Pinged"))
+        // A round trip: the owner lookup made at subscribing has been answered by now.
+        #expect(try await call(client, "Add", Int32(2), Int32(40)).decode(Int32.self) == 42)
+
+        // The spoofer sends its signal to us, then asks the real owner to emit: the bus routes the
+        // spoofer's messages in order, so the forged one arrives first.
+        let spoofer = try await BusClient.connect(.address(bus.address))
+        let us = try BusName(await client.uniqueName())
+        try await spoofer.emit(path: SampleObject.path, interface: SampleObject.interfaceName, member: "Pinged",
+                               destination: us, "forged", Int32(-1))
+        _ = try await call(spoofer, "Emit", "real")
+        let first = try await next(pinged, "Pinged")
+        #expect(try first.decode(String.self, Int32.self).0 == "real")
+        #expect(first.sender == host.uniqueName)
+
+        // A new owner of the name: its signals are the name's now.
+        host.stop()
+        let successor = try SampleHost(address: bus.address)
+        defer { successor.stop() }
+        _ = try await call(spoofer, "Emit", "successor")
+        let fromSuccessor = try await next(pinged, "Pinged")
+        #expect(try fromSuccessor.decode(String.self, Int32.self).0 == "successor")
+        #expect(fromSuccessor.sender == successor.uniqueName)
+    }
+
     @Test func introspectionListsTheDeclaration() async throws {
         let client = try await client()
         let xml = try await call(client, "Introspect", interface: "org.freedesktop.DBus.Introspectable").decode(String.self)
