@@ -207,13 +207,13 @@ public struct DataFolder: Sendable, Equatable {
     /// the data (which then names no cover).
     /// - Throws: `coverRejected` (nothing is written) or `storageFailed`.
     public func writeChapter(_ data: ChapterData, cover: [UInt8]) throws(ComicError) {
+        if !cover.isEmpty { try CoverImage.validate(cover) }
         try create()
         let dataFile = (name: Self.chapterDataFile, bytes: data.encodeJSON() + [0x0A])
         if cover.isEmpty {
             try removeCover()
             try AtomicFile.replace([dataFile], in: path)
         } else {
-            try CoverImage.validate(cover)
             try AtomicFile.replace([(Self.coverImageFile, cover), dataFile], in: path)
         }
     }

@@ -104,9 +104,7 @@ public final class WidgetService {
         let data = try ChapterData(
             validatingNumber: Int(chapter), name: name, progress: Int(progress),
             coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: page, language: language)
-        if !cover.isEmpty { try CoverImage.validate(cover) }
-
-        try folder.writeChapter(data, cover: cover)
+        try folder.writeChapter(data, cover: cover) // validates the cover before writing anything
         watchFolder() // the write created the folder if it was missing
         setStored(data)
         perform(engine.chapterUpdated(data.syncState, now: clock.monotonicNow()))
@@ -179,7 +177,6 @@ public final class WidgetService {
         if resolved != storedImagePath { storedImagePath = resolved }
     }
 
-    /// Another program wrote to the folder: handled exactly like the matching update call.
     // MARK: Watching the folder
 
     /// Watches the folder for other programs' writes. When it can't (the folder is missing), it
@@ -215,6 +212,7 @@ public final class WidgetService {
         folderChanged([DataFolder.chapterDataFile])
     }
 
+    /// Another program wrote to the folder: handled exactly like the matching update call.
     private func folderChanged(_ names: Set<String>) {
         guard names.contains(DataFolder.chapterDataFile) || names.contains(DataFolder.coverImageFile) else { return }
         let before = stored
