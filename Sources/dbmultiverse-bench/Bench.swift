@@ -80,6 +80,9 @@ final class Bench {
         Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath, interface: interface, member: member)
     }
 
+    /// `Peer.Ping` to the service: the floor, answered inside libdbus without reaching our code.
+    func pingCall() -> Message { widgetCall("Ping", interface: "org.freedesktop.DBus.Peer") }
+
     func call(_ message: Message) throws -> Message { try caller.call(message) }
 
     /// Runs `trigger`, then the loop until the next `event`: the time from just before the trigger
@@ -138,8 +141,8 @@ final class Bench {
         return result == 0 ? pid : -1
     }
 
-    static let referenceName = "com.nobadi.DBMultiverse.Reference"
     static let referenceBusName: BusName = "com.nobadi.DBMultiverse.Reference"
+    static var referenceName: String { referenceBusName.rawValue }
     var referencePID: pid_t = 0
 
     /// Starts `dbus-reference-service` (built beside this benchmark) and waits for its name; false
@@ -185,8 +188,7 @@ final class Bench {
     /// Returns once the service has finished what it was doing (a Ping is answered in turn), so
     /// one measurement's after-work (recording the sync state) doesn't delay the next.
     func drainService() {
-        _ = try? call(Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                         interface: "org.freedesktop.DBus.Peer", member: "Ping"))
+        _ = try? call(pingCall())
     }
 
     // MARK: Measurements
@@ -216,8 +218,7 @@ final class Bench {
         // to the reference C service (same reply, built by libdbus the usual way) when it is there:
         // what the bus and the client cost for that reply, apart from our code. Interleaved, the
         // order rotating, so drift in the machine's speed touches each kind alike.
-        let ping = { Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                        interface: "org.freedesktop.DBus.Peer", member: "Ping") }
+        let ping = { self.pingCall() }
         let entry = { self.widgetCall("GetCurrentEntry") }
         let referenceEntry = {
             Message.methodCall(destination: Self.referenceBusName, path: WidgetBus.objectPath,
@@ -403,8 +404,7 @@ final class Bench {
     func pump(calls: Int) throws {
         _ = try call(widgetCall("GetCurrentEntry"))
         FileHandle.standardError.write(Data("service pid \(try servicePID())\n".utf8))
-        let ping = { Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                        interface: "org.freedesktop.DBus.Peer", member: "Ping") }
+        let ping = { self.pingCall() }
         let mark = { (what: String) in FileHandle.standardError.write(Data("\(what) at \(format(Double(EventLoop.now()) / 1e9, 6)) s\n".utf8)) }
         mark("GetCurrentEntry")
         let entry = pipelined({ self.widgetCall("GetCurrentEntry") }, total: calls, depth: 16)
