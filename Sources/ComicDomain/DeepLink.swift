@@ -134,10 +134,6 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
         return .success(DeepLink(validChapter: value))
     }
 
-    private static func asciiLowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
-    }
-
     private static func whitespaceNote(_ bytes: ArraySlice<UInt8>) -> String {
         if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return " (it contains whitespace or a control character)" }
         if bytes.contains(UInt8(ascii: "%")) { return " (percent-encoding is not allowed)" }

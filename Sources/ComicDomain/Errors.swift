@@ -16,6 +16,10 @@ public struct ComicError: Error, Sendable, Equatable, CustomStringConvertible {
         case coverRejected = "CoverRejected"
         case noCurrentChapter = "NoCurrentChapter"
         case storageFailed = "StorageFailed"
+        /// A language the comic's site does not publish in (DESIGN §11).
+        case invalidLanguage = "InvalidLanguage"
+        /// A page number out of range, or a URL that is not a page of the comic's site.
+        case invalidPage = "InvalidPage"
         /// A bad `page` or `language` option value.
         case invalidOption = "InvalidOption"
     }

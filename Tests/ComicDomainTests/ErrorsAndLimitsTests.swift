@@ -8,7 +8,7 @@ struct ErrorsAndLimitsTests {
         #expect(suffixes == [
             "InvalidChapter", "InvalidName", "InvalidProgress", "InvalidDeepLink", "InvalidFamily",
             "UnknownKind", "UnknownAction", "CoverRejected", "NoCurrentChapter", "StorageFailed",
-            "InvalidOption",
+            "InvalidLanguage", "InvalidPage", "InvalidOption",
         ])
         let error = ComicError(.invalidChapter, "chapter 0 is out of range 1…99999")
         #expect(error.description == "chapter 0 is out of range 1…99999")
