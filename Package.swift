@@ -47,16 +47,19 @@ let package = Package(
         ),
         // epoll, eventfd, signalfd and inotify, which Glibc's Swift module leaves out.
         .systemLibrary(name: "CLinuxEvents"),
-        // The typed libdbus binding: names, values, messages, connection, event loop, object export.
-        // Knows nothing of comics and needs no Foundation.
-        .target(name: "DBus", dependencies: ["CDBus", "CLinuxEvents"]),
+        // The single-threaded epoll loop and the Linux event sources it drives (timers, signalfd,
+        // inotify), and a thread to run one on. Knows nothing of D-Bus.
+        .target(name: "EventLoop", dependencies: ["CLinuxEvents"]),
+        // The typed libdbus binding: names, values, messages, connection, object export, typed
+        // declarations and calls. Knows nothing of comics and needs no Foundation.
+        .target(name: "DBus", dependencies: ["CDBus", "EventLoop"]),
         // The comic domain: entry, storage, sync rules, deep links. Knows nothing of D-Bus.
         .target(name: "ComicDomain"),
         // The desktop layer: joins the domain to the bus (service, application, notifier, opener).
         .target(
             name: "Desktop",
             dependencies: [
-                "DBus", "ComicDomain", "CLinuxEvents",
+                "DBus", "ComicDomain", "EventLoop",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -64,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Desktop", "DBus", "ComicDomain",
+                "Desktop", "DBus", "EventLoop", "ComicDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -72,21 +75,21 @@ let package = Package(
         ),
         // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
         // Test-only, so Foundation's Process is fine here.
-        .target(name: "DBusTestSupport", dependencies: ["DBus"]),
+        .target(name: "DBusTestSupport", dependencies: ["DBus", "EventLoop"]),
         // A sample object served on the bus: activated by the binding's tests, measured idle.
-        .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "DBusTestSupport"]),
+        .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
         // The benchmark's reference peer: a minimal C libdbus service with the same reply.
         .executableTarget(name: "dbus-reference-service", dependencies: ["CDBus"]),
         // `make bench`: the benchmark of the release-built service and notifier on a private bus.
         .executableTarget(
             name: "dbmultiverse-bench",
-            dependencies: ["DBus", "Desktop", "ComicDomain", "DBusTestSupport"]
+            dependencies: ["DBus", "EventLoop", "Desktop", "ComicDomain", "DBusTestSupport"]
         ),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain"]),
         .testTarget(
             name: "DesktopTests",
-            dependencies: ["Desktop", "DBus", "ComicDomain", "DBusTestSupport"]
+            dependencies: ["Desktop", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport"]
         ),
     ]
 )

@@ -1,5 +1,4 @@
-internal import Glibc
-internal import Synchronization
+public import EventLoop
 
 /// A bus connection for async code (command-line tools, tests): it runs its own `EventLoop` on a
 /// dedicated thread, and every libdbus call hops onto that thread. Method calls are pending calls
@@ -8,46 +7,36 @@ internal import Synchronization
 /// Long-running services should use `Connection` on their own loop instead: a Swift `Task` keeps
 /// libdispatch waking once a second for the life of the process.
 public final class BusClient: Sendable {
-    public let loop: EventLoop
+    public var loop: EventLoop { thread.loop }
+    private let thread: LoopThread
     private let connection: LoopBound<Connection>
 
-    private init(loop: EventLoop, connection: LoopBound<Connection>) {
-        self.loop = loop
+    private init(thread: LoopThread, connection: LoopBound<Connection>) {
+        self.thread = thread
         self.connection = connection
     }
 
     /// Connects to `address` on a new loop thread.
     public static func connect(_ address: Connection.Address = .session) async throws -> BusClient {
-        let loop = try EventLoop()
-        startThread { loop.run() }
-        let bound: LoopBound<Connection> = try await withCheckedThrowingContinuation { continuation in
-            loop.execute {
-                do {
-                    continuation.resume(returning: LoopBound(try Connection(address, loop: loop)))
-                } catch {
-                    loop.stop()
-                    continuation.resume(throwing: error)
-                }
-            }
+        let thread = try LoopThread(running: EventLoop())
+        do {
+            let connection = try await thread.perform { LoopBound(try Connection(address, loop: thread.loop)) }
+            return BusClient(thread: thread, connection: connection)
+        } catch {
+            thread.stop()
+            throw error
         }
-        return BusClient(loop: loop, connection: bound)
     }
 
     deinit {
         let connection = self.connection
-        let loop = self.loop
-        loop.execute {
-            connection.value.close()
-            loop.stop()
-        }
+        thread.stop { connection.value.close() }
     }
 
     /// Runs `body` on the loop thread with the connection (e.g. to export objects).
     public func withConnection<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         let connection = self.connection
-        return try await withCheckedThrowingContinuation { continuation in
-            loop.execute { continuation.resume(with: Result { try body(connection.value) }) }
-        }
+        return try await thread.perform { try body(connection.value) }
     }
 
     /// This connection's unique name.
@@ -129,34 +118,8 @@ public final class BusClient: Sendable {
     }
 }
 
-/// A value only ever touched on its loop's thread, handed between threads inside `execute` closures.
-///
-/// `@unchecked Sendable`: the wrapper is passed across threads, but `value` is read and written
-/// only by closures that run on the loop thread, which runs them one at a time.
-final class LoopBound<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// The loop-side state of one async call.
 private struct CallState {
     var pending: Connection.PendingCall?
     var cancelled = false
-}
-
-/// Starts a detached POSIX thread running `body` (no Foundation, no libdispatch).
-func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { context in
-        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
-    precondition(result == 0, "pthread_create failed: \(errnoText(result))")
-    pthread_detach(thread)
 }

@@ -1,4 +1,5 @@
 internal import CDBus
+public import EventLoop
 internal import Glibc
 
 /// A private connection to a message bus, driven by an `EventLoop`.
@@ -71,8 +72,9 @@ public final class Connection {
         self.loop = loop
         // The process decides what a lost bus means (the service exits with a message).
         dbus_connection_set_exit_on_disconnect(raw, 0)
-        LoopIntegration.install(loop: loop, connection: raw)
         installFilter()
+        // Should this throw, deinit closes the connection: every stored property is set.
+        try LoopIntegration.install(loop: loop, connection: raw)
     }
 
     deinit {

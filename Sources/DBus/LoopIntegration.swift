@@ -1,4 +1,5 @@
 internal import CDBus
+internal import EventLoop
 
 /// Drives one libdbus connection from an `EventLoop`: its watches become epoll sources (one per
 /// descriptor, as libdbus may keep a read and a write watch on the same socket), its timeouts
@@ -8,17 +9,22 @@ internal import CDBus
 /// libdbus owns one retain of this object (released by its free-data callback), so it lives as
 /// long as libdbus may call back into it. All callbacks happen on the loop thread, because only
 /// the loop thread touches the connection.
+///
+/// When epoll refuses a descriptor, the watch-add callback returns FALSE (libdbus treats it as
+/// out of memory: the set-up or the operation fails); when it refuses a change of the events
+/// waited for, the connection can no longer be driven correctly and is closed, so its owner
+/// hears `Disconnected` as for any lost bus.
 final class LoopIntegration {
     private let loop: EventLoop
     private let connection: OpaquePointer
     private var descriptors: [Int32: Descriptor] = [:]
     private var timeouts: [OpaquePointer: EventLoop.Timer] = [:]
     private let drain = DrainState()
+    /// The last failure to watch a descriptor, for the error of a failed set-up.
+    private(set) var watchFailure: SystemError?
 
-    /// Shared with the posted dispatch drain, which must not keep the connection (or this object)
-    /// alive: a drain posted as the owner closes the connection after the loop's last run never
-    /// runs, and the connection reference it used to hold kept the connection, this object and the
-    /// loop alive for good (LSan, at every command's exit).
+    /// Shared with posted work (the dispatch drain), which must not keep the connection or this
+    /// object alive: work posted as the owner closes the connection may never run.
     private final class DrainState {
         var posted = false
         /// Cleared when libdbus releases this object, which it does on finalizing the connection.
@@ -37,13 +43,18 @@ final class LoopIntegration {
 
     deinit { drain.attached = false }
 
-    /// Hooks the connection up to the loop.
-    static func install(loop: EventLoop, connection: OpaquePointer) {
+    /// Hooks the connection up to the loop. Throws when the loop can't watch its socket.
+    static func install(loop: EventLoop, connection: OpaquePointer) throws(DBusError) {
         let integration = LoopIntegration(loop: loop, connection: connection)
         let watchData = Unmanaged.passRetained(integration).toOpaque()
-        dbus_connection_set_watch_functions(connection, addWatch, removeWatch, toggleWatch, watchData, releaseIntegration)
+        guard dbus_connection_set_watch_functions(connection, addWatch, removeWatch, toggleWatch, watchData, releaseIntegration) != 0 else {
+            let reason = integration.watchFailure.map { "\($0)" } ?? "out of memory"
+            throw DBusError(name: DBusError.Name.noMemory, message: "cannot watch the bus connection: \(reason)")
+        }
         let timeoutData = Unmanaged.passRetained(integration).toOpaque()
-        dbus_connection_set_timeout_functions(connection, addTimeout, removeTimeout, toggleTimeout, timeoutData, releaseIntegration)
+        guard dbus_connection_set_timeout_functions(connection, addTimeout, removeTimeout, toggleTimeout, timeoutData, releaseIntegration) != 0 else {
+            throw DBusError(name: DBusError.Name.noMemory, message: "cannot time the bus connection: out of memory")
+        }
         let statusData = Unmanaged.passRetained(integration).toOpaque()
         dbus_connection_set_dispatch_status_function(connection, dispatchStatusChanged, statusData, releaseIntegration)
         // Messages may already be queued (e.g. read during the blocking Hello).
@@ -52,18 +63,25 @@ final class LoopIntegration {
 
     // MARK: Watches
 
-    fileprivate func add(watch: OpaquePointer) {
+    /// False when epoll refuses the descriptor.
+    fileprivate func add(watch: OpaquePointer) -> Bool {
         let fd = dbus_watch_get_unix_fd(watch)
         if var entry = descriptors[fd] {
             entry.watches.append(watch)
             descriptors[fd] = entry
         } else {
-            let source = loop.watch(fd: fd, events: []) { [unowned self] events in
-                self.handle(fd: fd, events: events)
+            do {
+                let source = try loop.watch(fd: fd, events: []) { [unowned self] events in
+                    self.handle(fd: fd, events: events)
+                }
+                descriptors[fd] = Descriptor(source: source, watches: [watch])
+            } catch {
+                watchFailure = error
+                return false
             }
-            descriptors[fd] = Descriptor(source: source, watches: [watch])
         }
         refresh(fd: fd)
+        return true
     }
 
     fileprivate func remove(watch: OpaquePointer) {
@@ -88,7 +106,20 @@ final class LoopIntegration {
             if flags & DBUS_WATCH_READABLE.rawValue != 0 { events.insert(.readable) }
             if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events.insert(.writable) }
         }
-        entry.source.setEvents(events)
+        do {
+            try entry.source.setEvents(events)
+        } catch {
+            watchFailure = error
+            closeConnection()
+        }
+    }
+
+    /// Closes the connection from the loop, outside libdbus's callback.
+    private func closeConnection() {
+        loop.post { [drain, connection] in
+            guard drain.attached else { return }
+            dbus_connection_close(connection)
+        }
     }
 
     private func handle(fd: Int32, events: EventLoop.IOEvents) {
@@ -154,6 +185,7 @@ final class LoopIntegration {
     }
 }
 
+// libdbus passes back the data pointer it was given and the watch or timeout it reports: never nil.
 private func integration(_ data: UnsafeMutableRawPointer?) -> LoopIntegration {
     Unmanaged<LoopIntegration>.fromOpaque(data!).takeUnretainedValue()
 }
@@ -163,8 +195,7 @@ private let releaseIntegration: DBusFreeFunction = { data in
 }
 
 private let addWatch: DBusAddWatchFunction = { watch, data in
-    integration(data).add(watch: watch!)
-    return 1
+    integration(data).add(watch: watch!) ? 1 : 0
 }
 private let removeWatch: DBusRemoveWatchFunction = { watch, data in integration(data).remove(watch: watch!) }
 private let toggleWatch: DBusWatchToggledFunction = { watch, data in

@@ -1,72 +1,47 @@
 public import DBus
-import Foundation
-import Synchronization
+import EventLoop
 
 /// Serves `SampleObject` from its own event-loop thread, as a separate service process would.
 ///
-/// `@unchecked Sendable`: the connection, server and object are created on the caller's thread
-/// before the loop thread starts and touched only by that thread afterwards; `stop()` hands over
-/// through `EventLoop.execute`.
+/// `@unchecked Sendable`: the sample object is made before the loop thread starts and touched
+/// only by that thread afterwards (it lives in the host's `BusHost`).
 public final class SampleHost: @unchecked Sendable {
-    public let loop: EventLoop
-    public let uniqueName: String
-    private let connection: Connection
-    private let server: ObjectServer
+    public let host: BusHost
     private let sample: SampleObject
-    private let finished = DispatchSemaphore(value: 0)
-    private let stopped = Atomic<Bool>(false)
+
+    public var uniqueName: String { host.uniqueName }
 
     /// Connects to `address`, exports the sample object, owns `SampleObject.busName`, and runs.
     public init(address: String, requestName: Bool = true) throws {
-        loop = try EventLoop()
-        connection = try Connection(.address(address), loop: loop)
-        server = try ObjectServer(connection: connection)
-        sample = try SampleObject(server: server)
-        uniqueName = connection.uniqueName
+        host = try BusHost(address: address)
+        sample = try SampleObject(server: host.server)
         if requestName {
-            let ownership = try connection.requestNameBlocking(SampleObject.busName)
+            let ownership = try host.connection.requestNameBlocking(SampleObject.busName)
             guard ownership == .primaryOwner else { throw FixtureError("could not own \(SampleObject.busName): \(ownership)") }
         }
-        // The loop, not the host: a thread holding `self` kept every host (thread, loop, connection)
-        // alive until the process exited, so nothing ever stopped it (LSan: the loops' weak-reference
-        // side tables).
-        Thread.detachNewThread { [loop, finished] in
-            loop.run()
-            finished.signal()
-        }
+        try host.start()
     }
 
-    /// Ends the loop thread unless `stop()` has; the connection closes as the host's objects go.
-    deinit {
-        // Not `stop()`: its hand-over captures `self`, which must not outlive deinit.
-        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        loop.execute { [loop] in loop.stop() }
-        finished.wait()
-    }
+    /// Stops the loop before the object it calls goes.
+    deinit { host.stop() }
 
     /// Runs `body` on the loop thread with the host's connection.
     public func onLoop(_ body: @escaping @Sendable (Connection) -> Void) {
-        loop.execute { [self] in body(connection) }
+        let connection = LoopBound(host.connection)
+        host.onLoop { body(connection.value) }
     }
 
     /// Runs `body` on the loop thread with the host's object server, and returns when it has run.
     public func withServer(_ body: @escaping @Sendable (ObjectServer) -> Void) async {
+        let server = LoopBound(host.server)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            loop.execute { [self] in
-                body(server)
+            host.onLoop {
+                body(server.value)
                 done.resume()
             }
         }
     }
 
     /// Closes the connection and ends the loop thread.
-    public func stop() {
-        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        loop.execute { [self] in
-            server.unregister()
-            connection.close()
-            loop.stop()
-        }
-        finished.wait()
-    }
+    public func stop() { host.stop() }
 }

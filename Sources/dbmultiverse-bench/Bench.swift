@@ -2,6 +2,7 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import Desktop
+import EventLoop
 import Foundation
 import Glibc
 
@@ -85,6 +86,16 @@ final class Bench {
 
     func call(_ message: Message) throws -> Message { try caller.call(message) }
 
+    /// Runs the loop until something stops it; a failed loop ends the benchmark.
+    func runLoop() {
+        do {
+            try loop.run()
+        } catch {
+            print("dbmultiverse-bench: the event loop failed: \(error)")
+            exit(1)
+        }
+    }
+
     /// Runs `trigger`, then the loop until the next `event`: the time from just before the trigger
     /// to that event.
     func latency(until event: String, timeout: Double = 5, _ trigger: () throws -> Void) rethrows -> Int64 {
@@ -102,7 +113,7 @@ final class Bench {
         var timedOut = false
         events.onEvent = { [loop] in if condition() { loop.stop() } }
         let timer = loop.schedule(at: EventLoop.now() + Int64(timeout * 1e9)) { [loop] in timedOut = true; loop.stop() }
-        while !condition() && !timedOut { loop.run() }
+        while !condition() && !timedOut { runLoop() }
         timer.cancel()
         events.onEvent = nil
         return !timedOut
@@ -427,7 +438,7 @@ final class Bench {
             }
         }
         next()
-        while remaining > 0 { loop.run() }
+        while remaining > 0 { runLoop() }
         for value in collected.values { samples.add(value) }
     }
 
@@ -445,7 +456,7 @@ final class Bench {
             }
         }
         for _ in 0..<min(depth, total) { send() }
-        while done < total { loop.run() }
+        while done < total { runLoop() }
         return Double(total) / (Double(EventLoop.now() - start) / 1e9)
     }
 

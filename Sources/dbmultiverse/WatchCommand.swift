@@ -2,6 +2,7 @@ import ArgumentParser
 import ComicDomain
 import DBus
 import Desktop
+import EventLoop
 import Glibc
 
 struct WatchCommand: ParsableCommand {
@@ -39,7 +40,7 @@ struct WatchCommand: ParsableCommand {
             printSnapshot(caller, format: format, family: family, activate: false)
         }
         printSnapshot(caller, format: format, family: family, activate: true)
-        while failure == nil { caller.loop.run() }
+        while failure == nil { try caller.loop.run() }
         withExtendedLifetime((reloads, restarts)) {}
         throw failure!
     }

@@ -2,6 +2,7 @@
 // activatable peer of the binding's tests, and the subject of its idle measurement.
 import DBus
 import DBusTestSupport
+import EventLoop
 import Glibc
 
 @main
@@ -19,7 +20,7 @@ enum SampleService {
                 printError("\(SampleObject.busName) is already owned")
                 exit(1)
             }
-            loop.run()
+            try loop.run()
             withExtendedLifetime((stopOnSignal, sample)) {}
         } catch {
             printError("\(error)")

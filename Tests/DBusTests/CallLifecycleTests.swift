@@ -1,5 +1,6 @@
 import DBus
 import DBusTestSupport
+import EventLoop
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DBus
 import DBusTestSupport
+import EventLoop
 import Testing
 
 /// The sample object over a private dbus-daemon, driven by the binding's own async client.

@@ -2,45 +2,33 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import Desktop
+import EventLoop
 import Foundation
-import Synchronization
 
 /// The real `Notifier`, on its own event loop thread, on a private bus: as `dbmultiverse
 /// notifier` runs it, but in-process. What it does arrives on `events`.
 ///
-/// `@unchecked Sendable`: the loop, connection and notifier are set up on the caller's thread
-/// before the loop thread starts, and touched only by that thread afterwards.
+/// `@unchecked Sendable`: the notifier is set up on the caller's thread before the loop thread
+/// starts, and touched only by that thread afterwards (it lives in the host's `BusHost`).
 final class NotifierHost: @unchecked Sendable {
     let events: AsyncStream<NotifierEvent>
-    private let loop: EventLoop
-    private let connection: Connection
-    private let notifier: Notifier
-    private let finished = DispatchSemaphore(value: 0)
-    private let stopped = Atomic<Bool>(false)
+    private let host: BusHost
+    private let notifier: LoopBound<Notifier>
 
     /// Connects and starts the notifier; its match rules are in place when this returns.
     init(address: String) throws {
-        loop = try EventLoop()
-        connection = try Connection(.address(address), loop: loop)
-        notifier = Notifier(connection: connection)
+        host = try BusHost(address: address)
+        let notifier = Notifier(connection: host.connection)
+        self.notifier = LoopBound(notifier)
         let (events, continuation) = AsyncStream<NotifierEvent>.makeStream()
         self.events = events
         notifier.observer = { continuation.yield($0) }
         try notifier.start()
-        // The loop, not the host: a thread holding `self` kept every host alive until the process
-        // exited, so `deinit` never stopped it (LSan: the loops' weak-reference side tables).
-        Thread.detachNewThread { [loop, finished] in
-            loop.run()
-            finished.signal()
-        }
+        try host.start()
     }
 
-    deinit {
-        // Not `stop()`: its hand-over captures `self`, which must not outlive deinit.
-        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        loop.execute { [loop] in loop.stop() }
-        finished.wait()
-    }
+    /// Stops the loop before the notifier it calls goes.
+    deinit { stop() }
 
     /// Waits for the next event satisfying `predicate`, skipping others.
     func wait(for what: String, within seconds: Double = 10,
@@ -53,13 +41,7 @@ final class NotifierHost: @unchecked Sendable {
     }
 
     func stop() {
-        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        loop.execute { [self] in
-            notifier.stop()
-            connection.close()
-            loop.stop()
-        }
-        finished.wait()
+        host.stop { [notifier] in notifier.value.stop() }
     }
 }
 
@@ -67,32 +49,31 @@ final class NotifierHost: @unchecked Sendable {
 /// `com.nobadi.DBMultiverse`, emits `TimelinesReloaded` with the entry given, and records
 /// `org.freedesktop.Application.Open` calls.
 ///
-/// `@unchecked Sendable`: its bus objects live in a `LoopThread`; `opens` is an AsyncStream.
-final class NotifierTestWidget: @unchecked Sendable {
+/// `Sendable`: its bus objects live in a `BusHost`; `opens` is an AsyncStream.
+final class NotifierTestWidget: Sendable {
     struct OpenCall: Sendable, Equatable {
         let uris: [String]
         let platformData: [String: Variant]
     }
 
     let opens: AsyncStream<OpenCall>
-    private let host: FakeNotificationServer.LoopThread
+    private let host: BusHost
 
     init(address: String) throws {
         let (opens, continuation) = AsyncStream<OpenCall>.makeStream()
         self.opens = opens
-        host = try FakeNotificationServer.LoopThread(address: address) { server in
-            try server.export(Interface(WidgetBus.applicationInterface, methods: [
-                Method("Open", inputs: (Arg<[String]>("uris"), Arg<[String: Variant]>("platform_data")), outputs: ()) {
-                    (uris: [String], platformData: [String: Variant]) in
-                    continuation.yield(OpenCall(uris: uris, platformData: platformData))
-                },
-            ]), at: WidgetBus.objectPath)
-        }
+        host = try BusHost(address: address)
+        try host.server.export(Interface(WidgetBus.applicationInterface, methods: [
+            Method("Open", inputs: (Arg<[String]>("uris"), Arg<[String: Variant]>("platform_data")), outputs: ()) {
+                (uris: [String], platformData: [String: Variant]) in
+                continuation.yield(OpenCall(uris: uris, platformData: platformData))
+            },
+        ]), at: WidgetBus.objectPath)
         guard try host.connection.requestNameBlocking(WidgetBus.busName) == .primaryOwner else {
             host.stop()
             throw FixtureError("could not own \(WidgetBus.busName)")
         }
-        host.run()
+        try host.start()
     }
 
     deinit { stop() }

@@ -1,4 +1,5 @@
 public import DBus
+public import EventLoop
 
 /// Makes calls for a short-lived command: sends on a private loop and runs that loop until the
 /// reply arrives. Synchronous and Task-free (not for use inside async code).
@@ -6,7 +7,7 @@ public final class BlockingCaller {
     public let loop: EventLoop
     public let connection: Connection
 
-    public init(address: Connection.Address = .session) throws(DBusError) {
+    public init(address: Connection.Address = .session) throws {
         loop = try EventLoop()
         connection = try Connection(address, loop: loop)
     }
@@ -18,7 +19,13 @@ public final class BlockingCaller {
             result = reply
             loop.stop()
         }
-        while result == nil { loop.run() }
+        while result == nil {
+            do {
+                try loop.run()
+            } catch {
+                throw DBusError.failed("the call's event loop failed: \(error)")
+            }
+        }
         return try result!.get()
     }
 

@@ -1,4 +1,5 @@
 internal import DBus
+internal import EventLoop
 internal import Glibc
 internal import Logging
 
@@ -8,6 +9,7 @@ internal import Logging
 final class BusProcess {
     let loop: EventLoop
     let connection: Connection
+    private let logger: Logger
     private var signals: EventLoop.IOSource?
     private(set) var status: Int32 = 0
     /// Set by SIGTERM/SIGINT: a bus that goes away afterwards (dbus-run-session, logout) is no failure.
@@ -20,10 +22,11 @@ final class BusProcess {
 
     /// Nil (after logging why) when the loop or the connection can't be set up.
     init?(address: Connection.Address, logger: Logger) {
+        self.logger = logger
         do {
             loop = try EventLoop()
         } catch {
-            logger.critical("cannot set up the event loop: \(error.message)")
+            logger.critical("cannot set up the event loop: \(error)")
             return nil
         }
         do {
@@ -36,7 +39,7 @@ final class BusProcess {
                 loop?.stop()
             }
         } catch {
-            logger.critical("cannot set up signal handling: \(error.message)")
+            logger.critical("cannot set up signal handling: \(error)")
             return nil
         }
         do {
@@ -55,7 +58,12 @@ final class BusProcess {
 
     /// Runs until a signal or the loss of the bus; returns the exit status.
     func run() -> Int32 {
-        loop.run()
+        do {
+            try loop.run()
+        } catch {
+            logger.critical("the event loop failed: \(error)")
+            return 1
+        }
         return status
     }
 }

@@ -11,34 +11,18 @@ public enum ServiceMain {
         // Process-wide, so set here and not by the opener (a host process may wait for its children).
         signal(SIGCHLD, SIG_IGN)
         guard let process = BusProcess(address: .starter, logger: logger) else { return 1 }
-        let connection = process.connection
         let folder = DataFolder.resolve(environment: environment)
-        let service: WidgetService
-        let application: ApplicationService
+        let service: RunningService
         do {
-            let server = try ObjectServer(connection: connection)
-            // Objects first, name second: a call that activated us must find them.
-            service = try WidgetService(server: server, folder: folder, clock: LoopClock(loop: process.loop), logger: logger)
-            application = try ApplicationService(widget: service, opener: ChapterOpener(environment: environment, logger: logger))
-            switch try connection.requestNameBlocking(WidgetBus.busName) {
-            case .primaryOwner, .alreadyOwner: break
-            case .exists, .inQueue:
-                logger.critical("\(WidgetBus.busName) is already owned by another process; is the service already running?")
-                return 1
-            }
+            service = try RunningService(
+                server: ObjectServer(connection: process.connection), folder: folder, clock: LoopClock(loop: process.loop),
+                opener: ChapterOpener(environment: environment, logger: logger), logger: logger)
         } catch {
             logger.critical("cannot start the service: \(error)")
             return 1
         }
-        logger.info("serving \(WidgetBus.busName) from \(folder.path)")
-        service.start(loop: process.loop)
         let status = process.run()
-
-        if connection.isConnected {
-            connection.releaseNameBlocking(WidgetBus.busName)
-            connection.flush()
-        }
-        withExtendedLifetime((service, application)) {}
+        service.stop()
         return status
     }
 }

@@ -1,5 +1,6 @@
 public import ComicDomain
 public import DBus
+public import EventLoop
 public import Logging
 
 /// The widget service (DESIGN §3–§5): publishes the current chapter entry on the bus, applies the
@@ -194,7 +195,7 @@ public final class WidgetService {
             }
         } catch {
             guard parentWatcher == nil else { return }
-            logger.error("not watching \(folder.path) for changes: \(error.message); watching for it to appear")
+            logger.error("not watching \(folder.path) for changes: \(error); watching for it to appear")
             parentWatcher = try? FolderWatcher(path: folder.parentPath, loop: loop, includeCreated: true) { [unowned self] batch in
                 guard batch.names.contains(folder.name) else { return }
                 watchFolder()

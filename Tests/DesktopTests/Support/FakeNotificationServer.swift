@@ -12,7 +12,7 @@ import Foundation
 /// a server that is absent, appears, or restarts (ids start again at 1 after each start).
 ///
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus objects live in a
-/// `LoopThread` and are touched only on its thread.
+/// `BusHost` and are touched only on its thread.
 final class FakeNotificationServer: @unchecked Sendable {
     /// One `Notify` call as received.
     struct NotifyCall: Sendable {
@@ -36,7 +36,7 @@ final class FakeNotificationServer: @unchecked Sendable {
     private var recorded: [NotifyCall] = []
     private var capabilityReads = 0
     private var closed: [UInt32] = []
-    private var running: LoopThread?
+    private var running: BusHost?
 
     init(address: String, capabilities: [String] = ["actions", "body", "body-markup", "persistence"]) {
         self.address = address
@@ -73,9 +73,8 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     /// Connects, exports the interface, and owns `org.freedesktop.Notifications`.
     func start() throws {
-        let host = try LoopThread(address: address) { [self] server in
-            try server.export(interface, at: NotificationsBus.objectPath)
-        }
+        let host = try BusHost(address: address)
+        try host.server.export(interface, at: NotificationsBus.objectPath)
         guard try host.connection.requestNameBlocking(NotificationsBus.busName) == .primaryOwner else {
             host.stop()
             throw FixtureError("could not own \(NotificationsBus.busName)")
@@ -84,12 +83,12 @@ final class FakeNotificationServer: @unchecked Sendable {
             nextID = 1
             running = host
         }
-        host.run()
+        try host.start()
     }
 
     /// Leaves the bus (the name goes with the connection).
     func stop() {
-        let host = locked { () -> LoopThread? in
+        let host = locked { () -> BusHost? in
             defer { running = nil }
             return running
         }
@@ -171,78 +170,6 @@ extension NotificationSignal {
         case .actionInvoked: "ActionInvoked"
         case .notificationClosed: "NotificationClosed"
         case .activationToken: "ActivationToken"
-        }
-    }
-}
-
-extension FakeNotificationServer {
-    /// A connection and object server driven by an event loop on a thread of its own, as a
-    /// separate process would be (the pattern of `SampleHost`).
-    ///
-    /// `@unchecked Sendable`: the connection and server are created on the caller's thread before
-    /// the loop thread starts and touched only by that thread afterwards (through `execute`).
-    final class LoopThread: @unchecked Sendable {
-        let loop: EventLoop
-        let connection: Connection
-        let server: ObjectServer
-        let uniqueName: String
-        private let finished = DispatchSemaphore(value: 0)
-        private var started = false
-        private var stopped = false
-
-        /// Connects and lets `setUp` export objects; call `run()` to start the thread.
-        init(address: String, setUp: (ObjectServer) throws -> Void) throws {
-            loop = try EventLoop()
-            connection = try Connection(.address(address), loop: loop)
-            server = try ObjectServer(connection: connection)
-            uniqueName = connection.uniqueName
-            try setUp(server)
-        }
-
-        func run() {
-            started = true
-            Thread.detachNewThread { [self] in
-                loop.run()
-                finished.signal()
-            }
-        }
-
-        /// Runs `body` on the loop thread.
-        func onLoop(_ body: @escaping @Sendable (Connection) -> Void) {
-            loop.execute { [self] in body(connection) }
-        }
-
-        /// Sends `message`, then waits for a round trip to the bus daemon: once it returns, the
-        /// daemon has routed the message, so whatever any other connection sends afterwards
-        /// reaches each receiver after it.
-        func sendAndSync(_ message: Message) async throws {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                loop.execute { [self] in
-                    connection.send(message)
-                    let ping = Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                  interface: "org.freedesktop.DBus", member: "GetId")
-                    connection.call(ping, timeout: .seconds(10)) { result in
-                        continuation.resume(with: result.map { _ in () }.mapError { $0 as any Error })
-                    }
-                }
-            }
-        }
-
-        /// Closes the connection (releasing its names) and ends the thread.
-        func stop() {
-            guard !stopped else { return }
-            stopped = true
-            guard started else {
-                server.unregister()
-                connection.close()
-                return
-            }
-            loop.execute { [self] in
-                server.unregister()
-                connection.close()
-                loop.stop()
-            }
-            finished.wait()
         }
     }
 }

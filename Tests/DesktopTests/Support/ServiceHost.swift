@@ -2,6 +2,7 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import Desktop
+import EventLoop
 import Foundation
 import Logging
 import Synchronization
@@ -125,9 +126,9 @@ func makeTemporaryDirectory(_ prefix: String = "dbm-data") throws -> String {
 /// owning `com.nobadi.DBMultiverse` on a private bus, driven by a `ManualClock`; plus a client
 /// connection with the widget's signals already subscribed.
 ///
-/// `@unchecked Sendable`: the connection, server, services and clock are created on the caller's
-/// thread before the loop thread starts and touched only on that thread afterwards (through
-/// `loop.execute`); the rest is immutable.
+/// `@unchecked Sendable`: the service and the clock are created on the caller's thread before the
+/// loop thread starts and touched only on that thread afterwards (through `host.onLoop`); the
+/// rest is immutable.
 final class ServiceHost: @unchecked Sendable {
     static let busName = WidgetBus.busName
     static let path = WidgetBus.objectPath
@@ -139,15 +140,11 @@ final class ServiceHost: @unchecked Sendable {
     let bus: PrivateBus
     let folder: DataFolder
     let clock: ManualClock
-    let loop: EventLoop
     let client: BusClient
     /// `TimelinesReloaded`, `OpenRequested` and `PropertiesChanged` from the service, in order.
     let signals: SignalCollector
-    private let connection: Connection
-    private let server: ObjectServer
-    private let service: WidgetService
-    private let application: ApplicationService
-    private let finished = DispatchSemaphore(value: 0)
+    private let host: BusHost
+    private let service: LoopBound<RunningService>
     private let ownsFolder: Bool
 
     /// Starts a private bus and the service on `folder` (a fresh temporary one when nil).
@@ -179,39 +176,28 @@ final class ServiceHost: @unchecked Sendable {
         self.client = client
         self.signals = signals
         clock = ManualClock(unixSeconds: Self.startUnix)
-        loop = try EventLoop()
-        connection = try Connection(.address(bus.address), loop: loop)
-        server = try ObjectServer(connection: connection)
+        host = try BusHost(address: bus.address)
         var logger = Logger(label: "test.service")
         logger.logLevel = .critical
-        // As ServiceMain does: objects first, name second, then start.
-        service = try WidgetService(server: server, folder: self.folder, clock: clock, logger: logger)
-        application = try ApplicationService(
-            widget: service,
-            opener: ChapterOpener(environment: ["DBMULTIVERSE_BROWSER": "none", "HOME": folder], logger: logger))
-        let ownership = try connection.requestNameBlocking(WidgetBus.busName)
-        guard ownership == .primaryOwner else { throw FixtureError("could not own \(WidgetBus.busName): \(ownership)") }
-        service.start(loop: loop)
-        Thread.detachNewThread { [self] in
-            loop.run()
-            finished.signal()
-        }
+        service = LoopBound(try RunningService(
+            server: host.server, folder: self.folder, clock: clock,
+            opener: ChapterOpener(environment: ["DBMULTIVERSE_BROWSER": "none", "HOME": folder], logger: logger),
+            logger: logger))
+        try host.start()
     }
+
+    /// Stops the loop before the service it calls goes.
+    deinit { host.stop() }
 
     /// Moves the manual clock on the loop thread (firing a due deadline) and waits until done.
     func advance(by duration: Duration) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.execute { [self] in
-                clock.advance(by: duration)
-                continuation.resume()
-            }
-        }
+        await onLoop { [clock] in clock.advance(by: duration) }
     }
 
     /// Runs `body` on the loop thread and returns its result.
     func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            loop.execute { continuation.resume(returning: body()) }
+            host.onLoop { continuation.resume(returning: body()) }
         }
     }
 
@@ -220,12 +206,7 @@ final class ServiceHost: @unchecked Sendable {
 
     /// Stops the service's loop, the bus, and removes a folder the host made.
     func stop() {
-        loop.execute { [self] in
-            server.unregister()
-            connection.close()
-            loop.stop()
-        }
-        finished.wait()
+        host.stop { [service] in service.value.stop() }
         bus.stop()
         if ownsFolder { try? FileManager.default.removeItem(atPath: folder.path) }
     }

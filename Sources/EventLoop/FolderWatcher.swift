@@ -1,5 +1,4 @@
 internal import CLinuxEvents
-public import DBus
 internal import Glibc
 
 /// Watches one folder with inotify, on the event loop, and reports the names of files that were
@@ -19,17 +18,17 @@ public final class FolderWatcher {
 
     /// `includeCreated` also reports names created there (a new folder, which is never written
     /// or moved). `changed` receives each batch of events.
-    public init(path: String, loop: EventLoop, includeCreated: Bool = false, changed: @escaping (Batch) -> Void) throws(DBusError) {
+    public init(path: String, loop: EventLoop, includeCreated: Bool = false, changed: @escaping (Batch) -> Void) throws(SystemError) {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { throw DBusError.failed("inotify_init1: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SystemError.last("inotify_init1") }
         var mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
         if includeCreated { mask |= UInt32(IN_CREATE) }
         guard inotify_add_watch(fd, path, mask) >= 0 else {
             // Not closed here: a throwing init of a fully initialised object still runs deinit,
             // which closes it; a second close could hit another thread's new descriptor.
-            throw DBusError.failed("cannot watch \(path): \(String(cString: strerror(errno)))")
+            throw SystemError.last("inotify_add_watch \(path)")
         }
-        source = loop.watch(fd: fd, events: .readable) { [fd] _ in
+        source = try loop.watch(fd: fd, events: .readable) { [fd] _ in
             changed(Self.drain(fd))
         }
     }

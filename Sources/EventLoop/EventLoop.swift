@@ -9,6 +9,10 @@ internal import Synchronization
 /// Everything but `execute(_:)` and `stop()` must be called on the thread running the loop (or
 /// before it runs); handlers run on that thread, synchronously, one at a time.
 ///
+/// Failures of the system calls underneath are thrown as `SystemError`: a descriptor epoll can't
+/// take (`ENOMEM`, `ENOSPC` past `max_user_watches`) fails `watch`, and a failing `epoll_wait`
+/// ends `run()` with its error.
+///
 /// `@unchecked Sendable`: the source and timer tables are confined to the loop thread; the only
 /// state touched from other threads is `crossThreadWork` (guarded by a `Mutex`) and the eventfd,
 /// whose writes are atomic in the kernel.
@@ -38,11 +42,12 @@ public final class EventLoop: @unchecked Sendable {
             self.handler = handler
         }
 
-        /// Changes the events waited for (an empty set pauses the source).
-        public func setEvents(_ newEvents: IOEvents) {
+        /// Changes the events waited for (an empty set pauses the source). On failure the source
+        /// keeps waiting for the events it had.
+        public func setEvents(_ newEvents: IOEvents) throws(SystemError) {
             guard newEvents != events, let loop else { return }
+            try loop.control(EPOLL_CTL_MOD, fd: fd, token: token, events: newEvents)
             events = newEvents
-            loop.control(EPOLL_CTL_MOD, fd: fd, token: token, events: newEvents)
         }
 
         /// Stops watching. Safe to call more than once, and from inside the handler.
@@ -88,13 +93,13 @@ public final class EventLoop: @unchecked Sendable {
     private let crossThreadWork = Mutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
 
-    public init() throws(DBusError) {
+    public init() throws(SystemError) {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epollFD >= 0 else { throw DBusError.failed("epoll_create1: \(errnoText())") }
+        guard epollFD >= 0 else { throw SystemError.last("epoll_create1") }
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         // epollFD is not closed here: with every property set, a throwing init still runs deinit.
-        guard wakeFD >= 0 else { throw DBusError.failed("eventfd: \(errnoText())") }
-        control(EPOLL_CTL_ADD, fd: wakeFD, token: Self.wakeToken, events: .readable)
+        guard wakeFD >= 0 else { throw SystemError.last("eventfd") }
+        try control(EPOLL_CTL_ADD, fd: wakeFD, token: Self.wakeToken, events: .readable)
     }
 
     deinit {
@@ -118,13 +123,14 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Sources
 
-    /// Watches `fd` for `events`; `handler` gets the events that occurred.
-    public func watch(fd: Int32, events: IOEvents, handler: @escaping (IOEvents) -> Void) -> IOSource {
+    /// Watches `fd` for `events`; `handler` gets the events that occurred. Throws when epoll can't
+    /// take the descriptor (out of memory, the user's watch limit, or a file epoll can't poll).
+    public func watch(fd: Int32, events: IOEvents, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
         let token = nextToken
         nextToken += 1
+        try control(EPOLL_CTL_ADD, fd: fd, token: token, events: events)
         let source = IOSource(fd: fd, token: token, events: events, loop: self, handler: handler)
         sources[token] = source
-        control(EPOLL_CTL_ADD, fd: fd, token: token, events: events)
         return source
     }
 
@@ -135,13 +141,12 @@ public final class EventLoop: @unchecked Sendable {
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, source.fd, &event)
     }
 
-    fileprivate func control(_ op: Int32, fd: Int32, token: UInt64, events: IOEvents) {
+    fileprivate func control(_ op: Int32, fd: Int32, token: UInt64, events: IOEvents) throws(SystemError) {
         var event = epoll_event()
         event.events = events.rawValue
         event.data.u64 = token
         if epoll_ctl(epollFD, op, fd, &event) != 0 {
-            // A descriptor that can't be watched (e.g. a regular file) is a programming error.
-            preconditionFailure("epoll_ctl(\(op), fd \(fd)): \(errnoText())")
+            throw SystemError.last("epoll_ctl(\(op == EPOLL_CTL_ADD ? "add" : "modify") fd \(fd))")
         }
     }
 
@@ -183,7 +188,11 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Running
 
     /// Runs until `stop()`. Handlers, timers and posted work all run on this thread.
-    public func run() {
+    ///
+    /// Throws when `epoll_wait` fails for another reason than a signal (`EINTR`): only a loop
+    /// whose epoll descriptor is broken gets there, and it can wait for nothing any more. Work
+    /// posted before is run first.
+    public func run() throws(SystemError) {
         stopRequested.store(false, ordering: .sequentiallyConsistent)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopRequested.load(ordering: .sequentiallyConsistent) {
@@ -193,8 +202,10 @@ public final class EventLoop: @unchecked Sendable {
                 epoll_wait(epollFD, $0.baseAddress, Int32($0.count), waitTimeoutMilliseconds())
             }
             if count < 0 {
-                if errno == EINTR { continue }
-                preconditionFailure("epoll_wait: \(errnoText())")
+                let failure = SystemError.last("epoll_wait")
+                if failure.code == EINTR { continue }
+                runPosted()
+                throw failure
             }
             for index in 0..<Int(count) {
                 let token = events[index].data.u64
@@ -243,34 +254,13 @@ public final class EventLoop: @unchecked Sendable {
     private func fireDueTimers() {
         guard !timers.isEmpty else { return }
         let now = Self.now()
-        let due = timers.values.filter { ($0.deadline ?? .max) <= now }.sorted { $0.deadline! < $1.deadline! }
+        let due = timers.values.compactMap { timer in timer.deadline.map { (timer, $0) } }
+            .filter { $0.1 <= now }.sorted { $0.1 < $1.1 }.map(\.0)
+        // An earlier timer's handler may cancel or move a later one.
         for timer in due where timer.deadline.map({ $0 <= now }) == true {
             timer.cancel()
             timer.handler()
             runPosted()
         }
     }
-
-    // MARK: Signals
-
-    /// Delivers `signals` (e.g. SIGTERM, SIGINT) to `handler` on the loop thread through a signalfd.
-    /// Blocks them for the calling thread: call it before starting other threads.
-    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(DBusError) -> IOSource {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for signal in signals { sigaddset(&mask, signal) }
-        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw DBusError.failed("pthread_sigmask: \(errnoText())") }
-        let fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
-        guard fd >= 0 else { throw DBusError.failed("signalfd: \(errnoText())") }
-        return watch(fd: fd, events: .readable) { _ in
-            var info = signalfd_siginfo()
-            while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-                handler(Int32(info.ssi_signo))
-            }
-        }
-    }
-}
-
-func errnoText(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
 }

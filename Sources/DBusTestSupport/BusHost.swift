@@ -1,0 +1,92 @@
+public import DBus
+public import EventLoop
+import Synchronization
+
+/// A bus connection and its object server, served from an event loop on a thread of its own, as
+/// another process would be: the one host for every in-process peer of the tests (the sample
+/// object, the widget service, the notifier, a fake notification server).
+///
+/// Set up on the calling thread (export objects, own names, subscribe: blocking calls are fine
+/// there), then `start()` the loop thread; from then on `connection`, `server` and whatever was
+/// set up are touched only on the loop thread, through `onLoop` or `perform`. `stop()` (also run
+/// by `deinit`) closes the connection and ends the thread.
+///
+/// `@unchecked Sendable`: `connection` and `server` are confined as just said; `thread` is
+/// guarded by a `Mutex`.
+public final class BusHost: @unchecked Sendable {
+    public let loop: EventLoop
+    public let connection: Connection
+    public let server: ObjectServer
+    /// The connection's unique name (read at set-up, so readable from any thread).
+    public let uniqueName: String
+    private let state = Mutex(State.setUp)
+
+    private enum State {
+        case setUp
+        case running(LoopThread)
+        case stopped
+    }
+
+    /// Connects to `address` with an object server; nothing runs until `start()`.
+    public init(address: String) throws {
+        loop = try EventLoop()
+        connection = try Connection(.address(address), loop: loop)
+        server = try ObjectServer(connection: connection)
+        uniqueName = connection.uniqueName
+    }
+
+    deinit { stop() }
+
+    /// Starts the loop thread.
+    public func start() throws {
+        let started = try LoopThread(running: loop)
+        state.withLock { $0 = .running(started) }
+    }
+
+    /// Runs `body` on the loop thread.
+    public func onLoop(_ body: @escaping @Sendable () -> Void) { loop.execute(body) }
+
+    /// Runs `body` on the loop thread and returns what it returns.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            loop.execute { continuation.resume(with: Result(catching: body)) }
+        }
+    }
+
+    /// Sends `message`, then waits for a round trip to the bus daemon: once it returns, the
+    /// daemon has routed the message, so whatever any connection sends afterwards reaches each
+    /// receiver after it.
+    public func sendAndSync(_ message: Message) async throws {
+        let connection = LoopBound(self.connection)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            loop.execute {
+                connection.value.send(message)
+                let ping = Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                              interface: "org.freedesktop.DBus", member: "GetId")
+                connection.value.call(ping, timeout: .seconds(10)) { result in
+                    continuation.resume(with: result.map { _ in () }.mapError { $0 as any Error })
+                }
+            }
+        }
+    }
+
+    /// Runs `teardown` on the loop thread, then unregisters the objects, closes the connection
+    /// (its names go with it) and ends the thread. Later calls do nothing.
+    public func stop(_ teardown: @escaping @Sendable () -> Void = {}) {
+        let objects = LoopBound((connection, server))
+        let close: @Sendable () -> Void = {
+            teardown()
+            objects.value.1.unregister()
+            objects.value.0.close()
+        }
+        let previous = state.withLock { state in
+            defer { state = .stopped }
+            return state
+        }
+        switch previous {
+        case .running(let thread): thread.stop(close)
+        case .setUp: close() // never started: the calling thread is the only one
+        case .stopped: break
+        }
+    }
+}
