@@ -53,8 +53,10 @@ let package = Package(
         // The typed libdbus binding: names, values, messages, connection, object export, typed
         // declarations and calls. Knows nothing of comics and needs no Foundation.
         .target(name: "DBus", dependencies: ["CDBus", "EventLoop"]),
+        // JSON values: a strict parser and a compact writer, without Foundation.
+        .target(name: "JSON"),
         // The comic domain: entry, storage, sync rules, deep links. Knows nothing of D-Bus.
-        .target(name: "ComicDomain"),
+        .target(name: "ComicDomain", dependencies: ["JSON"]),
         // The desktop layer: joins the domain to the bus (service, application, notifier, opener).
         .target(
             name: "Desktop",
@@ -86,7 +88,9 @@ let package = Package(
             dependencies: ["DBus", "EventLoop", "Desktop", "ComicDomain", "DBusTestSupport"]
         ),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
-        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
         .testTarget(
             name: "DesktopTests",
             dependencies: ["Desktop", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport"]

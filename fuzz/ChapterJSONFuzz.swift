@@ -1,9 +1,12 @@
 // libFuzzer target `chapterjson` (scripts/fuzz.sh): `currentChapterData.json` content.
 //
-// Built together with Sources/ComicDomain into one module, so internal API (the JSON parser) is
-// in reach. Invariants, checked with preconditions so libFuzzer reports a violation as a crash:
+// Built together with Sources/ComicDomain into one module, so internal API is in reach (the
+// JSON parser is its own module). Invariants, checked with preconditions so libFuzzer reports a
+// violation as a crash:
 // decoding never traps; accepted chapter data is within the DESIGN §3 ranges and survives
 // encodeJSON → decode unchanged; any parsed JSON value survives serialized → parse unchanged.
+
+import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

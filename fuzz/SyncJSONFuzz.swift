@@ -1,9 +1,11 @@
 // libFuzzer target `syncjson` (scripts/fuzz.sh): `widgetSyncState.json` content.
 //
-// Built together with Sources/ComicDomain into one module. Invariants, checked with
-// preconditions so libFuzzer reports a violation as a crash: decoding never traps; an accepted
-// state is within the DESIGN §3 ranges and survives encodeJSON → decode unchanged; any parsed
-// JSON value survives serialized → parse unchanged.
+// Built together with Sources/ComicDomain into one module (the JSON parser is its own).
+// Invariants, checked with preconditions so libFuzzer reports a violation as a crash: decoding
+// never traps; an accepted state is within the DESIGN §3 ranges and survives encodeJSON → decode
+// unchanged; any parsed JSON value survives serialized → parse unchanged.
+
+import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

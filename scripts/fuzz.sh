@@ -3,7 +3,8 @@
 # `scripts/fuzz.sh [SECONDS] [TARGET...]`; `scripts/fuzz.sh --seeds` rewrites the dbusbody seeds.
 #
 # Each target in fuzz/ is compiled with swiftc (not SwiftPM) together with the sources it
-# exercises, into one module, so it reaches internal API; with -sanitize=fuzzer,address.
+# exercises, into one module, so it reaches internal API; with -sanitize=fuzzer,address. The
+# modules those sources import (JSON; EventLoop for DBus) are built first as static libraries.
 # Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain) and dbusbody (Sources/DBus,
 # libdbus). Each runs SECONDS (default 60) on a scratch copy of its committed seed corpus
 # fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints per target the
@@ -27,23 +28,35 @@ SWIFT_FLAGS="-sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -swift
 DBUS_FLAGS="-I Sources/CDBus -I Sources/CLinuxEvents -ldbus-1"
 for flag in $(pkg-config --cflags dbus-1); do DBUS_FLAGS="$DBUS_FLAGS -Xcc $flag"; done
 
+# module NAME [FLAGS...]: Sources/NAME as a static library and module in $BUILD (for the others to import).
+module() {
+    name=$1
+    shift
+    swiftc -emit-module -emit-library -static $SWIFT_FLAGS "$@" -I "$BUILD/modules" -module-name "$name" \
+        Sources/"$name"/*.swift -emit-module-path "$BUILD/modules/$name.swiftmodule" -o "$BUILD/lib$name.a"
+}
+
+# domain FUZZNAME FILE OUTPUT: the domain's sources and a fuzz target, as one module over JSON.
+domain() {
+    module JSON
+    swiftc $SWIFT_FLAGS -I "$BUILD/modules" -module-name "$1" Sources/ComicDomain/*.swift "$2" "$BUILD/libJSON.a" -o "$BUILD/$3"
+}
+
 build() { # target
     case "$1" in
-        deeplink) swiftc $SWIFT_FLAGS -module-name FuzzDeepLink Sources/ComicDomain/*.swift fuzz/DeepLinkFuzz.swift -o "$BUILD/deeplink" ;;
-        chapterjson) swiftc $SWIFT_FLAGS -module-name FuzzChapterJSON Sources/ComicDomain/*.swift fuzz/ChapterJSONFuzz.swift -o "$BUILD/chapterjson" ;;
-        syncjson) swiftc $SWIFT_FLAGS -module-name FuzzSyncJSON Sources/ComicDomain/*.swift fuzz/SyncJSONFuzz.swift -o "$BUILD/syncjson" ;;
+        deeplink) domain FuzzDeepLink fuzz/DeepLinkFuzz.swift deeplink ;;
+        chapterjson) domain FuzzChapterJSON fuzz/ChapterJSONFuzz.swift chapterjson ;;
+        syncjson) domain FuzzSyncJSON fuzz/SyncJSONFuzz.swift syncjson ;;
         # The Desktop layer's entry dictionary is compiled in as one file (it needs only DBus
-        # and ComicDomain), with the domain built alongside as its own module.
+        # and ComicDomain), with the domain and the binding built alongside as their own modules.
         dbusbody)
-            swiftc -emit-module -emit-library -static $SWIFT_FLAGS -module-name ComicDomain \
-                Sources/ComicDomain/*.swift -emit-module-path "$BUILD/modules/ComicDomain.swiftmodule" \
-                -o "$BUILD/libComicDomain.a"
-            swiftc -emit-module -emit-library -static $SWIFT_FLAGS $DBUS_FLAGS -module-name DBus \
-                Sources/DBus/*.swift -emit-module-path "$BUILD/modules/DBus.swiftmodule" \
-                -o "$BUILD/libDBus.a"
+            module JSON
+            module ComicDomain
+            module EventLoop -I Sources/CLinuxEvents
+            module DBus $DBUS_FLAGS
             swiftc $SWIFT_FLAGS $DBUS_FLAGS -I "$BUILD/modules" -module-name FuzzDBusBody \
                 Sources/Desktop/Bus/EntryDictionary.swift fuzz/DBusBodyFuzz.swift \
-                "$BUILD/libDBus.a" "$BUILD/libComicDomain.a" -o "$BUILD/dbusbody" ;;
+                "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/dbusbody" ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }
@@ -51,10 +64,12 @@ build() { # target
 if [ "${SECONDS_PER_TARGET}" = "--seeds" ]; then
     # Real marshalled messages, written with Message.wireBytes() by fuzz/MakeDBusSeeds.swift.
     mkdir -p "$BUILD/seedgen" fuzz/corpus/dbusbody
-    PLAIN_FLAGS="-swift-version 6 -package-name DBMultiverseDesktop -use-ld=lld $DBUS_FLAGS"
+    PLAIN_FLAGS="-swift-version 6 -package-name DBMultiverseDesktop -use-ld=lld $DBUS_FLAGS -I $BUILD/seedgen"
+    swiftc -emit-module -emit-library -static $PLAIN_FLAGS -module-name EventLoop Sources/EventLoop/*.swift \
+        -emit-module-path "$BUILD/seedgen/EventLoop.swiftmodule" -o "$BUILD/seedgen/libEventLoop.a"
     swiftc -emit-module -emit-library -static $PLAIN_FLAGS -module-name DBus Sources/DBus/*.swift \
         -emit-module-path "$BUILD/seedgen/DBus.swiftmodule" -o "$BUILD/seedgen/libDBus.a"
-    swiftc $PLAIN_FLAGS -I "$BUILD/seedgen" fuzz/MakeDBusSeeds.swift "$BUILD/seedgen/libDBus.a" \
+    swiftc $PLAIN_FLAGS fuzz/MakeDBusSeeds.swift "$BUILD/seedgen/libDBus.a" "$BUILD/seedgen/libEventLoop.a" \
         -o "$BUILD/make-dbus-seeds"
     # Deterministic hashing: the dictionaries, and so the seeds, come out the same every time.
     SWIFT_DETERMINISTIC_HASHING=1 "$BUILD/make-dbus-seeds" fuzz/corpus/dbusbody

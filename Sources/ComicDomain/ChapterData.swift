@@ -1,3 +1,5 @@
+internal import JSON
+
 /// The content of `currentChapterData.json`: the chapter being read, with the iOS app's keys
 /// (`number`, `name`, `progress`, `coverImagePath`) plus the optional `page` and `language`.
 ///

@@ -1,3 +1,5 @@
+internal import JSON
+
 /// The command-line tool's output formats (`--format`).
 public enum EntryFormat: String, CaseIterable, Sendable {
     /// The widget rendering of the family.

@@ -1,3 +1,5 @@
+internal import JSON
+
 /// Reads the storage files' JSON objects with precise errors.
 ///
 /// File-content problems (size, syntax, shape, types) are `storageFailed`; values outside

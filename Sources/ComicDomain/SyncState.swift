@@ -1,3 +1,5 @@
+internal import JSON
+
 /// The content of `widgetSyncState.json`: the last state a reload was signalled for.
 public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// Chapter number.

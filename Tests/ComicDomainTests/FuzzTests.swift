@@ -1,4 +1,5 @@
 import ComicDomain
+import JSON
 import Testing
 
 /// A small deterministic generator (SplitMix64), so every run checks the same inputs.

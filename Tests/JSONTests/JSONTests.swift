@@ -1,4 +1,4 @@
-import ComicDomain
+import JSON
 import Testing
 
 @Suite("JSON reader and writer")

@@ -1,4 +1,4 @@
-/// A parsed JSON document: just enough JSON for the storage files, without Foundation.
+/// A JSON value (RFC 8259), with a strict parser and a compact writer, without Foundation.
 ///
 /// Numbers keep their lexeme so that integers are converted with overflow detection and
 /// fractions can be told apart from integers. Objects keep their members in document order,
@@ -145,6 +145,10 @@ extension JSONValue {
             i += length
         }
     }
+}
+
+extension UInt8 {
+    var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
 }
 
 /// Two upper-case hex digits.
