@@ -80,7 +80,7 @@ ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 endif
 
-# The benchmark (issue #6): the release-built service and notifier on a private bus, linked
+# The benchmark: the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run.
 BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-bench
 DYNAMIC_BIN = $(shell swift build -c release --scratch-path .build-dynamic --show-bin-path 2>/dev/null)/dbmultiverse
@@ -100,14 +100,14 @@ bench: build
 symbol-order: deps
 	./scripts/symbol-order.sh
 
-# The fault tests with big counts (issue #7): 200 SIGKILLs during updates, 32 clients × 1000
+# The fault tests with big counts: 200 SIGKILLs during updates, 32 clients × 1000
 # calls, against the debug-built service on private buses. SOAK_KILL_CYCLES=N changes the kills.
 .PHONY: soak
 soak: deps
 	swift build --build-tests
 	DBMULTIVERSE_SOAK=1 swift test --skip-build --filter SoakTests
 
-# Hardening (issue #7). `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
+# Hardening. `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
 # parsers for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
 # `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under
 # ThreadSanitizer, each in its own scratch path. A leak fails the run: the test binary then exits

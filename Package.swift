@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// How the release binary is linked on Linux, to keep the long-running service and notifier small
-/// in memory (issue #6; figures in README's benchmark section):
+/// in memory (figures in README's benchmark section):
 /// - lld, laying out the functions they run first (`linker/dbmultiverse.order`, made by
 ///   `scripts/symbol-order.sh`), so the pages the kernel maps around them hold code that runs;
 /// - relative relocations packed (DT_RELR), so the loader does not read ~900 KB of relocation

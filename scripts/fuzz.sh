@@ -1,5 +1,5 @@
 #!/bin/sh
-# libFuzzer over the parsers that take outside input (issue #7): `make fuzz` or
+# libFuzzer over the parsers that take outside input: `make fuzz` or
 # `scripts/fuzz.sh [SECONDS] [TARGET...]`; `scripts/fuzz.sh --seeds` rewrites the dbusbody seeds.
 #
 # Each target in fuzz/ is compiled with swiftc (not SwiftPM) together with the sources it

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates linker/dbmultiverse.order, the order lld lays out the release binary's code in
-# (issue #6, memory). The service and notifier run code spread over a 9.7 MB text segment; the
+# (to keep memory low). The service and notifier run code spread over a 9.7 MB text segment; the
 # kernel maps 64 KiB around each page they touch, so scattered code costs resident memory far
 # beyond what runs. Listing the functions that do run first packs them together.
 #

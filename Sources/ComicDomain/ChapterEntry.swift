@@ -56,13 +56,6 @@ public struct ChapterEntry: Sendable, Equatable {
     /// `dbmultiverse://chapter/<chapter>`.
     public var deepLink: String { DeepLink.uri(chapter: chapter) }
 
-    /// The same entry for another family.
-    public func with(family: WidgetFamily) -> ChapterEntry {
-        var copy = self
-        copy.family = family
-        return copy
-    }
-
     /// The widget's text for `family`: small `Ch. 42 · 35%`, medium
     /// `Chapter 42: <name> — 35% read`; the placeholder reads `Read Multiverse Reader`
     /// (small) or `Read Multiverse Reader — start with Chapter 1` (medium).

@@ -231,15 +231,6 @@ public struct DataFolder: Sendable, Equatable {
         try AtomicFile.remove(Self.syncStateFile, in: path)
     }
 
-    /// Validates the cover (`CoverImage.validate`), then atomically replaces
-    /// `chapterCoverImage.jpg` (mode 0600).
-    /// - Throws: `coverRejected` (nothing is written) or `storageFailed`.
-    public func writeCover(_ bytes: [UInt8]) throws(ComicError) {
-        try CoverImage.validate(bytes)
-        try create()
-        try AtomicFile.replace([(Self.coverImageFile, bytes)], in: path)
-    }
-
     /// Removes `chapterCoverImage.jpg`; missing is fine.
     /// - Throws: `storageFailed`.
     public func removeCover() throws(ComicError) {

@@ -93,7 +93,7 @@ public final class StreamingCommand: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
         }
         // Also after an exit seen otherwise: only waitUntilExit drops the Process's run-loop
-        // source, which retains the Process (Foundation on Linux; LSan reported every one leaked).
+        // source, which retains the Process (Foundation on Linux): without it every Process leaks.
         process.waitUntilExit()
     }
 

@@ -10,7 +10,7 @@ enum SampleService {
     static func main() {
         do {
             let loop = try EventLoop()
-            // `weak loop`: the loop owns this handler; a strong capture would be a cycle (LSan).
+            // `weak loop`: the loop owns this handler; a strong capture would be a cycle.
             let stopOnSignal = try loop.handleSignals([SIGTERM, SIGINT]) { [weak loop] _ in loop?.stop() }
             let connection = try Connection(.starter, loop: loop)
             connection.onDisconnect = { loop.stop() }

@@ -20,7 +20,6 @@ struct ChapterEntryTests {
         #expect(entry.page == 980)
         #expect(entry.language == "fr")
         #expect(entry.deepLink == "dbmultiverse://chapter/42")
-        #expect(entry.with(family: .small).family == .small)
     }
 
     @Test func placeholderMatchesTheContract() {

@@ -209,14 +209,15 @@ struct DataFolderTests {
     @Test func writesAndRemovesTheCover() throws {
         try withTemporaryDirectory { tmp in
             let folder = DataFolder(path: tmp)
+            let data = try ChapterData(validatingNumber: 7, name: "Seven", progress: 10, coverImagePath: folder.coverImagePath)
             let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
-            try folder.writeCover(jpeg)
+            try folder.writeChapter(data, cover: jpeg)
             #expect(readFile(folder.coverImagePath) == jpeg)
             #expect(fileStatus(folder.coverImagePath).map { $0.st_mode & 0o7777 } == 0o600)
             let png: [UInt8] = CoverImage.pngSignature + [0, 0, 0, 13]
-            try folder.writeCover(png)
+            try folder.writeChapter(data, cover: png)
             #expect(readFile(folder.coverImagePath) == png)
-            let rejected = thrownError { () throws(ComicError) in try folder.writeCover(Array("GIF89a".utf8)) }
+            let rejected = thrownError { () throws(ComicError) in try folder.writeChapter(data, cover: Array("GIF89a".utf8)) }
             #expect(rejected == ComicError(.coverRejected, "cover is neither JPEG nor PNG"))
             #expect(readFile(folder.coverImagePath) == png, "a rejected cover writes nothing")
             try folder.removeCover()
@@ -339,10 +340,11 @@ struct DataFolderTests {
             #expect(mkdir(tmp + "/real", 0o700) == 0)
             #expect(symlink(tmp + "/real", tmp + "/link") == 0)
             let folder = DataFolder(path: tmp + "/link")
-            try folder.writeCover([0xFF, 0xD8, 0xFF])
+            let data = try ChapterData(validatingNumber: 7, name: "Seven", progress: 10, coverImagePath: folder.coverImagePath)
+            try folder.writeChapter(data, cover: [0xFF, 0xD8, 0xFF])
             let realFolder = try #require(realPathOf(tmp + "/real"))
             #expect(folder.resolvedCoverPath(DataFolder.coverImageFile) == realFolder + "/chapterCoverImage.jpg")
-            #expect(folder.readChapterData() == .missing)
+            #expect(folder.readChapterData() == .valid(data))
         }
     }
 }

@@ -31,8 +31,8 @@ final class BusProcess {
         }
         do {
             // Blocked before any other thread exists: the signalfd only sees signals blocked in every thread.
-            // `weak loop`: the loop owns this handler (through the source), so a strong capture is
-            // a cycle that kept the loop, its timers and their targets alive after `run()` (LSan).
+            // `weak loop`: the loop owns this handler (through the source); a strong capture would
+            // be a cycle keeping the loop, its timers and their targets alive after `run()`.
             signals = try loop.handleSignals([SIGTERM, SIGINT]) { [weak loop, stopping] signal in
                 logger.info("stopping on signal \(signal)")
                 stopping.isSet = true
