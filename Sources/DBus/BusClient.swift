@@ -85,13 +85,17 @@ public final class BusClient: Sendable {
         return try await call(message, timeout: timeout)
     }
 
-    /// Reads a property through `org.freedesktop.DBus.Properties.Get`.
+    /// Sends a declared call and awaits its decoded reply.
+    public func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = .seconds(25)) async throws -> Reply {
+        try call.decodeReply(try await self.call(call.message, timeout: timeout))
+    }
+
+    /// Reads the property `name` of `interface` through `org.freedesktop.DBus.Properties.Get`.
     public func property<Value: DBusArgument>(
         _ type: Value.Type, destination: BusName, path: ObjectPath, interface: InterfaceName, name: String
     ) async throws -> Value {
-        let reply = try await call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
-                                   member: "Get", interface.rawValue, name)
-        return try reply.decode(Variant.self).get(Value.self)
+        let variant = try await call(Properties.get.call(on: RemoteObject(destination: destination, path: path), interface.rawValue, name))
+        return try variant.get(Value.self)
     }
 
     /// Signals matching `rule`, from the moment the bus has confirmed the match. Ending the stream
@@ -115,6 +119,14 @@ public final class BusClient: Sendable {
         let message = Message.signal(path: path, interface: interface, member: member, destination: destination)
         message.append(repeat each arguments)
         _ = try await withConnection { $0.send(message) }
+    }
+
+    /// Emits a declared signal from `path` (to every subscriber, or only to `destination`).
+    public func emit<Owner, each Argument: DBusArgument>(
+        _ signal: SignalDeclaration<Owner, Arguments<repeat each Argument>>, from path: ObjectPath, to destination: BusName? = nil,
+        _ arguments: repeat each Argument
+    ) async throws {
+        try await emit(path: path, interface: Owner.name, member: signal.name, destination: destination, repeat each arguments)
     }
 }
 

@@ -10,30 +10,15 @@ internal import Glibc
 public final class Connection {
     let raw: OpaquePointer
     public let loop: EventLoop
-    private var subscriptions: [UInt64: Subscription] = [:]
-    private var nextSubscriptionID: UInt64 = 1
     private var closed = false
 
     /// Called once when the connection to the bus is lost.
     public var onDisconnect: (() -> Void)?
 
-    private struct Subscription {
-        let rule: MatchRule
-        let handler: (Message) -> Void
-    }
-
-    /// The owners of the well-known names that subscriptions take signals from. A signal carries
-    /// its sender's unique name, and libdbus hands this connection every signal addressed to it,
-    /// whatever its match rules say: without checking the owner, any peer could send a signal
-    /// "from" a well-known name straight to us (the hole GDBus closed for CVE-2024-34397).
-    private var senderOwners: [String: SenderOwner] = [:]
-    private struct SenderOwner {
-        var subscriptions = 1
-        /// The unique name owning it ("" for none); nil until the first lookup answers, and for a
-        /// bus that can't answer — signals are delivered unchecked then, as the bus routed them.
-        var owner: String?
-    }
-    private static let busDriver = "org.freedesktop.DBus"
+    // Signal subscriptions and the owners of the names they follow (ConnectionSignals.swift).
+    var subscriptions: [UInt64: Subscription] = [:]
+    var nextSubscriptionID: UInt64 = 1
+    var followedNames: [String: FollowedName] = [:]
 
     /// Which bus to connect to.
     public enum Address: Sendable, Equatable {
@@ -176,8 +161,7 @@ public final class Connection {
     ) -> PendingCall {
         let call = PendingCall(completion: completion)
         var pending: OpaquePointer?
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard dbus_connection_send_with_reply(raw, message.raw, &pending, milliseconds) != 0, let pending else {
+        guard dbus_connection_send_with_reply(raw, message.raw, &pending, Self.milliseconds(timeout)) != 0, let pending else {
             loop.post { call.complete(.failure(DBusError.disconnected("not connected to the bus"))) }
             return call
         }
@@ -187,106 +171,28 @@ public final class Connection {
         return call
     }
 
-    // MARK: Signals
-
-    /// A signal subscription; cancel it to stop delivery and remove its match rule from the bus.
-    public final class SignalSubscription {
-        fileprivate weak var connection: Connection?
-        fileprivate let id: UInt64
-        fileprivate init(connection: Connection, id: UInt64) {
-            self.connection = connection
-            self.id = id
-        }
-        public func cancel() {
-            connection?.unsubscribe(id)
-            connection = nil
+    /// Sends a declared call; `completion` runs on the loop thread with the decoded reply, or the
+    /// error (a reply of another signature than declared is `InvalidArgs`).
+    @discardableResult
+    public func call<Reply>(
+        _ call: MethodCall<Reply>, timeout: Duration = .seconds(25), completion: @escaping (Result<Reply, DBusError>) -> Void
+    ) -> PendingCall {
+        self.call(call.message, timeout: timeout) { result in
+            completion(result.flatMap { reply in Result { () throws(DBusError) in try call.decodeReply(reply) } })
         }
     }
 
-    /// Delivers signals matching `rule` to `handler` on the loop thread. The match is added to the
-    /// bus without waiting; call `addMatchBlocking` instead first when the subscription must be in
-    /// place before some other step.
-    public func subscribe(_ rule: MatchRule, addMatch: Bool = true, handler: @escaping (Message) -> Void) -> SignalSubscription {
-        let id = nextSubscriptionID
-        nextSubscriptionID += 1
-        subscriptions[id] = Subscription(rule: rule, handler: handler)
-        if let sender = Self.wellKnownSender(of: rule) { trackOwner(of: sender) }
-        if addMatch { dbus_bus_add_match(raw, rule.description, nil) } // NULL error: does not block
-        return SignalSubscription(connection: self, id: id)
-    }
-
-    /// A rule's sender when it is a well-known name other than the bus itself (whose signals
-    /// carry its name as sender).
-    private static func wellKnownSender(of rule: MatchRule) -> String? {
-        guard let sender = rule.sender, !sender.isUnique, sender.rawValue != busDriver else { return nil }
-        return sender.rawValue
-    }
-
-    /// Follows the owner of `name`: its owner changes (NameOwnerChanged), and its owner now.
-    private func trackOwner(of name: String) {
-        if senderOwners[name] != nil {
-            senderOwners[name]?.subscriptions += 1
-            return
+    /// Sends a method call and waits for its reply (blocking: for set-up). Messages that arrive
+    /// meanwhile stay queued, in order, for the loop.
+    func callBlocking(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
+        let reply = try DBusError.check { error in
+            dbus_connection_send_with_reply_and_block(raw, message.raw, Self.milliseconds(timeout), error)
         }
-        senderOwners[name] = SenderOwner()
-        dbus_bus_add_match(raw, Self.ownerChanges(of: name).description, nil)
-        let query = Message.methodCall(destination: BusName(unchecked: Self.busDriver), path: ObjectPath(unchecked: "/org/freedesktop/DBus"),
-                                       interface: InterfaceName(unchecked: Self.busDriver), member: MemberName(unchecked: "GetNameOwner"))
-        query.append(name)
-        _ = call(query) { [weak self] result in
-            // A change seen meanwhile is newer than this answer only if it came after it, and the
-            // bus sends both in order: applying each as it arrives keeps the latest.
-            guard let self, senderOwners[name] != nil, senderOwners[name]?.owner == nil else { return }
-            switch result {
-            case .success(let reply): senderOwners[name]?.owner = try? reply.decode(String.self)
-            case .failure(let error) where error.name == DBusError.Name.nameHasNoOwner: senderOwners[name]?.owner = ""
-            case .failure: break // not a bus that can tell: leave signals unchecked
-            }
-        }
+        return Message(owning: reply)
     }
 
-    private static func ownerChanges(of name: String) -> MatchRule {
-        MatchRule(sender: BusName(unchecked: busDriver), interface: InterfaceName(unchecked: busDriver),
-                  member: MemberName(unchecked: "NameOwnerChanged"), arg0: name)
-    }
-
-    private func untrackOwner(of name: String) {
-        guard let tracked = senderOwners[name] else { return }
-        if tracked.subscriptions > 1 {
-            senderOwners[name]?.subscriptions -= 1
-            return
-        }
-        senderOwners[name] = nil
-        if isConnected { dbus_bus_remove_match(raw, Self.ownerChanges(of: name).description, nil) }
-    }
-
-    /// Whether a signal matched by `rule` really comes from the rule's well-known sender.
-    private func fromExpectedSender(_ message: Message, _ rule: MatchRule) -> Bool {
-        guard let name = Self.wellKnownSender(of: rule), let owner = senderOwners[name]?.owner else { return true }
-        return !owner.isEmpty && message.sender == owner
-    }
-
-    /// Records a NameOwnerChanged from the bus itself for a followed name.
-    private func noteOwnerChange(_ message: Message) {
-        guard message.member == "NameOwnerChanged", message.sender == Self.busDriver, message.interface == Self.busDriver,
-              let (name, _, newOwner) = try? message.decode(String.self, String.self, String.self),
-              senderOwners[name] != nil
-        else { return }
-        senderOwners[name]?.owner = newOwner
-    }
-
-    /// Adds a match rule and waits for the bus to confirm it (blocking: for set-up).
-    public func addMatchBlocking(_ rule: MatchRule) throws(DBusError) {
-        _ = try DBusError.check { error -> Bool? in
-            dbus_bus_add_match(raw, rule.description, error)
-            return true
-        }
-    }
-
-    private func unsubscribe(_ id: UInt64) {
-        guard let subscription = subscriptions.removeValue(forKey: id) else { return }
-        if isConnected { dbus_bus_remove_match(raw, subscription.rule.description, nil) }
-        if let sender = Self.wellKnownSender(of: subscription.rule) { untrackOwner(of: sender) }
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     private func installFilter() {
@@ -302,11 +208,7 @@ public final class Connection {
             return true
         }
         guard message.kind == .signal, !subscriptions.isEmpty else { return false }
-        if !senderOwners.isEmpty { noteOwnerChange(message) }
-        for subscription in Array(subscriptions.values)
-        where subscription.rule.matches(message) && fromExpectedSender(message, subscription.rule) {
-            subscription.handler(message)
-        }
+        deliver(message)
         // Signals are never "handled" exclusively: the object tree and other filters may want them.
         return false
     }

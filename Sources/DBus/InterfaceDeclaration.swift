@@ -1,3 +1,62 @@
+/// A D-Bus interface, declared once as a type: its name, its documentation, and — as static
+/// members built with `method`, `property` and `signal` — its members with their argument names
+/// and Swift types.
+///
+/// The same declarations serve both sides: a service binds handlers to them (`Method`,
+/// `Property`, `Interface`), so a handler must take and return the declared types; a client calls
+/// them (`MethodDeclaration.call(on:)`, `Connection.subscribe`, `PropertyDeclaration.get(from:)`),
+/// so a call must pass and expect the declared types. A changed declaration is a compile error on
+/// both sides. The introspection XML is derived from them too.
+///
+/// ```swift
+/// enum Sample1: DBusInterface {
+///     static let name: InterfaceName = "org.example.Sample1"
+///     static let add = method("Add", inputs: (Arg<Int32>("a"), Arg<Int32>("b")), outputs: Arg<Int32>("sum"))
+///     static let counter = property("Counter", Int32.self, doc: "How many times Emit ran.")
+///     static let pinged = signal("Pinged", Arg<String>("text"), Arg<Int32>("count"))
+/// }
+/// ```
+public protocol DBusInterface {
+    /// The interface name, e.g. `org.example.Sample1`.
+    static var name: InterfaceName { get }
+    /// Shown as the interface's `org.gtk.GDBus.DocString` annotation; nil by default.
+    static var doc: String? { get }
+}
+
+extension DBusInterface {
+    public static var doc: String? { nil }
+
+    /// Declares a method of this interface.
+    /// - Parameters:
+    ///   - inputs: the arguments' names and types, e.g. `(Arg<Int32>("chapter"), Arg<String>("name"))`; `()` for none.
+    ///   - outputs: the results' names and types, likewise.
+    public static func method<each In: DBusArgument, each Out: DBusArgument>(
+        _ name: MemberName, inputs: (repeat Arg<each In>), outputs: (repeat Arg<each Out>), doc: String? = nil
+    ) -> MethodDeclaration<Self, Arguments<repeat each In>, Arguments<repeat each Out>> {
+        MethodDeclaration(name: name, inputs: argumentInfos(repeat each inputs), outputs: argumentInfos(repeat each outputs), doc: doc)
+    }
+
+    /// Declares a signal of this interface.
+    public static func signal<each Argument: DBusArgument>(
+        _ name: MemberName, _ arguments: repeat Arg<each Argument>, doc: String? = nil
+    ) -> SignalDeclaration<Self, Arguments<repeat each Argument>> {
+        SignalDeclaration(name: name, arguments: argumentInfos(repeat each arguments), doc: doc)
+    }
+
+    /// Declares a property of this interface: read-only and signalled with its value by default.
+    public static func property<Value: DBusArgument>(
+        _ name: String, _ type: Value.Type, access: PropertyAccess = .read, emits: ChangeEmission = .emitsValue, doc: String? = nil
+    ) -> PropertyDeclaration<Self, Value> {
+        PropertyDeclaration(name: name, access: access, emits: emits, doc: doc)
+    }
+}
+
+private func argumentInfos<each Value: DBusArgument>(_ arguments: repeat Arg<each Value>) -> [ArgumentInfo] {
+    var infos: [ArgumentInfo] = []
+    repeat infos.append((each arguments).info)
+    return infos
+}
+
 /// A named argument of a method or signal, typed by its Swift type: `Arg<String>("family")`.
 public struct Arg<Value: DBusArgument>: Sendable {
     public let name: String
@@ -11,154 +70,78 @@ public struct ArgumentInfo: Sendable, Hashable {
     public let signature: Signature
 }
 
-/// A method of an exported interface. Its signatures come from the handler's Swift types; the
-/// handler runs only for a call whose arguments have exactly those types (else `InvalidArgs`).
-public struct Method {
+/// The Swift types of a member's arguments, in order: only a type, never a value. (A generic type
+/// can have one parameter pack, and a method has two lists.)
+public struct Arguments<each Value: DBusArgument>: Sendable {}
+
+/// A method of the interface `Owner`, taking `Inputs` and returning `Outputs` (both
+/// `Arguments<…>`). Made by `DBusInterface.method`.
+public struct MethodDeclaration<Owner: DBusInterface, Inputs, Outputs>: Sendable {
     public let name: MemberName
     public let inputs: [ArgumentInfo]
     public let outputs: [ArgumentInfo]
     public let doc: String?
-    let inputSignature: String
-    /// Decodes the call's arguments, runs the body, and builds the reply.
-    let respond: (Message) throws -> Message
 
-    /// - Parameters:
-    ///   - inputs: the input argument names, e.g. `(Arg<Int32>("chapter"), Arg<String>("name"))`; `()` for none.
-    ///   - outputs: the output argument names, likewise.
-    ///   - body: receives the decoded inputs and returns the outputs. Throw a `DBusError` (or a
-    ///     `DBusErrorConvertible`) to choose the error the caller sees.
-    public init<each In: DBusArgument, each Out: DBusArgument>(
-        _ name: MemberName,
-        inputs: (repeat Arg<each In>),
-        outputs: (repeat Arg<each Out>),
-        doc: String? = nil,
-        _ body: @escaping (repeat each In) throws -> (repeat each Out)
-    ) {
-        self.init(name, doc: doc, inputs: Self.infos(repeat each inputs), outputs: Self.infos(repeat each outputs)) { call in
-            var reader = call.reader()
-            let results = try body(repeat try (each In)(from: &reader))
-            let reply = call.makeReply()
-            var writer = reply.writer()
-            repeat (each results).encode(to: &writer)
-            return reply
-        }
-    }
-
-    /// A method answered from an `EncodedReply`: for results read far more often than they
-    /// change, marshalled once by the owner and copied into each reply.
-    public static func encoded<each In: DBusArgument, each Out: DBusArgument>(
-        _ name: MemberName,
-        inputs: (repeat Arg<each In>),
-        outputs: (repeat Arg<each Out>),
-        doc: String? = nil,
-        _ body: @escaping (repeat each In) throws -> EncodedReply<repeat each Out>
-    ) -> Method {
-        Method(name, doc: doc, inputs: infos(repeat each inputs), outputs: infos(repeat each outputs)) { call in
-            var reader = call.reader()
-            return try body(repeat try (each In)(from: &reader)).reply(to: call)
-        }
-    }
-
-    private init(_ name: MemberName, doc: String?, inputs: [ArgumentInfo], outputs: [ArgumentInfo],
-                 respond: @escaping (Message) throws -> Message) {
-        self.name = name
-        self.doc = doc
-        self.inputs = inputs
-        self.outputs = outputs
-        inputSignature = inputs.map(\.signature.rawValue).joined()
-        self.respond = respond
-    }
-
-    private static func infos<each Value: DBusArgument>(_ arguments: repeat Arg<each Value>) -> [ArgumentInfo] {
-        var infos: [ArgumentInfo] = []
-        repeat infos.append((each arguments).info)
-        return infos
-    }
+    var info: MethodInfo { MethodInfo(name: name, inputs: inputs, outputs: outputs, doc: doc) }
 }
 
-/// A property of an exported interface.
-public struct Property {
-    public enum Access: String, Sendable { case read, readwrite }
+/// A signal of the interface `Owner` carrying `Payload` (an `Arguments<…>`). Made by
+/// `DBusInterface.signal`.
+public struct SignalDeclaration<Owner: DBusInterface, Payload>: Sendable {
+    public let name: MemberName
+    public let arguments: [ArgumentInfo]
+    public let doc: String?
 
-    /// How clients learn of changes (the `org.freedesktop.DBus.Property.EmitsChangedSignal` annotation).
-    public enum ChangeEmission: String, Sendable {
-        /// `PropertiesChanged` carries the new value.
-        case emitsValue = "true"
-        /// `PropertiesChanged` lists the property as invalidated, without a value.
-        case invalidates
-        /// Never changes.
-        case const
-        /// Changes are not signalled.
-        case none = "false"
-    }
+    var info: SignalInfo { SignalInfo(name: name, arguments: arguments, doc: doc) }
+}
 
+/// A property of the interface `Owner` holding a `Value`. Made by `DBusInterface.property`.
+public struct PropertyDeclaration<Owner: DBusInterface, Value: DBusArgument>: Sendable {
     public let name: String
-    public let signature: Signature
-    public let access: Access
+    public let access: PropertyAccess
     public let emits: ChangeEmission
     public let doc: String?
-    let read: () -> Variant
-    let write: ((Variant) throws -> Void)?
 
-    /// A read-only property whose value `get` returns when asked.
-    public static func readOnly<Value: DBusArgument>(
-        _ name: String, _ type: Value.Type, emits: ChangeEmission = .emitsValue, doc: String? = nil,
-        get: @escaping () -> Value
-    ) -> Property {
-        Property(name: name, signature: Value.dbusSignature, access: .read, emits: emits, doc: doc,
-                 read: { Variant(get()) }, write: nil)
-    }
-
-    /// A read-write property; `set` may throw to reject a value.
-    public static func readWrite<Value: DBusArgument>(
-        _ name: String, _ type: Value.Type, emits: ChangeEmission = .emitsValue, doc: String? = nil,
-        get: @escaping () -> Value, set: @escaping (Value) throws -> Void
-    ) -> Property {
-        Property(name: name, signature: Value.dbusSignature, access: .readwrite, emits: emits, doc: doc,
-                 read: { Variant(get()) }, write: { variant in try set(try variant.get(Value.self)) })
-    }
+    var info: PropertyInfo { PropertyInfo(name: name, signature: Value.dbusSignature, access: access, emits: emits, doc: doc) }
 }
 
-/// A signal declaration, typed by its arguments: emitting it takes exactly those types.
-public struct SignalDefinition<each Argument: DBusArgument>: Sendable {
-    public let name: MemberName
-    public let arguments: [ArgumentInfo]
-    public let doc: String?
-
-    public init(_ name: MemberName, _ arguments: repeat Arg<each Argument>, doc: String? = nil) {
-        self.name = name
-        var infos: [ArgumentInfo] = []
-        repeat infos.append((each arguments).info)
-        self.arguments = infos
-        self.doc = doc
-    }
-
-    public var info: SignalInfo { SignalInfo(name: name, arguments: arguments, doc: doc) }
+/// Whether clients may write a property.
+public enum PropertyAccess: String, Sendable {
+    case read, readwrite
 }
 
-/// A signal as introspection shows it.
-public struct SignalInfo: Sendable {
-    public let name: MemberName
-    public let arguments: [ArgumentInfo]
-    public let doc: String?
+/// How clients learn of a property's changes (the `org.freedesktop.DBus.Property.EmitsChangedSignal` annotation).
+public enum ChangeEmission: String, Sendable {
+    /// `PropertiesChanged` carries the new value.
+    case emitsValue = "true"
+    /// `PropertiesChanged` lists the property as invalidated, without a value.
+    case invalidates
+    /// Never changes.
+    case const
+    /// Changes are not signalled.
+    case none = "false"
 }
 
-/// An interface declared once: dispatch, argument checking, Properties and the introspection XML
-/// all come from this value.
-public struct Interface {
-    public let name: InterfaceName
-    public let doc: String?
-    public let methods: [Method]
-    public let properties: [Property]
-    public let signals: [SignalInfo]
+/// The members as introspection shows them.
+struct MethodInfo: Sendable {
+    let name: MemberName
+    let inputs: [ArgumentInfo]
+    let outputs: [ArgumentInfo]
+    let doc: String?
+}
 
-    public init(_ name: InterfaceName, doc: String? = nil, methods: [Method] = [], properties: [Property] = [], signals: [SignalInfo] = []) {
-        self.name = name
-        self.doc = doc
-        self.methods = methods
-        self.properties = properties
-        self.signals = signals
-    }
+struct SignalInfo: Sendable {
+    let name: MemberName
+    let arguments: [ArgumentInfo]
+    let doc: String?
+}
+
+struct PropertyInfo: Sendable {
+    let name: String
+    let signature: Signature
+    let access: PropertyAccess
+    let emits: ChangeEmission
+    let doc: String?
 }
 
 /// An error that knows the D-Bus error it should be sent as (domain errors adopt this).

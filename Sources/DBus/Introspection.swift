@@ -1,13 +1,13 @@
 /// Introspection XML generated from interface declarations (D-Bus specification, "Introspection
 /// Data Format"), with doc strings as `org.gtk.GDBus.DocString` annotations.
-public enum Introspection {
-    public static let doctype = """
+enum Introspection {
+    static let doctype = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
         """
 
     /// A whole document: the interfaces of one object and its direct children.
-    public static func document(interfaces: [Interface], children: [String] = []) -> String {
+    static func document(interfaces: [InterfaceDescription], children: [String] = []) -> String {
         var xml = doctype + "\n<node>\n"
         for interface in interfaces { xml += element(for: interface, indent: "  ") }
         for child in children { xml += "  <node name=\"\(escaped(child))\"/>\n" }
@@ -16,7 +16,7 @@ public enum Introspection {
     }
 
     /// One `<interface>` element.
-    public static func element(for interface: Interface, indent: String = "  ") -> String {
+    static func element(for interface: InterfaceDescription, indent: String = "  ") -> String {
         let inner = indent + "  "
         var xml = "\(indent)<interface name=\"\(interface.name)\">\n"
         xml += docAnnotation(interface.doc, indent: inner)
@@ -78,36 +78,4 @@ public enum Introspection {
         }
         return out
     }
-}
-
-extension Interface {
-    /// The standard interfaces every exported object has (declared for introspection; the
-    /// object server and libdbus answer their calls).
-    static var introspectable: Interface { Interface(
-        "org.freedesktop.DBus.Introspectable",
-        methods: [Method("Introspect", inputs: (), outputs: Arg<String>("xml_data")) { "" }]
-    ) }
-    static var peer: Interface { Interface(
-        "org.freedesktop.DBus.Peer",
-        methods: [
-            Method("Ping", inputs: (), outputs: ()) {},
-            Method("GetMachineId", inputs: (), outputs: Arg<String>("machine_uuid")) { "" },
-        ]
-    ) }
-    static var properties: Interface { Interface(
-        "org.freedesktop.DBus.Properties",
-        methods: [
-            Method("Get", inputs: (Arg<String>("interface_name"), Arg<String>("property_name")),
-                   outputs: Arg<Variant>("value")) { _, _ in Variant(.string("")) },
-            Method("GetAll", inputs: Arg<String>("interface_name"),
-                   outputs: Arg<[String: Variant]>("properties")) { _ in [:] },
-            Method("Set", inputs: (Arg<String>("interface_name"), Arg<String>("property_name"), Arg<Variant>("value")),
-                   outputs: ()) { _, _, _ in },
-        ],
-        signals: [
-            SignalDefinition<String, [String: Variant], [String]>(
-                "PropertiesChanged", Arg("interface_name"), Arg("changed_properties"), Arg("invalidated_properties")
-            ).info,
-        ]
-    ) }
 }

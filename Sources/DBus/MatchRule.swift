@@ -29,10 +29,11 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a received signal matches. A well-known `sender` is not compared here (signals
-    /// carry the unique name): the connection checks it against the name's current owner.
+    /// carry the unique name): the connection checks it against the name's current owner. The
+    /// bus itself is the exception: its signals carry `org.freedesktop.DBus` as their sender.
     func matches(_ message: Message) -> Bool {
         guard message.kind == .signal else { return false }
-        if let sender, sender.isUnique, message.sender != sender.rawValue { return false }
+        if let sender, sender.isUnique || sender == BusDriver.object.destination, message.sender != sender.rawValue { return false }
         if let path, message.path != path.rawValue { return false }
         if let interface, message.interface != interface.rawValue { return false }
         if let member, message.member != member.rawValue { return false }

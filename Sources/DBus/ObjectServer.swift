@@ -1,4 +1,5 @@
 internal import CDBus
+internal import Glibc
 
 /// Exports objects on a connection: routes method calls to declared interfaces, checks argument
 /// signatures, answers the standard errors itself, and provides `org.freedesktop.DBus.Properties`
@@ -9,7 +10,11 @@ internal import CDBus
 /// name, so a call that activated the service finds them.
 public final class ObjectServer {
     public let connection: Connection
-    private var objects: [ObjectPath: [InterfaceName: Interface]] = [:]
+    private var objects: [ObjectPath: [InterfaceName: InterfaceEntry]] = [:]
+    /// Told of a programming error: emitting a signal or a property change the exported interface
+    /// does not have (it is not sent). By default an assertion failure in debug builds and a line
+    /// on stderr in release builds; tests replace it to check that such a mistake is caught.
+    public var onMisuse: (String) -> Void = ObjectServer.reportMisuse
     private var registered = false
     /// The methods of the last few calls served, found again with libdbus's own string compares
     /// before any name in the call becomes a Swift String: widgets ask the same few methods again
@@ -18,15 +23,15 @@ public final class ObjectServer {
     private static var recentRouteLimit: Int { 8 }
 
     private final class Route { // a class: finding one retains it once instead of copying its fields
-        let method: Method
+        let method: BoundMethod
         // As C strings once, not at every call (a short Swift string is copied to pass it to C).
         let path: [CChar], interface: [CChar], member: [CChar]
 
-        init(path: ObjectPath, interface: InterfaceName, method: Method) {
+        init(path: ObjectPath, interface: InterfaceName, method: BoundMethod) {
             self.method = method
             self.path = Array(path.rawValue.utf8CString)
             self.interface = Array(interface.rawValue.utf8CString)
-            member = Array(method.name.rawValue.utf8CString)
+            member = Array(method.info.name.rawValue.utf8CString)
         }
 
         func matches(_ call: Message) -> Bool {
@@ -55,59 +60,72 @@ public final class ObjectServer {
         _ = dbus_connection_unregister_object_path(connection.raw, "/")
     }
 
-    /// Serves `interface` at `path`.
-    public func export(_ interface: Interface, at path: ObjectPath) throws(DBusError) {
-        guard !Self.standardInterfaces.contains(interface.name.rawValue) else {
-            throw DBusError.invalidArgs("\(interface.name) is provided by the object server itself")
+    /// Serves `interface` at `path` until the returned handle is dropped or unexported. Throws
+    /// `InvalidArgs` listing every problem of the interface (a member bound twice, a property
+    /// whose access and setter disagree), or when the path already has it.
+    public func export<Declaration>(_ interface: Interface<Declaration>, at path: ObjectPath) throws(DBusError) -> ExportedInterface<Declaration> {
+        guard !Self.standardInterfaces.contains(Declaration.name) else {
+            throw DBusError.invalidArgs("\(Declaration.name) is provided by the object server itself")
         }
-        guard objects[path]?[interface.name] == nil else {
-            throw DBusError.invalidArgs("\(interface.name) is already exported at \(path)")
+        guard objects[path]?[Declaration.name] == nil else {
+            throw DBusError.invalidArgs("\(Declaration.name) is already exported at \(path)")
         }
-        objects[path, default: [:]][interface.name] = interface
+        objects[path, default: [:]][Declaration.name] = try interface.entry()
         recentRoutes.removeAll()
+        return ExportedInterface(server: self, path: path)
     }
 
-    public func unexport(_ interface: InterfaceName, at path: ObjectPath) {
+    func unexport(_ interface: InterfaceName, at path: ObjectPath) {
         recentRoutes.removeAll()
         objects[path]?[interface] = nil
         if objects[path]?.isEmpty == true { objects[path] = nil }
     }
 
-    /// Emits a declared signal from `path`.
-    public func emit<each Argument: DBusArgument>(
-        _ signal: SignalDefinition<repeat each Argument>, from path: ObjectPath, interface: InterfaceName,
-        _ arguments: repeat each Argument
-    ) {
-        let message = Message.signal(path: path, interface: interface, member: signal.name)
-        message.append(repeat each arguments)
+    /// Sends a signal of an exported interface.
+    func emit(_ message: Message, signal: MemberName, from path: ObjectPath, interface: InterfaceName) {
+        guard let entry = objects[path]?[interface] else {
+            return onMisuse("signal \(signal) emitted from \(path), where \(interface) is not exported")
+        }
+        guard entry.signals.contains(where: { $0.name == signal }) else {
+            return onMisuse("signal \(signal) is not among the signals \(interface) is exported with at \(path)")
+        }
         connection.send(message)
     }
 
     /// Emits `PropertiesChanged` for the named properties, reading their values through their
     /// getters, so the signal can't disagree with `Get`.
-    public func emitPropertiesChanged(_ names: [String], at path: ObjectPath, interface: InterfaceName) {
-        guard let declaration = objects[path]?[interface] else { return }
+    func emitPropertiesChanged(_ names: [String], at path: ObjectPath, interface: InterfaceName) {
+        guard let entry = objects[path]?[interface] else {
+            return onMisuse("PropertiesChanged emitted from \(path), where \(interface) is not exported")
+        }
         var changed: [String: Variant] = [:]
         var invalidated: [String] = []
         for name in names {
-            guard let property = declaration.properties.first(where: { $0.name == name }) else { continue }
-            switch property.emits {
+            guard let property = entry.properties.first(where: { $0.info.name == name }) else {
+                onMisuse("property \(name) is not among the properties \(interface) is exported with at \(path)")
+                continue
+            }
+            switch property.info.emits {
             case .emitsValue: changed[name] = property.read()
             case .invalidates: invalidated.append(name)
             case .const, .none: continue
             }
         }
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        let message = Message.signal(path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
+        let message = Message.signal(path: path, interface: Properties.name, member: Properties.propertiesChanged.name)
         message.append(interface.rawValue, changed, invalidated)
         connection.send(message)
     }
 
+    private static func reportMisuse(_ problem: String) {
+        assertionFailure(problem)
+        let line = "DBus.ObjectServer: \(problem)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
     // MARK: Dispatch
 
-    static let standardInterfaces: Set<String> = [
-        "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Peer",
-    ]
+    static let standardInterfaces: Set<InterfaceName> = [Introspectable.name, Properties.name, Peer.name]
 
     fileprivate func handle(_ call: Message) -> Bool {
         guard call.kind == .methodCall else { return false }
@@ -130,19 +148,19 @@ public final class ObjectServer {
 
     private func respond(to call: Message, path: ObjectPath, member: String) throws -> Message {
         let interfaceName = call.interface
+        let introspectable = Introspectable.name.rawValue, introspect = Introspectable.introspect.name.rawValue
         guard let interfaces = objects[path] else {
             // Parents of exported objects can be introspected (so tools can walk the tree).
-            if interfaceName ?? "org.freedesktop.DBus.Introspectable" == "org.freedesktop.DBus.Introspectable",
-               member == "Introspect", !children(of: path).isEmpty {
-                return try introspect(call, path: path, interfaces: [:])
+            if interfaceName ?? introspectable == introspectable, member == introspect, !children(of: path).isEmpty {
+                return try self.introspect(call, path: path, interfaces: [:])
             }
             throw DBusError(name: DBusError.Name.unknownObject, message: "No such object path '\(path)'")
         }
         switch interfaceName {
-        case "org.freedesktop.DBus.Introspectable"?:
-            guard member == "Introspect" else { throw unknownMethod(call, member: member) }
-            return try introspect(call, path: path, interfaces: interfaces)
-        case "org.freedesktop.DBus.Properties"?:
+        case introspectable?:
+            guard member == introspect else { throw unknownMethod(call, member: member) }
+            return try self.introspect(call, path: path, interfaces: interfaces)
+        case Properties.name.rawValue?:
             return try properties(call, member: member, interfaces: interfaces)
         case let name?:
             // libdbus validated the header's names when it read the message.
@@ -150,16 +168,16 @@ public final class ObjectServer {
                 throw DBusError(name: DBusError.Name.unknownInterface,
                                 message: "Object '\(path)' does not implement interface '\(name)'")
             }
-            guard let method = interface.methods.first(where: { $0.name.rawValue == member }) else {
+            guard let method = interface.methods.first(where: { $0.info.name.rawValue == member }) else {
                 throw unknownMethod(call, member: member)
             }
             remember(Route(path: path, interface: interface.name, method: method))
             return try invoke(method, call)
         case nil:
             // No interface given: the first interface with such a method (D-Bus specification).
-            if member == "Introspect" { return try introspect(call, path: path, interfaces: interfaces) }
+            if member == introspect { return try self.introspect(call, path: path, interfaces: interfaces) }
             for interface in interfaces.values {
-                if let method = interface.methods.first(where: { $0.name.rawValue == member }) {
+                if let method = interface.methods.first(where: { $0.info.name.rawValue == member }) {
                     return try invoke(method, call)
                 }
             }
@@ -177,7 +195,7 @@ public final class ObjectServer {
                   message: "No such method '\(member)' in interface '\(call.interface ?? "")' at object path '\(call.path ?? "")' (signature '\(call.signature)')")
     }
 
-    private func invoke(_ method: Method, _ call: Message) throws -> Message {
+    private func invoke(_ method: BoundMethod, _ call: Message) throws -> Message {
         try expectSignature(call, method.inputSignature)
         return try method.respond(call)
     }
@@ -188,13 +206,11 @@ public final class ObjectServer {
         }
     }
 
-    private func introspect(_ call: Message, path: ObjectPath, interfaces: [InterfaceName: Interface]) throws -> Message {
+    private func introspect(_ call: Message, path: ObjectPath, interfaces: [InterfaceName: InterfaceEntry]) throws -> Message {
         try expectSignature(call, "")
-        var all: [Interface] = []
+        var all: [InterfaceDescription] = [.peer, .introspectable]
         if !interfaces.isEmpty {
-            all = [.peer, .introspectable, .properties] + interfaces.values.sorted { $0.name.rawValue < $1.name.rawValue }
-        } else {
-            all = [.peer, .introspectable]
+            all += [.properties] + interfaces.values.sorted { $0.name.rawValue < $1.name.rawValue }.map(\.description)
         }
         let reply = call.makeReply()
         reply.append(Introspection.document(interfaces: all, children: children(of: path)))
@@ -213,32 +229,32 @@ public final class ObjectServer {
         return names.sorted()
     }
 
-    private func properties(_ call: Message, member: String, interfaces: [InterfaceName: Interface]) throws -> Message {
-        func interface(named name: String) throws(DBusError) -> Interface {
+    private func properties(_ call: Message, member: String, interfaces: [InterfaceName: InterfaceEntry]) throws -> Message {
+        func interface(named name: String) throws(DBusError) -> InterfaceEntry {
             guard let found = (try? InterfaceName(name)).flatMap({ interfaces[$0] }) else {
                 throw DBusError(name: DBusError.Name.unknownInterface, message: "No such interface '\(name)' at object path '\(call.path ?? "")'")
             }
             return found
         }
-        func property(_ name: String, in interface: Interface) throws(DBusError) -> Property {
-            guard let found = interface.properties.first(where: { $0.name == name }) else {
+        func property(_ name: String, in interface: InterfaceEntry) throws(DBusError) -> BoundProperty {
+            guard let found = interface.properties.first(where: { $0.info.name == name }) else {
                 throw DBusError(name: DBusError.Name.unknownProperty, message: "No such property '\(name)' in interface '\(interface.name)'")
             }
             return found
         }
         let reply = call.makeReply()
         switch member {
-        case "Get":
+        case Properties.get.name.rawValue:
             try expectSignature(call, "ss")
             let (interfaceName, propertyName) = try call.decode(String.self, String.self)
             reply.append(try property(propertyName, in: interface(named: interfaceName)).read())
-        case "GetAll":
+        case Properties.getAll.name.rawValue:
             try expectSignature(call, "s")
             let interfaceName = try call.decode(String.self)
             var values: [String: Variant] = [:]
-            for property in try interface(named: interfaceName).properties { values[property.name] = property.read() }
+            for property in try interface(named: interfaceName).properties { values[property.info.name] = property.read() }
             reply.append(values)
-        case "Set":
+        case Properties.set.name.rawValue:
             try expectSignature(call, "ssv")
             let (interfaceName, propertyName, value) = try call.decode(String.self, String.self, Variant.self)
             let target = try interface(named: interfaceName)
@@ -246,8 +262,8 @@ public final class ObjectServer {
             guard let write = declared.write else {
                 throw DBusError(name: DBusError.Name.propertyReadOnly, message: "Property '\(propertyName)' of interface '\(interfaceName)' is read-only")
             }
-            guard value.value.signature == declared.signature else {
-                throw DBusError.invalidArgs("Property '\(propertyName)' has type '\(declared.signature)', got a value of type '\(value.value.signature)'")
+            guard value.value.signature == declared.info.signature else {
+                throw DBusError.invalidArgs("Property '\(propertyName)' has type '\(declared.info.signature)', got a value of type '\(value.value.signature)'")
             }
             try write(value)
             if let path = try? ObjectPath(call.path ?? "") {

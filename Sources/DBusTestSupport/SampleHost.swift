@@ -42,6 +42,17 @@ public final class SampleHost: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the loop thread with the sample object, and returns when it has run.
+    public func withSample(_ body: @escaping @Sendable (SampleObject) -> Void) async {
+        let sample = LoopBound(sample)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            host.onLoop {
+                body(sample.value)
+                done.resume()
+            }
+        }
+    }
+
     /// Closes the connection and ends the loop thread.
     public func stop() { host.stop() }
 }

@@ -16,73 +16,92 @@ public struct Pair: DBusArgument, Hashable {
     }
 }
 
-/// A sample object exercising every feature of the binding: one method per type family, errors,
-/// properties of each change-emission mode, and a signal. Used by the binding's tests in-process
-/// and by the `dbus-sample-service` executable (for activation and idle measurements).
+/// `org.example.Sample1`, the sample object's interface: one method per type family, errors,
+/// properties of each change-emission mode, and a signal.
+public enum Sample1: DBusInterface {
+    public static let name: InterfaceName = "org.example.Sample1"
+    public static let doc: String? = "A sample object for the binding's tests."
+
+    public static let echoBasics = method(
+        "EchoBasics",
+        inputs: (Arg<UInt8>("y"), Arg<Bool>("b"), Arg<Int16>("n"), Arg<UInt16>("q"), Arg<Int32>("i"), Arg<UInt32>("u"),
+                 Arg<Int64>("x"), Arg<UInt64>("t"), Arg<Double>("d"), Arg<String>("s"), Arg<ObjectPath>("o"), Arg<Signature>("g")),
+        outputs: (Arg<UInt8>("y"), Arg<Bool>("b"), Arg<Int16>("n"), Arg<UInt16>("q"), Arg<Int32>("i"), Arg<UInt32>("u"),
+                  Arg<Int64>("x"), Arg<UInt64>("t"), Arg<Double>("d"), Arg<String>("s"), Arg<ObjectPath>("o"), Arg<Signature>("g")),
+        doc: "Returns its arguments.")
+    public static let echoString = method("EchoString", inputs: Arg<String>("text"), outputs: Arg<String>("text"))
+    public static let echoVariant = method("EchoVariant", inputs: Arg<Variant>("value"), outputs: Arg<Variant>("value"))
+    public static let echoDict = method("EchoDict", inputs: Arg<[String: Variant]>("dict"), outputs: Arg<[String: Variant]>("dict"))
+    public static let echoStruct = method("EchoStruct", inputs: Arg<Pair>("pair"), outputs: Arg<Pair>("pair"))
+    public static let echoBytes = method("EchoBytes", inputs: Arg<[UInt8]>("bytes"), outputs: Arg<[UInt8]>("bytes"))
+    public static let echoNested = method(
+        "EchoNested", inputs: Arg<[[String: [Int32]]]>("nested"), outputs: Arg<[[String: [Int32]]]>("nested"))
+    public static let add = method("Add", inputs: (Arg<Int32>("a"), Arg<Int32>("b")), outputs: Arg<Int32>("sum"))
+    public static let fail = method(
+        "Fail", inputs: (Arg<String>("name"), Arg<String>("message")), outputs: (), doc: "Replies with the error named.")
+    public static let setCounter = method("SetCounter", inputs: Arg<Int32>("value"), outputs: ())
+    public static let emit = method("Emit", inputs: Arg<String>("text"), outputs: ())
+
+    public static let counter = property("Counter", Int32.self, doc: "Set by SetCounter.")
+    public static let label = property("Label", String.self, access: .readwrite)
+    public static let version = property("Version", String.self, emits: .const)
+    public static let secret = property("Secret", String.self, emits: .invalidates)
+
+    public static let pinged = signal("Pinged", Arg<String>("text"), Arg<Int32>("count"), doc: "Emitted by Emit.")
+}
+
+/// The sample object exercising every feature of the binding. Used by the binding's tests
+/// in-process and by the `dbus-sample-service` executable (for activation and idle measurements).
 public final class SampleObject {
     public static let busName: BusName = "org.example.Sample"
     public static let path: ObjectPath = "/org/example/Sample"
-    public static let interfaceName: InterfaceName = "org.example.Sample1"
-    public static let pinged = SignalDefinition<String, Int32>("Pinged", Arg("text"), Arg("count"), doc: "Emitted by Emit.")
 
     public private(set) var counter: Int32 = 0
     public private(set) var label = "initial"
-    private let server: ObjectServer
+    private var exported: ExportedInterface<Sample1>?
 
     public init(server: ObjectServer) throws(DBusError) {
-        self.server = server
-        try server.export(interface, at: Self.path)
+        exported = try server.export(interface, at: Self.path)
     }
 
-    private var interface: Interface {
+    /// Stops serving the object.
+    public func unexport() { exported = nil }
+
+    private var interface: Interface<Sample1> {
         Interface(
-            Self.interfaceName,
-            doc: "A sample object for the binding's tests.",
             methods: [
-                Method("EchoBasics",
-                       inputs: (Arg<UInt8>("y"), Arg<Bool>("b"), Arg<Int16>("n"), Arg<UInt16>("q"), Arg<Int32>("i"),
-                                Arg<UInt32>("u"), Arg<Int64>("x"), Arg<UInt64>("t"), Arg<Double>("d"), Arg<String>("s"),
-                                Arg<ObjectPath>("o"), Arg<Signature>("g")),
-                       outputs: (Arg<UInt8>("y"), Arg<Bool>("b"), Arg<Int16>("n"), Arg<UInt16>("q"), Arg<Int32>("i"),
-                                 Arg<UInt32>("u"), Arg<Int64>("x"), Arg<UInt64>("t"), Arg<Double>("d"), Arg<String>("s"),
-                                 Arg<ObjectPath>("o"), Arg<Signature>("g")),
-                       doc: "Returns its arguments.") { y, b, n, q, i, u, x, t, d, s, o, g in
-                    (y, b, n, q, i, u, x, t, d, s, o, g)
-                },
-                Method("EchoString", inputs: Arg<String>("text"), outputs: Arg<String>("text")) { (text: String) in text },
-                Method("EchoVariant", inputs: Arg<Variant>("value"), outputs: Arg<Variant>("value")) { (value: Variant) in value },
-                Method("EchoDict", inputs: Arg<[String: Variant]>("dict"), outputs: Arg<[String: Variant]>("dict")) { (dict: [String: Variant]) in dict },
-                Method("EchoStruct", inputs: Arg<Pair>("pair"), outputs: Arg<Pair>("pair")) { (pair: Pair) in pair },
-                Method("EchoBytes", inputs: Arg<[UInt8]>("bytes"), outputs: Arg<[UInt8]>("bytes")) { (bytes: [UInt8]) in bytes },
-                Method("EchoNested", inputs: Arg<[[String: [Int32]]]>("nested"), outputs: Arg<[[String: [Int32]]]>("nested")) { (nested: [[String: [Int32]]]) in nested },
-                Method("Add", inputs: (Arg<Int32>("a"), Arg<Int32>("b")), outputs: Arg<Int32>("sum")) { a, b in
+                Method(Sample1.echoBasics) { y, b, n, q, i, u, x, t, d, s, o, g in (y, b, n, q, i, u, x, t, d, s, o, g) },
+                Method(Sample1.echoString) { text in text },
+                Method(Sample1.echoVariant) { value in value },
+                Method(Sample1.echoDict) { dict in dict },
+                Method(Sample1.echoStruct) { pair in pair },
+                Method(Sample1.echoBytes) { bytes in bytes },
+                Method(Sample1.echoNested) { nested in nested },
+                Method(Sample1.add) { a, b in
                     let (sum, overflow) = a.addingReportingOverflow(b)
                     if overflow { throw DBusError(name: "org.example.Sample.Error.Overflow", message: "\(a) + \(b) overflows int32") }
                     return sum
                 },
-                Method("Fail", inputs: (Arg<String>("name"), Arg<String>("message")), outputs: (),
-                       doc: "Replies with the error named.") { name, message in
-                    throw DBusError(name: name, message: message)
-                },
-                Method("SetCounter", inputs: Arg<Int32>("value"), outputs: ()) { [unowned self] (value: Int32) in
+                Method(Sample1.fail) { name, message in throw DBusError(name: name, message: message) },
+                Method(Sample1.setCounter) { [unowned self] value in
                     counter = value
-                    server.emitPropertiesChanged(["Counter"], at: Self.path, interface: Self.interfaceName)
+                    exported?.emitPropertiesChanged(PropertyChanges(Sample1.counter))
                 },
-                Method("Emit", inputs: Arg<String>("text"), outputs: ()) { [unowned self] (text: String) in
+                Method(Sample1.emit) { [unowned self] text in
                     counter += 1
-                    server.emit(Self.pinged, from: Self.path, interface: Self.interfaceName, text, counter)
+                    exported?.emit(Sample1.pinged, text, counter)
                 },
             ],
             properties: [
-                .readOnly("Counter", Int32.self, doc: "Set by SetCounter.") { [unowned self] in counter },
-                .readWrite("Label", String.self, get: { [unowned self] in label }, set: { [unowned self] value in
+                Property(Sample1.counter) { [unowned self] in counter },
+                Property(Sample1.label, get: { [unowned self] in label }, set: { [unowned self] value in
                     guard !value.isEmpty else { throw DBusError.invalidArgs("Label must not be empty") }
                     label = value
                 }),
-                .readOnly("Version", String.self, emits: .const) { "1.0" },
-                .readOnly("Secret", String.self, emits: .invalidates) { "hidden" },
+                Property(Sample1.version) { "1.0" },
+                Property(Sample1.secret) { "hidden" },
             ],
-            signals: [Self.pinged.info]
+            signals: Sample1.pinged
         )
     }
 }

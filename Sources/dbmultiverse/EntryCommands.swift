@@ -21,9 +21,7 @@ struct EntryCommand: ParsableCommand {
     @OptionGroup var options: EntryOptions
 
     func run() throws {
-        let caller = try BlockingCaller()
-        let reply = try caller.callWidget("GetSnapshot", options.family.rawValue)
-        let entry = try ChapterEntry(dbusDictionary: reply.decode([String: Variant].self))
+        let entry = try BlockingCaller().call(WidgetClient().snapshot(family: options.family))
         Output.line(entry.formatted(options.format, family: options.family))
     }
 }

@@ -22,12 +22,9 @@ struct UpdateCommand: ParsableCommand {
         } catch {
             throw CommandFailure.usage(error.message)
         }
-        let coverBytes = try cover.map(readCover) ?? []
-        var options: [String: Variant] = [:]
-        if let page { options["page"] = Variant(Int32(page)) }
-        if let language { options["language"] = Variant(language) }
-        let caller = try BlockingCaller()
-        _ = try caller.callWidget("UpdateChapter", Int32(chapter), name, Int32(progress), coverBytes, options)
+        let update = ChapterUpdate(chapter: chapter, name: name, progress: progress, cover: try cover.map(readCover) ?? [],
+                                   page: page, language: language)
+        try BlockingCaller().call(WidgetClient().updateChapter(update))
     }
 
     private func readCover(_ path: String) throws -> [UInt8] {
@@ -51,7 +48,7 @@ struct ProgressCommand: ParsableCommand {
         } catch {
             throw CommandFailure.usage(error.message)
         }
-        _ = try BlockingCaller().callWidget("UpdateProgress", Int32(progress))
+        try BlockingCaller().call(WidgetClient().updateProgress(progress))
     }
 }
 
@@ -62,7 +59,7 @@ struct ReloadCommand: ParsableCommand {
     @Option(help: "The widget kind.") var kind: String = WidgetKind.name
 
     func run() throws {
-        _ = try BlockingCaller().callWidget("ReloadTimelines", kind)
+        try BlockingCaller().call(WidgetClient().reloadTimelines(kind: kind))
     }
 }
 
@@ -92,17 +89,15 @@ struct OpenCommand: ParsableCommand {
                 throw CommandFailure.usage(error.message)
             }
         }
-        var platformData: [String: Variant] = [:]
-        let env = environment()
-        if let token = env["XDG_ACTIVATION_TOKEN"] { platformData["activation-token"] = Variant(token) }
-        if let startupID = env["DESKTOP_STARTUP_ID"] { platformData["desktop-startup-id"] = Variant(startupID) }
+        let launch = LaunchContext(environment: environment())
+        let widget = WidgetClient()
         let caller = try BlockingCaller()
         if let link {
-            _ = try caller.callWidget("Open", interface: WidgetBus.applicationInterface, [link.uri], platformData)
+            try caller.call(widget.open([link], launch))
         } else if current {
-            _ = try caller.callWidget("ActivateAction", interface: WidgetBus.applicationInterface, "open-current", [Variant](), platformData)
+            try caller.call(widget.activateAction(.openCurrent, launch))
         } else {
-            _ = try caller.callWidget("Activate", interface: WidgetBus.applicationInterface, platformData)
+            try caller.call(widget.activate(launch))
         }
     }
 }

@@ -3,7 +3,6 @@ import ComicDomain
 import DBus
 import Desktop
 import EventLoop
-import Glibc
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,48 +14,34 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         let caller = try BlockingCaller()
         let connection = caller.connection
+        let widget = WidgetClient()
         let format = options.format, family = options.family
         var failure: DBusError?
         connection.onDisconnect = {
             failure = DBusError.disconnected("the session bus went away")
             caller.loop.stop()
         }
-        // Subscribe first, then read the current entry: no reload can fall in between.
-        try connection.addMatchBlocking(MatchRule(sender: WidgetBus.busName, path: WidgetBus.objectPath,
-                                                  interface: WidgetBus.widgetInterface, member: "TimelinesReloaded"))
-        let reloads = connection.subscribe(
-            MatchRule(path: WidgetBus.objectPath, interface: WidgetBus.widgetInterface, member: "TimelinesReloaded"),
-            addMatch: false
-        ) { signal in
-            guard let (_, _, entry) = try? signal.decode(String.self, String.self, [String: Variant].self),
-                  let parsed = try? ChapterEntry(dbusDictionary: entry) else { return }
-            Output.line(parsed.formatted(format, family: family))
+        // Subscribe first, then read the current entry: no reload can fall in between. Reloads are
+        // taken only from the owner of the service's name: another peer can't forge a line.
+        let reloads = try widget.subscribeToReloads(on: connection) { reload in
+            Output.line(reload.entry.formatted(format, family: family))
         }
-        let ownerRule = MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
-                                  member: "NameOwnerChanged", arg0: WidgetBus.busName.rawValue)
         // A restarted service may start from other storage: show its entry once it is back.
-        let restarts = connection.subscribe(ownerRule) { signal in
-            guard let (_, _, newOwner) = try? signal.decode(String.self, String.self, String.self), !newOwner.isEmpty else { return }
-            printSnapshot(caller, format: format, family: family, activate: false)
+        let restarts = try widget.onServiceChange(on: connection) { owner in
+            if owner != nil { printSnapshot(caller, widget, format: format, family: family, activate: false) }
         }
-        printSnapshot(caller, format: format, family: family, activate: true)
+        printSnapshot(caller, widget, format: format, family: family, activate: true)
         while failure == nil { try caller.loop.run() }
         withExtendedLifetime((reloads, restarts)) {}
-        throw failure!
+        throw failure ?? DBusError.disconnected("the session bus went away")
     }
 
-    private func printSnapshot(_ caller: BlockingCaller, format: EntryFormat, family: WidgetFamily, activate: Bool) {
-        let message = Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                         interface: WidgetBus.widgetInterface, member: "GetSnapshot")
-        message.append(family.rawValue)
-        message.autoStart = activate
-        caller.connection.call(message) { result in
-            var entry: ChapterEntry?
-            if let dictionary = try? result.get().decode([String: Variant].self) {
-                entry = try? ChapterEntry(dbusDictionary: dictionary)
-            }
+    private func printSnapshot(_ caller: BlockingCaller, _ widget: WidgetClient, format: EntryFormat, family: WidgetFamily, activate: Bool) {
+        let snapshot = widget.snapshot(family: family)
+        caller.connection.call(activate ? snapshot : snapshot.withoutActivation()) { result in
             // No service (and none to activate): show the placeholder until one appears.
-            Output.line((entry ?? .placeholder(family: family, date: 0)).formatted(format, family: family))
+            let entry = (try? result.get()) ?? .placeholder(family: family, date: 0)
+            Output.line(entry.formatted(format, family: family))
         }
     }
 }

@@ -29,7 +29,7 @@ import Testing
     static let driverInterface: InterfaceName = "org.freedesktop.DBus"
 
     func add(_ client: BusClient, _ a: Int32, _ b: Int32) async throws -> Int32 {
-        try await client.call(destination: SampleObject.busName, path: SampleObject.path, interface: SampleObject.interfaceName,
+        try await client.call(destination: SampleObject.busName, path: SampleObject.path, interface: Sample1.name,
                               member: "Add", a, b, timeout: .seconds(10)).decode(Int32.self)
     }
 
@@ -49,7 +49,7 @@ import Testing
         await expectDBusError(DBusError.Name.nameHasNoOwner) { try await owner(client) }
 
         let result = try runCommand(["dbus-send", "--print-reply", "--reply-timeout=10000", "--dest=\(SampleObject.busName)",
-                                     SampleObject.path.rawValue, "\(SampleObject.interfaceName).Add", "int32:1", "int32:2"],
+                                     SampleObject.path.rawValue, "\(Sample1.name).Add", "int32:1", "int32:2"],
                                     environment: bus.clientEnvironment, timeout: 20)
         let activated = try await owner(client)
         #expect(dbusSendReplyLines(result, from: activated) == ["   int32 3"])
@@ -67,10 +67,10 @@ import Testing
         await expectDBusError("org.example.Sample.Error.Overflow") { try await add(client, .max, 1) }
         // Properties and signals work against the activated instance as they do in-process.
         #expect(try await client.property(String.self, destination: SampleObject.busName, path: SampleObject.path,
-                                          interface: SampleObject.interfaceName, name: "Version") == "1.0")
+                                          interface: Sample1.name, name: "Version") == "1.0")
         let pinged = try await client.signals(MatchRule(sender: SampleObject.busName, path: SampleObject.path,
-                                                        interface: SampleObject.interfaceName, member: "Pinged"))
-        _ = try await client.call(destination: SampleObject.busName, path: SampleObject.path, interface: SampleObject.interfaceName,
+                                                        interface: Sample1.name, member: "Pinged"))
+        _ = try await client.call(destination: SampleObject.busName, path: SampleObject.path, interface: Sample1.name,
                                   member: "Emit", "activated", timeout: .seconds(5))
         let signal = try await next(pinged, within: 10, "Pinged from the activated service")
         #expect(signal.sender == activated)

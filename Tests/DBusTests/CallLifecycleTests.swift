@@ -30,7 +30,7 @@ import Testing
     }
 
     func call<each A: DBusArgument>(_ client: BusClient, _ member: MemberName, _ args: repeat each A) async throws -> Message {
-        try await client.call(destination: SampleObject.busName, path: SampleObject.path, interface: SampleObject.interfaceName,
+        try await client.call(destination: SampleObject.busName, path: SampleObject.path, interface: Sample1.name,
                               member: member, repeat each args, timeout: .seconds(5))
     }
 
@@ -89,14 +89,14 @@ import Testing
         let peer = try await BusClient.connect(.address(bus.address))
         let exported = try await peer.withConnection { connection in
             let server = try ObjectServer(connection: connection)
-            try server.export(Interface("org.example.Stall", methods: [
-                Method("Hang", inputs: (), outputs: Arg<String>("late")) {
+            let exported = try server.export(Interface<Stall>(methods: [
+                Method(Stall.hang) {
                     arrival.yield(())
                     release.wait()
                     return "too late"
                 },
             ]), at: "/org/example/Stall")
-            return Retained(server)
+            return Retained((server, exported))
         }
         let peerName = try BusName(await peer.uniqueName())
         let client = try await client()
@@ -137,7 +137,7 @@ import Testing
         // So does a subscription (its AddMatch can't be confirmed).
         _ = try await withTimeout(5, "a subscription on a dead connection") {
             await expectDBusError(DBusError.Name.disconnected) {
-                try await client.signals(MatchRule(interface: SampleObject.interfaceName))
+                try await client.signals(MatchRule(interface: Sample1.name))
             }
         }
     }
@@ -154,8 +154,8 @@ import Testing
         }
         #expect(try await matchRules() == 0)
 
-        let pinged = try await client.signals(MatchRule(path: SampleObject.path, interface: SampleObject.interfaceName, member: "Pinged"))
-        let everything = try await client.signals(MatchRule(interface: SampleObject.interfaceName))
+        let pinged = try await client.signals(MatchRule(path: SampleObject.path, interface: Sample1.name, member: "Pinged"))
+        let everything = try await client.signals(MatchRule(interface: Sample1.name))
         #expect(try await matchRules() == 2)
 
         let (received, receiver) = AsyncStream<String>.makeStream()
@@ -181,6 +181,12 @@ import Testing
         #expect(try second.decode(String.self, Int32.self) == ("second", Int32(2)))
         #expect(try await add(client) == 5)
     }
+}
+
+/// A peer whose method stalls its loop.
+enum Stall: DBusInterface {
+    static let name: InterfaceName = "org.example.Stall"
+    static let hang = method("Hang", inputs: (), outputs: Arg<String>("late"))
 }
 
 /// Keeps a loop-confined object alive between `withConnection` calls.

@@ -15,7 +15,7 @@ import Testing
     func client() async throws -> BusClient { try await BusClient.connect(.address(bus.address)) }
 
     func call<each A: DBusArgument>(_ client: BusClient, _ member: MemberName, _ args: repeat each A,
-                                    interface: InterfaceName = SampleObject.interfaceName,
+                                    interface: InterfaceName = Sample1.name,
                                     path: ObjectPath = SampleObject.path) async throws -> Message {
         try await client.call(destination: SampleObject.busName, path: path, interface: interface, member: member,
                               repeat each args, timeout: .seconds(5))
@@ -100,7 +100,7 @@ import Testing
         await expectError(DBusError.Name.invalidArgs, containing: "expected signature 'ii'") {
             try await call(client, "Add", "two", "forty")
         }
-        await host.withServer { $0.unexport(SampleObject.interfaceName, at: SampleObject.path) }
+        await host.withSample { $0.unexport() }
         await expectError(DBusError.Name.unknownObject, containing: "'/org/example/Sample'") {
             try await call(client, "Add", Int32(2), Int32(40))
         }
@@ -110,28 +110,28 @@ import Testing
         let client = try await client()
         func get<T: DBusArgument>(_ name: String, _ type: T.Type) async throws -> T {
             try await client.property(T.self, destination: SampleObject.busName, path: SampleObject.path,
-                                      interface: SampleObject.interfaceName, name: name)
+                                      interface: Sample1.name, name: name)
         }
         #expect(try await get("Version", String.self) == "1.0")
         #expect(try await get("Label", String.self) == "initial")
-        let all = try await call(client, "GetAll", SampleObject.interfaceName.rawValue, interface: "org.freedesktop.DBus.Properties")
+        let all = try await call(client, "GetAll", Sample1.name.rawValue, interface: "org.freedesktop.DBus.Properties")
             .decode([String: Variant].self)
         #expect(Set(all.keys) == ["Counter", "Label", "Version", "Secret"])
 
         let properties: InterfaceName = "org.freedesktop.DBus.Properties"
-        _ = try await call(client, "Set", SampleObject.interfaceName.rawValue, "Label", Variant("renamed"), interface: properties)
+        _ = try await call(client, "Set", Sample1.name.rawValue, "Label", Variant("renamed"), interface: properties)
         #expect(try await get("Label", String.self) == "renamed")
         await expectError(DBusError.Name.propertyReadOnly, containing: "'Version'") {
-            try await call(client, "Set", SampleObject.interfaceName.rawValue, "Version", Variant("2"), interface: properties)
+            try await call(client, "Set", Sample1.name.rawValue, "Version", Variant("2"), interface: properties)
         }
         await expectError(DBusError.Name.invalidArgs, containing: "has type 's'") {
-            try await call(client, "Set", SampleObject.interfaceName.rawValue, "Label", Variant(Int32(1)), interface: properties)
+            try await call(client, "Set", Sample1.name.rawValue, "Label", Variant(Int32(1)), interface: properties)
         }
         await expectError(DBusError.Name.invalidArgs, containing: "must not be empty") {
-            try await call(client, "Set", SampleObject.interfaceName.rawValue, "Label", Variant(""), interface: properties)
+            try await call(client, "Set", Sample1.name.rawValue, "Label", Variant(""), interface: properties)
         }
         await expectError(DBusError.Name.unknownProperty, containing: "'Missing'") {
-            try await call(client, "Get", SampleObject.interfaceName.rawValue, "Missing", interface: properties)
+            try await call(client, "Get", Sample1.name.rawValue, "Missing", interface: properties)
         }
         await expectError(DBusError.Name.unknownInterface, containing: "org.example.None") {
             try await call(client, "GetAll", "org.example.None", interface: properties)
@@ -141,7 +141,7 @@ import Testing
 
     @Test func signalsAndPropertiesChanged() async throws {
         let client = try await client()
-        let pinged = try await client.signals(MatchRule(path: SampleObject.path, interface: SampleObject.interfaceName, member: "Pinged"))
+        let pinged = try await client.signals(MatchRule(path: SampleObject.path, interface: Sample1.name, member: "Pinged"))
         _ = try await call(client, "Emit", "hello")
         let signal = try await next(pinged, "Pinged")
         let (text, count) = try signal.decode(String.self, Int32.self)
@@ -149,11 +149,11 @@ import Testing
         #expect(signal.sender == host.uniqueName)
 
         let changes = try await client.signals(MatchRule(path: SampleObject.path, interface: "org.freedesktop.DBus.Properties",
-                                                         member: "PropertiesChanged", arg0: SampleObject.interfaceName.rawValue))
+                                                         member: "PropertiesChanged", arg0: Sample1.name.rawValue))
         _ = try await call(client, "SetCounter", Int32(7))
         let (interface, changed, invalidated) = try await next(changes, "PropertiesChanged")
             .decode(String.self, [String: Variant].self, [String].self)
-        #expect(interface == SampleObject.interfaceName.rawValue)
+        #expect(interface == Sample1.name.rawValue)
         #expect(changed == ["Counter": Variant(Int32(7))])
         #expect(invalidated.isEmpty)
     }
@@ -164,7 +164,7 @@ import Testing
     @Test func aSignalSentStraightToUsByAnotherPeerIsNotFromAWellKnownName() async throws {
         let client = try await client()
         let pinged = try await client.signals(MatchRule(sender: SampleObject.busName, path: SampleObject.path,
-                                                        interface: SampleObject.interfaceName, member: "Pinged"))
+                                                        interface: Sample1.name, member: "Pinged"))
         // A round trip: the owner lookup made at subscribing has been answered by now.
         #expect(try await call(client, "Add", Int32(2), Int32(40)).decode(Int32.self) == 42)
 
@@ -172,7 +172,7 @@ import Testing
         // spoofer's messages in order, so the forged one arrives first.
         let spoofer = try await BusClient.connect(.address(bus.address))
         let us = try BusName(await client.uniqueName())
-        try await spoofer.emit(path: SampleObject.path, interface: SampleObject.interfaceName, member: "Pinged",
+        try await spoofer.emit(path: SampleObject.path, interface: Sample1.name, member: "Pinged",
                                destination: us, "forged", Int32(-1))
         _ = try await call(spoofer, "Emit", "real")
         let first = try await next(pinged, "Pinged")

@@ -16,7 +16,7 @@ import Testing
 
     static let destination = SampleObject.busName.rawValue
     static let path = SampleObject.path.rawValue
-    static let interface = SampleObject.interfaceName.rawValue
+    static let interface = Sample1.name.rawValue
 
     // MARK: dbus-send
 

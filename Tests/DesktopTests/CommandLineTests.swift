@@ -1,3 +1,4 @@
+import ComicDomain
 import DBus
 import DBusTestSupport
 import Desktop
@@ -106,6 +107,43 @@ import Testing
 
         #expect(try service.cli("update", "--chapter", "44", "--name", "After", "--progress", "0").status == 0)
         try watch.waitForLine(from: linesBefore, timeout: 10, "the line of the next reload") { $0 == "Ch. 44 · 0%" }
+    }
+
+    /// libdbus hands `watch` every signal sent straight to it: a `TimelinesReloaded` from a peer
+    /// that does not own com.nobadi.DBMultiverse, broadcast or unicast, must print nothing, while
+    /// the service's own reload still prints.
+    @Test func watchIgnoresAForgedReloadAndPrintsTheRealOne() async throws {
+        let service = try ActivatedService()
+        defer { service.stop() }
+        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
+        let watch = try StreamingCommand([Binary.dbmultiverse, "watch", "--family", "small"], environment: service.environment)
+        defer { watch.stop() }
+        let (first, _) = try watch.waitForLine(timeout: 10, "the current entry") { $0 == "Ch. 42 · 35%" }
+
+        let forger = try await BusClient.connect(.address(service.bus.address))
+        let watchName = try await uniqueName(ofProcess: watch.processIdentifier, on: forger)
+        let forged = ChapterEntry(chapter: 666, name: "Forged", progress: 99, imagePath: "", date: 0, family: .medium, isPlaceholder: false)
+        try await forger.emit(Widget1.timelinesReloaded, from: WidgetBus.objectPath,
+                              "DBMultiverseWidgets", "chapter-change", forged.dbusDictionary)
+        try await forger.emit(Widget1.timelinesReloaded, from: WidgetBus.objectPath, to: watchName,
+                              "DBMultiverseWidgets", "chapter-change", forged.dbusDictionary)
+        // A round trip: the bus has routed both forgeries, so they reach watch before the reload below.
+        _ = try await forger.call(BusDriver.getID.call(on: BusDriver.object))
+
+        #expect(try service.cli("reload").status == 0)
+        let (real, _) = try watch.waitForLine(from: first + 1, timeout: 10, "the real reload") { $0 == "Ch. 42 · 35%" }
+        let printed = Array(watch.output[(first + 1)...real])
+        #expect(printed == ["Ch. 42 · 35%"], "printed for the forged signals: \(printed.dropLast())")
+    }
+
+    /// The unique name of the connection `pid` has on the bus.
+    func uniqueName(ofProcess pid: Int32, on client: BusClient) async throws -> BusName {
+        let names = try await client.call(BusDriver.listNames.call(on: BusDriver.object))
+        for name in names where name.hasPrefix(":") {
+            let owner = try? await client.call(BusDriver.getConnectionUnixProcessID.call(on: BusDriver.object, name))
+            if owner == UInt32(bitPattern: pid) { return try BusName(name) }
+        }
+        throw FixtureError("process \(pid) has no connection on the bus")
     }
 
     @Test func watchPrintsWaybarLines() async throws {

@@ -255,7 +255,7 @@ final class DesktopLinkSession: @unchecked Sendable { // immutable after start
         try FileManager.default.copyItem(atPath: home.dataHome + "/dbus-1/services/" + activationFile,
                                          toPath: bus.serviceDirectory.appendingPathComponent(activationFile).path)
         let client = try await BusClient.connect(.address(bus.address))
-        let openRequests = try await client.signals(MatchRule(path: WidgetBus.objectPath, interface: WidgetBus.widgetInterface,
+        let openRequests = try await client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name,
                                                               member: "OpenRequested"))
         return DesktopLinkSession(home: home, bus: bus, browser: browser, client: client, openRequests: openRequests)
     }

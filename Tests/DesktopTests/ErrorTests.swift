@@ -167,7 +167,7 @@ import Testing
         try await expectRejected(host, DBusError.Name.unknownMethod, containing: ["Explode"]) {
             try await host.call("Explode")
         }
-        let widget = WidgetBus.widgetInterface.rawValue
+        let widget = Widget1.name.rawValue
         try await expectRejected(host, DBusError.Name.unknownProperty, containing: ["Missing"]) {
             try await host.call("Get", widget, "Missing", interface: ServiceHost.properties)
         }

@@ -58,17 +58,17 @@ final class NotifierTestWidget: Sendable {
 
     let opens: AsyncStream<OpenCall>
     private let host: BusHost
+    private let exported: LoopBound<ExportedInterface<FreedesktopApplication>>
 
     init(address: String) throws {
         let (opens, continuation) = AsyncStream<OpenCall>.makeStream()
         self.opens = opens
         host = try BusHost(address: address)
-        try host.server.export(Interface(WidgetBus.applicationInterface, methods: [
-            Method("Open", inputs: (Arg<[String]>("uris"), Arg<[String: Variant]>("platform_data")), outputs: ()) {
-                (uris: [String], platformData: [String: Variant]) in
+        exported = LoopBound(try host.server.export(Interface<FreedesktopApplication>(methods: [
+            Method(FreedesktopApplication.open) { uris, platformData in
                 continuation.yield(OpenCall(uris: uris, platformData: platformData))
             },
-        ]), at: WidgetBus.objectPath)
+        ]), at: WidgetBus.objectPath))
         guard try host.connection.requestNameBlocking(WidgetBus.busName) == .primaryOwner else {
             host.stop()
             throw FixtureError("could not own \(WidgetBus.busName)")
@@ -80,7 +80,7 @@ final class NotifierTestWidget: Sendable {
 
     /// Emits `TimelinesReloaded("DBMultiverseWidgets", reason, entry)`; returns once the bus has routed it.
     func reload(_ reason: String, _ entry: ChapterEntry) async throws {
-        let message = Message.signal(path: WidgetBus.objectPath, interface: WidgetBus.widgetInterface, member: "TimelinesReloaded")
+        let message = Message.signal(path: WidgetBus.objectPath, interface: Widget1.name, member: Widget1.timelinesReloaded.name)
         message.append("DBMultiverseWidgets", reason, entry.dbusDictionary)
         try await host.sendAndSync(message)
     }

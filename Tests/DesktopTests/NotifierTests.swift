@@ -210,11 +210,16 @@ import Testing
         }
     }
 
-    @Test func aNotifyMessageRoundTrips() throws {
+    @Test func theNotifyCallCarriesTheRequestInWireOrder() throws {
         let request = NotificationRequest(appName: "a", replacesID: 9, appIcon: "i", summary: "s", body: "b",
                                           actions: ["default", "Go"], hints: ["urgency": Variant(UInt8(2))], expireTimeout: 5000)
-        let message = request.message()
+        let message = request.notifyCall().message
         #expect(message.signature == "susssasa{sv}i")
-        #expect(try NotificationRequest(notifyCall: message) == request)
+        #expect(message.destination == "org.freedesktop.Notifications" && message.path == "/org/freedesktop/Notifications")
+        #expect(message.interface == "org.freedesktop.Notifications" && message.member == "Notify")
+        let decoded = try message.decode(String.self, UInt32.self, String.self, String.self, String.self, [String].self,
+                                         [String: Variant].self, Int32.self)
+        #expect(decoded.0 == "a" && decoded.1 == 9 && decoded.2 == "i" && decoded.3 == "s" && decoded.4 == "b")
+        #expect(decoded.5 == ["default", "Go"] && decoded.6 == ["urgency": Variant(UInt8(2))] && decoded.7 == 5000)
     }
 }

@@ -7,67 +7,54 @@ public import DBus
 public final class ApplicationService {
     private let widget: WidgetService
     private let opener: ChapterOpener
+    private var exported: ExportedInterface<FreedesktopApplication>?
 
     public init(widget: WidgetService, opener: ChapterOpener) throws(DBusError) {
         self.widget = widget
         self.opener = opener
-        try widget.server.export(interface, at: WidgetBus.objectPath)
+        exported = try widget.server.export(interface, at: WidgetBus.objectPath)
     }
 
-    private var interface: Interface {
+    private var interface: Interface<FreedesktopApplication> {
         Interface(
-            WidgetBus.applicationInterface,
             methods: [
-                Method("Activate", inputs: Arg<[String: Variant]>("platform_data"), outputs: ()) {
-                    [unowned self] (platformData: [String: Variant]) in
-                    openCurrent(platformData)
+                Method(FreedesktopApplication.activate) { [unowned self] platformData in
+                    openCurrent(LaunchContext(platformData: platformData))
                 },
-                Method("Open", inputs: (Arg<[String]>("uris"), Arg<[String: Variant]>("platform_data")), outputs: ()) {
-                    [unowned self] (uris: [String], platformData: [String: Variant]) in
+                Method(FreedesktopApplication.open) { [unowned self] uris, platformData in
                     var links: [DeepLink] = []
                     for uri in uris { links.append(try DeepLink(parsing: uri)) } // all first: nothing opens on a bad one
-                    for link in links { open(link, platformData) }
+                    for link in links { open(link, LaunchContext(platformData: platformData)) }
                 },
-                Method("ActivateAction",
-                       inputs: (Arg<String>("action_name"), Arg<[Variant]>("parameter"), Arg<[String: Variant]>("platform_data")),
-                       outputs: ()) { [unowned self] (name: String, parameter: [Variant], platformData: [String: Variant]) in
-                    switch name {
-                    case "open-chapter":
-                        guard parameter.count == 1, case .int32(let chapter) = parameter[0].value else {
-                            throw DBusError.invalidArgs("action 'open-chapter' takes one int32 parameter (the chapter), got \(parameter.map(\.value.signature.rawValue))")
-                        }
-                        open(try DeepLink(chapter: Int(chapter)), platformData)
-                    case "open-current":
-                        openCurrent(platformData)
-                    default:
-                        throw ComicError(.unknownAction, "unknown action '\(name)': the actions are open-chapter and open-current")
+                Method(FreedesktopApplication.activateAction) { [unowned self] name, parameter, platformData in
+                    let context = LaunchContext(platformData: platformData)
+                    switch try ApplicationAction(name: name, parameter: parameter) {
+                    case .openChapter(let chapter): open(try DeepLink(chapter: chapter), context)
+                    case .openCurrent: openCurrent(context)
                     }
                 },
             ]
         )
     }
 
-    private func openCurrent(_ platformData: [String: Variant]) {
+    private func openCurrent(_ context: LaunchContext) {
         if let stored = widget.stored, let link = try? DeepLink(chapter: stored.number) {
-            open(link, platformData)
+            open(link, context)
         } else {
-            launch(ComicSite.url(page: nil, language: nil), platformData)
+            launch(ComicSite.url(page: nil, language: nil), context)
         }
     }
 
-    private func open(_ link: DeepLink, _ platformData: [String: Variant]) {
-        widget.server.emit(WidgetService.openRequested, from: WidgetBus.objectPath, interface: WidgetBus.widgetInterface,
-                           Int32(link.chapter), link.uri)
+    private func open(_ link: DeepLink, _ context: LaunchContext) {
+        widget.announceOpen(link)
         // The page is known only for the chapter being read; other chapters open the chapter list,
         // in the reader's language either way.
         let stored = widget.stored
         let page = stored?.number == link.chapter ? stored?.page : nil
-        launch(ComicSite.url(page: page, language: stored?.language), platformData)
+        launch(ComicSite.url(page: page, language: stored?.language), context)
     }
 
-    private func launch(_ url: String, _ platformData: [String: Variant]) {
-        let token = try? platformData["activation-token"]?.get(String.self)
-        let startupID = try? platformData["desktop-startup-id"]?.get(String.self)
-        opener.open(url: url, activationToken: token ?? nil, startupID: startupID ?? nil)
+    private func launch(_ url: String, _ context: LaunchContext) {
+        opener.open(url: url, activationToken: context.activationToken, startupID: context.startupID)
     }
 }

@@ -1,10 +1,22 @@
 public import DBus
 
-/// Where the desktop's notification server lives (Desktop Notifications Specification 1.2).
-public enum NotificationsBus {
-    public static let busName: BusName = "org.freedesktop.Notifications"
-    public static let objectPath: ObjectPath = "/org/freedesktop/Notifications"
-    public static let interface: InterfaceName = "org.freedesktop.Notifications"
+/// `org.freedesktop.Notifications` (Desktop Notifications Specification 1.2), the members the
+/// notifier uses, and where the desktop's notification server lives.
+public enum Notifications: DBusInterface {
+    public static let name: InterfaceName = "org.freedesktop.Notifications"
+    public static let object = RemoteObject(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications")
+
+    public static let notify = method(
+        "Notify",
+        inputs: (Arg<String>("app_name"), Arg<UInt32>("replaces_id"), Arg<String>("app_icon"), Arg<String>("summary"),
+                 Arg<String>("body"), Arg<[String]>("actions"), Arg<[String: Variant]>("hints"), Arg<Int32>("expire_timeout")),
+        outputs: Arg<UInt32>("id"))
+    public static let getCapabilities = method("GetCapabilities", inputs: (), outputs: Arg<[String]>("capabilities"))
+
+    public static let actionInvoked = signal("ActionInvoked", Arg<UInt32>("id"), Arg<String>("action_key"))
+    public static let notificationClosed = signal("NotificationClosed", Arg<UInt32>("id"), Arg<UInt32>("reason"))
+    /// Specification 1.3: sent just before `ActionInvoked`.
+    public static let activationToken = signal("ActivationToken", Arg<UInt32>("id"), Arg<String>("activation_token"))
 }
 
 /// The arguments of `Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions,
@@ -40,34 +52,9 @@ public struct NotificationRequest: Sendable, Equatable {
         self.expireTimeout = expireTimeout
     }
 
-    /// The `Notify` method call carrying this request.
-    public func message() -> Message {
-        let message = Message.methodCall(destination: NotificationsBus.busName, path: NotificationsBus.objectPath,
-                                         interface: NotificationsBus.interface, member: "Notify")
-        message.append(appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout)
-        return message
-    }
-
-    /// Reads a received `Notify` call (for servers and test doubles); `InvalidArgs` on another signature.
-    public init(notifyCall message: Message) throws(DBusError) {
-        let (appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout) = try message.decode(
-            String.self, UInt32.self, String.self, String.self, String.self, [String].self, [String: Variant].self, Int32.self)
-        self.init(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary, body: body,
-                  actions: actions, hints: hints, expireTimeout: expireTimeout)
-    }
-}
-
-/// The answer of `GetServerInformation() → (s name, s vendor, s version, s spec_version)`.
-public struct NotificationServerInformation: Sendable, Equatable {
-    public var name: String
-    public var vendor: String
-    public var version: String
-    public var specVersion: String
-    public init(name: String, vendor: String, version: String, specVersion: String) {
-        self.name = name
-        self.vendor = vendor
-        self.version = version
-        self.specVersion = specVersion
+    /// The `Notify` call carrying this request; its reply is the notification's id.
+    public func notifyCall() -> MethodCall<UInt32> {
+        Notifications.notify.call(on: Notifications.object, appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout)
     }
 }
 
@@ -100,27 +87,10 @@ public enum NotificationSignal: Sendable, Equatable {
     /// handing focus to the window the action opens.
     case activationToken(id: UInt32, token: String)
 
-    /// The signal a message carries, or nil when it is none of these (another member, or
-    /// arguments of another signature: data from the bus is never trusted).
-    public init?(_ message: Message) {
-        guard message.kind == .signal, message.interface == NotificationsBus.interface.rawValue else { return nil }
-        switch message.member {
-        case "ActionInvoked":
-            guard let (id, key) = try? message.decode(UInt32.self, String.self) else { return nil }
-            self = .actionInvoked(id: id, actionKey: key)
-        case "NotificationClosed":
-            guard let (id, reason) = try? message.decode(UInt32.self, UInt32.self) else { return nil }
-            self = .notificationClosed(id: id, reason: NotificationCloseReason(rawValue: reason))
-        case "ActivationToken":
-            guard let (id, token) = try? message.decode(UInt32.self, String.self) else { return nil }
-            self = .activationToken(id: id, token: token)
-        default:
-            return nil
-        }
-    }
 }
 
-/// A typed, callback-based client of `org.freedesktop.Notifications` on a `Connection`.
+/// A typed, callback-based client of `org.freedesktop.Notifications` on a `Connection`, on the
+/// interface's declarations.
 ///
 /// Confined to the connection's loop thread, like the connection; completions run there.
 public final class NotificationsClient {
@@ -128,20 +98,13 @@ public final class NotificationsClient {
 
     public init(connection: Connection) { self.connection = connection }
 
-    /// The match rule for the server's signals: whoever owns `org.freedesktop.Notifications`
-    /// now (the bus resolves the well-known sender when it routes).
-    public static let signalRule = MatchRule(
-        sender: NotificationsBus.busName, path: NotificationsBus.objectPath, interface: NotificationsBus.interface)
-
     /// `Notify`: shows (or replaces) a notification; completes with its id.
     @discardableResult
     public func notify(
         _ request: NotificationRequest, timeout: Duration = .seconds(25),
         completion: @escaping (Result<UInt32, DBusError>) -> Void
     ) -> Connection.PendingCall {
-        connection.call(request.message(), timeout: timeout) { result in
-            completion(result.flatMap { reply in Result { () throws(DBusError) in try reply.decode(UInt32.self) } })
-        }
+        connection.call(request.notifyCall(), timeout: timeout, completion: completion)
     }
 
     /// `GetCapabilities`: `actions`, `body`, `body-markup`, `icon-static`, `persistence`, …
@@ -149,47 +112,32 @@ public final class NotificationsClient {
     public func getCapabilities(
         timeout: Duration = .seconds(25), completion: @escaping (Result<[String], DBusError>) -> Void
     ) -> Connection.PendingCall {
-        connection.call(Self.call("GetCapabilities"), timeout: timeout) { result in
-            completion(result.flatMap { reply in Result { () throws(DBusError) in try reply.decode([String].self) } })
-        }
+        let call: MethodCall<[String]> = Notifications.getCapabilities.call(on: Notifications.object)
+        return connection.call(call, timeout: timeout, completion: completion)
     }
 
-    /// `GetServerInformation`.
-    @discardableResult
-    public func getServerInformation(
-        timeout: Duration = .seconds(25),
-        completion: @escaping (Result<NotificationServerInformation, DBusError>) -> Void
-    ) -> Connection.PendingCall {
-        connection.call(Self.call("GetServerInformation"), timeout: timeout) { result in
-            completion(result.flatMap { reply in
-                Result { () throws(DBusError) in
-                    let (name, vendor, version, spec) = try reply.decode(String.self, String.self, String.self, String.self)
-                    return NotificationServerInformation(name: name, vendor: vendor, version: version, specVersion: spec)
-                }
-            })
-        }
+    /// Delivers the server's signals, only from the current owner of its name; a signal with
+    /// other arguments than the specification's goes to `onMalformed`. Blocking until in place.
+    public func subscribe(
+        onMalformed: ((DBusError) -> Void)? = nil, _ handler: @escaping (NotificationSignal) -> Void
+    ) throws(DBusError) -> [Connection.SignalSubscription] {
+        let server = Notifications.object
+        return [
+            try connection.subscribe(Notifications.actionInvoked, from: server, onMalformed: onMalformed) { id, key in
+                handler(.actionInvoked(id: id, actionKey: key))
+            },
+            try connection.subscribe(Notifications.notificationClosed, from: server, onMalformed: onMalformed) { id, reason in
+                handler(.notificationClosed(id: id, reason: NotificationCloseReason(rawValue: reason)))
+            },
+            try connection.subscribe(Notifications.activationToken, from: server, onMalformed: onMalformed) { id, token in
+                handler(.activationToken(id: id, token: token))
+            },
+        ]
     }
 
-    /// `CloseNotification`: the server closes it and emits `NotificationClosed` (reason 3).
-    @discardableResult
-    public func closeNotification(
-        _ id: UInt32, timeout: Duration = .seconds(25), completion: @escaping (Result<Void, DBusError>) -> Void
-    ) -> Connection.PendingCall {
-        let message = Self.call("CloseNotification")
-        message.append(id)
-        return connection.call(message, timeout: timeout) { result in completion(result.map { _ in () }) }
-    }
-
-    /// Delivers the server's signals. With `addMatch: false` the caller has already added
-    /// `signalRule` (e.g. with `addMatchBlocking`).
-    public func subscribe(addMatch: Bool = true, _ handler: @escaping (NotificationSignal) -> Void) -> Connection.SignalSubscription {
-        connection.subscribe(Self.signalRule, addMatch: addMatch) { message in
-            if let signal = NotificationSignal(message) { handler(signal) }
-        }
-    }
-
-    private static func call(_ member: MemberName) -> Message {
-        Message.methodCall(destination: NotificationsBus.busName, path: NotificationsBus.objectPath,
-                           interface: NotificationsBus.interface, member: member)
+    /// Calls `handler` when the notification server changes: with its new unique name, or nil
+    /// when it left the bus. Blocking until in place.
+    public func onServerChange(_ handler: @escaping (_ owner: String?) -> Void) throws(DBusError) -> Connection.SignalSubscription {
+        try connection.onOwnerChange(of: Notifications.object.destination, handler)
     }
 }

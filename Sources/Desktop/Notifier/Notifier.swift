@@ -31,6 +31,7 @@ package enum NotifierEvent: Sendable, Equatable {
 public final class Notifier {
     public let connection: Connection
     private let client: NotificationsClient
+    private let widget = WidgetClient()
     private let logger: Logger
     private var subscriptions: [Connection.SignalSubscription] = []
 
@@ -64,31 +65,22 @@ public final class Notifier {
     /// The id of the standing notification, 0 when there is none.
     public var currentNotificationID: UInt32 { current?.id ?? 0 }
 
-    /// The widget's `TimelinesReloaded`, from whoever owns `com.nobadi.DBMultiverse` (so a
-    /// restarted service is followed without doing anything).
-    public static let timelinesRule = MatchRule(
-        sender: WidgetBus.busName, path: WidgetBus.objectPath, interface: WidgetBus.widgetInterface,
-        member: "TimelinesReloaded")
-    /// Changes of owner of `org.freedesktop.Notifications`.
-    public static let serverOwnerRule = MatchRule(
-        sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "NameOwnerChanged", arg0: NotificationsBus.busName.rawValue)
-
-    /// Adds the match rules (blocking, so they are in place when this returns) and subscribes.
-    /// Asks the bus nothing else: the state found at start is not notified.
+    /// Subscribes (blocking, so the subscriptions are in place when this returns): the widget's
+    /// `TimelinesReloaded` from whoever owns `com.nobadi.DBMultiverse` (a restarted service is
+    /// followed, a forged signal is not), the notification server's changes of owner and its
+    /// signals. Asks for nothing else: the state found at start is not notified.
     public func start() throws(DBusError) {
-        for rule in [Self.timelinesRule, Self.serverOwnerRule, NotificationsClient.signalRule] {
-            try connection.addMatchBlocking(rule)
-        }
-        subscriptions.append(connection.subscribe(Self.timelinesRule, addMatch: false) { [unowned self] message in
-            timelinesReloaded(message)
+        subscriptions.append(try widget.subscribeToReloads(on: connection, onMalformed: { [unowned self] error in
+            reportOnce("bad-signal", "ignoring a TimelinesReloaded signal that does not decode: \(error.message)")
+        }) { [unowned self] reload in
+            timelinesReloaded(reload)
         })
-        subscriptions.append(connection.subscribe(Self.serverOwnerRule, addMatch: false) { [unowned self] message in
-            serverOwnerChanged(message)
+        subscriptions.append(try client.onServerChange { [unowned self] owner in
+            serverOwnerChanged(owner)
         })
-        subscriptions.append(client.subscribe(addMatch: false) { [unowned self] signal in
+        subscriptions += try client.subscribe { [unowned self] signal in
             serverSignal(signal)
-        })
+        }
     }
 
     /// Cancels the subscriptions.
@@ -99,25 +91,12 @@ public final class Notifier {
 
     // MARK: The widget
 
-    private func timelinesReloaded(_ message: Message) {
-        let kind: String, reason: String, dictionary: [String: Variant]
-        do {
-            (kind, reason, dictionary) = try message.decode(String.self, String.self, [String: Variant].self)
-        } catch {
-            reportOnce("bad-signal", "ignoring a TimelinesReloaded signal with unexpected arguments: \(error.message)")
+    private func timelinesReloaded(_ reload: TimelinesReload) {
+        guard reload.reason == ReloadReason.chapterChange.rawValue else {
+            logger.debug("reload of \(reload.kind) (\(reload.reason)): nothing to notify")
             return
         }
-        guard reason == "chapter-change" else {
-            logger.debug("reload of \(kind) (\(reason)): nothing to notify")
-            return
-        }
-        let entry: ChapterEntry
-        do {
-            entry = try ChapterEntry(dbusDictionary: dictionary)
-        } catch {
-            reportOnce("bad-entry", "ignoring a chapter change with an unreadable entry: \(error.message)")
-            return
-        }
+        let entry = reload.entry
         guard !entry.isPlaceholder else {
             logger.debug("chapter change to the placeholder: nothing to notify")
             return
@@ -201,23 +180,21 @@ public final class Notifier {
 
     // MARK: The notification server
 
-    private func serverOwnerChanged(_ message: Message) {
-        guard let (name, _, newOwner) = try? message.decode(String.self, String.self, String.self),
-              name == NotificationsBus.busName.rawValue else { return }
+    private func serverOwnerChanged(_ owner: String?) {
         // Another server, or none: the old id and capabilities mean nothing any more.
         serverGeneration += 1
         capabilities = nil
         current = nil
         activation = nil
-        if newOwner.isEmpty {
+        guard let newOwner = owner else {
             logger.info("the notification server left the bus")
             observer?(.serverChanged(owner: nil))
-        } else {
-            logger.info("notification server \(newOwner) on the bus")
-            reportedMissingServer = false
-            observer?(.serverChanged(owner: newOwner))
-            sendPending()
+            return
         }
+        logger.info("notification server \(newOwner) on the bus")
+        reportedMissingServer = false
+        observer?(.serverChanged(owner: newOwner))
+        sendPending()
     }
 
     private func serverSignal(_ signal: NotificationSignal) {
@@ -242,16 +219,18 @@ public final class Notifier {
     /// `org.freedesktop.Application.Open([deep link], {"activation-token": token})` on the
     /// widget service (which D-Bus activation starts if needed).
     private func open(_ entry: ChapterEntry, token: String?) {
-        let message = Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                         interface: WidgetBus.applicationInterface, member: "Open")
-        var platformData: [String: Variant] = [:]
-        if let token { platformData["activation-token"] = Variant(token) }
-        message.append([entry.deepLink], platformData)
-        logger.info("opening \(entry.deepLink)")
-        observer?(.opened(deepLink: entry.deepLink, token: token))
-        connection.call(message) { [logger] result in
+        let link: DeepLink
+        do {
+            link = try DeepLink(chapter: entry.chapter)
+        } catch {
+            logger.error("cannot open chapter \(entry.chapter): \(error.message)")
+            return
+        }
+        logger.info("opening \(link.uri)")
+        observer?(.opened(deepLink: link.uri, token: token))
+        connection.call(widget.open([link], LaunchContext(activationToken: token))) { [logger] result in
             if case .failure(let error) = result {
-                logger.error("cannot open \(entry.deepLink): \(error)")
+                logger.error("cannot open \(link.uri): \(error)")
             }
         }
     }

@@ -9,14 +9,9 @@ public import Logging
 /// Everything runs synchronously on the event loop's thread: method calls, the folder watcher,
 /// and the rules' single deadline. No threads, no `Task`s: an idle service makes no wake-ups.
 public final class WidgetService {
-    public static let timelinesReloaded = SignalDefinition<String, String, [String: Variant]>(
-        "TimelinesReloaded", Arg("kind"), Arg("reason"), Arg("entry"),
-        doc: "The widget's timeline was reloaded (the Linux WidgetCenter.reloadTimelines). reason is chapter-change, progress-change, requested or periodic; entry is the entry now shown (family medium).")
-    public static let openRequested = SignalDefinition<Int32, String>(
-        "OpenRequested", Arg("chapter"), Arg("deep_link"),
-        doc: "A chapter was opened through org.freedesktop.Application (Open, Activate or ActivateAction); deep_link is the normalised dbmultiverse://chapter/<N>.")
-
     let server: ObjectServer
+    /// `Widget1` at the widget's path: what emits its signals and property changes.
+    private var exported: ExportedInterface<Widget1>?
     let folder: DataFolder
     let clock: any ServiceClock
     let logger: Logger
@@ -67,7 +62,7 @@ public final class WidgetService {
         engine = SyncEngine(lastSynced: lastSynced, now: clock.monotonicNow())
         readStorage()
         published = currentEntry(family: .medium)
-        try server.export(widgetInterface, at: WidgetBus.objectPath)
+        exported = try server.export(widgetInterface, at: WidgetBus.objectPath)
     }
 
     /// Starts watching the folder and applies the rules to what changed while not running.
@@ -78,6 +73,11 @@ public final class WidgetService {
             perform(reload)
         }
         armDeadline()
+    }
+
+    /// `OpenRequested`: `link` was opened (by `org.freedesktop.Application`).
+    func announceOpen(_ link: DeepLink) {
+        exported?.emit(Widget1.openRequested, Int32(link.chapter), link.uri)
     }
 
     // MARK: Entries
@@ -252,15 +252,14 @@ public final class WidgetService {
         let previous = published
         published = currentEntry(family: .medium)
         lastReload = clock.unixSeconds()
-        var changed = ["Entry", "LastReload"]
-        if previous.chapter != published.chapter { changed.append("Chapter") }
-        if previous.name != published.name { changed.append("ChapterName") }
-        if previous.progress != published.progress { changed.append("Progress") }
-        if previous.imagePath != published.imagePath { changed.append("CoverImagePath") }
-        if previous.deepLink != published.deepLink { changed.append("DeepLink") }
-        server.emitPropertiesChanged(changed, at: WidgetBus.objectPath, interface: WidgetBus.widgetInterface)
-        server.emit(Self.timelinesReloaded, from: WidgetBus.objectPath, interface: WidgetBus.widgetInterface,
-                    WidgetKind.name, reload.reason.rawValue, published.dbusDictionary)
+        var changed = PropertyChanges(Widget1.entry, Widget1.lastReload)
+        if previous.chapter != published.chapter { changed.insert(Widget1.chapter) }
+        if previous.name != published.name { changed.insert(Widget1.chapterName) }
+        if previous.progress != published.progress { changed.insert(Widget1.progress) }
+        if previous.imagePath != published.imagePath { changed.insert(Widget1.coverImagePath) }
+        if previous.deepLink != published.deepLink { changed.insert(Widget1.deepLink) }
+        exported?.emitPropertiesChanged(changed)
+        exported?.emit(Widget1.timelinesReloaded, WidgetKind.name, reload.reason.rawValue, published.dbusDictionary)
         do {
             if let state = reload.state { try folder.writeSyncState(state) } else { try folder.removeSyncState() }
         } catch {

@@ -1,6 +1,7 @@
 import DBus
 import DBusTestSupport
 import Desktop
+import EventLoop
 import Foundation
 
 /// An in-process `org.freedesktop.Notifications` (a peer that is not ours, so a test double is
@@ -9,7 +10,8 @@ import Foundation
 /// It records every `Notify` call with all its arguments (also delivered through `notifyCalls`),
 /// returns increasing ids (the same id for a replacement, as the specification says), can fail
 /// the next `Notify`, can emit its three signals, and can be stopped and started again to play
-/// a server that is absent, appears, or restarts (ids start again at 1 after each start).
+/// a server that is absent, appears, or restarts (ids start again at 1 after each start). It
+/// serves the members the notifier uses (`Notify`, `GetCapabilities`).
 ///
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus objects live in a
 /// `BusHost` and are touched only on its thread.
@@ -23,9 +25,6 @@ final class FakeNotificationServer: @unchecked Sendable {
         let server: String
     }
 
-    static let serverInformation = NotificationServerInformation(
-        name: "fake-notifications", vendor: "DBMultiverse tests", version: "1.0", specVersion: "1.2")
-
     let address: String
     let notifyCalls: AsyncStream<NotifyCall>
     private let notifyContinuation: AsyncStream<NotifyCall>.Continuation
@@ -35,8 +34,7 @@ final class FakeNotificationServer: @unchecked Sendable {
     private var failure: DBusError?
     private var recorded: [NotifyCall] = []
     private var capabilityReads = 0
-    private var closed: [UInt32] = []
-    private var running: BusHost?
+    private var running: (host: BusHost, exported: LoopBound<ExportedInterface<Notifications>>)?
 
     init(address: String, capabilities: [String] = ["actions", "body", "body-markup", "persistence"]) {
         self.address = address
@@ -59,9 +57,8 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     var calls: [NotifyCall] { locked { recorded } }
     var getCapabilitiesCount: Int { locked { capabilityReads } }
-    var closeCalls: [UInt32] { locked { closed } }
     /// The unique name of the running instance.
-    var uniqueName: String? { locked { running?.uniqueName } }
+    var uniqueName: String? { locked { running?.host.uniqueName } }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -74,14 +71,14 @@ final class FakeNotificationServer: @unchecked Sendable {
     /// Connects, exports the interface, and owns `org.freedesktop.Notifications`.
     func start() throws {
         let host = try BusHost(address: address)
-        try host.server.export(interface, at: NotificationsBus.objectPath)
-        guard try host.connection.requestNameBlocking(NotificationsBus.busName) == .primaryOwner else {
+        let exported = LoopBound(try host.server.export(interface, at: Notifications.object.path))
+        guard try host.connection.requestNameBlocking(Notifications.object.destination) == .primaryOwner else {
             host.stop()
-            throw FixtureError("could not own \(NotificationsBus.busName)")
+            throw FixtureError("could not own \(Notifications.object.destination)")
         }
         locked {
             nextID = 1
-            running = host
+            running = (host, exported)
         }
         try host.start()
     }
@@ -90,16 +87,15 @@ final class FakeNotificationServer: @unchecked Sendable {
     func stop() {
         let host = locked { () -> BusHost? in
             defer { running = nil }
-            return running
+            return running?.host
         }
         host?.stop()
     }
 
     /// Emits `signal` from the running instance; returns once the bus has routed it.
     func emit(_ signal: NotificationSignal) async throws {
-        guard let host = locked({ running }) else { throw FixtureError("the fake notification server is not running") }
-        let message = Message.signal(path: NotificationsBus.objectPath, interface: NotificationsBus.interface,
-                                     member: signal.member)
+        guard let host = locked({ running?.host }) else { throw FixtureError("the fake notification server is not running") }
+        let message = Message.signal(path: Notifications.object.path, interface: Notifications.name, member: signal.member)
         switch signal {
         case .actionInvoked(let id, let key): message.append(id, key)
         case .notificationClosed(let id, let reason): message.append(id, reason.rawValue)
@@ -108,15 +104,10 @@ final class FakeNotificationServer: @unchecked Sendable {
         try await host.sendAndSync(message)
     }
 
-    private var interface: Interface {
+    private var interface: Interface<Notifications> {
         Interface(
-            NotificationsBus.interface,
             methods: [
-                Method("Notify",
-                       inputs: (Arg<String>("app_name"), Arg<UInt32>("replaces_id"), Arg<String>("app_icon"),
-                                Arg<String>("summary"), Arg<String>("body"), Arg<[String]>("actions"),
-                                Arg<[String: Variant]>("hints"), Arg<Int32>("expire_timeout")),
-                       outputs: Arg<UInt32>("id")) { [unowned self] (appName: String, replacesID: UInt32, appIcon: String, summary: String, body: String, actions: [String], hints: [String: Variant], expireTimeout: Int32) throws -> UInt32 in
+                Method(Notifications.notify) { [unowned self] appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout in
                     let request = NotificationRequest(
                         appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary, body: body,
                         actions: actions, hints: hints, expireTimeout: expireTimeout)
@@ -137,29 +128,17 @@ final class FakeNotificationServer: @unchecked Sendable {
                         recorded.append(NotifyCall(request: request, returnedID: id, server: server))
                         return .success(id)
                     }
-                    notifyContinuation.yield(locked { recorded.last! })
+                    if let call = locked({ recorded.last }) { notifyContinuation.yield(call) }
                     return try outcome.get()
                 },
-                Method("GetCapabilities", inputs: (), outputs: Arg<[String]>("capabilities")) { [unowned self] () -> [String] in
+                Method(Notifications.getCapabilities) { [unowned self] in
                     locked {
                         capabilityReads += 1
                         return capabilitiesValue
                     }
                 },
-                Method("GetServerInformation", inputs: (),
-                       outputs: (Arg<String>("name"), Arg<String>("vendor"), Arg<String>("version"), Arg<String>("spec_version"))) { () -> (String, String, String, String) in
-                    let info = Self.serverInformation
-                    return (info.name, info.vendor, info.version, info.specVersion)
-                },
-                Method("CloseNotification", inputs: Arg<UInt32>("id"), outputs: ()) { [unowned self] (id: UInt32) in
-                    locked { closed.append(id) }
-                },
             ],
-            signals: [
-                SignalDefinition<UInt32, String>("ActionInvoked", Arg("id"), Arg("action_key")).info,
-                SignalDefinition<UInt32, UInt32>("NotificationClosed", Arg("id"), Arg("reason")).info,
-                SignalDefinition<UInt32, String>("ActivationToken", Arg("id"), Arg("activation_token")).info,
-            ]
+            signals: Notifications.actionInvoked, Notifications.notificationClosed, Notifications.activationToken
         )
     }
 }
@@ -167,9 +146,9 @@ final class FakeNotificationServer: @unchecked Sendable {
 extension NotificationSignal {
     var member: MemberName {
         switch self {
-        case .actionInvoked: "ActionInvoked"
-        case .notificationClosed: "NotificationClosed"
-        case .activationToken: "ActivationToken"
+        case .actionInvoked: Notifications.actionInvoked.name
+        case .notificationClosed: Notifications.notificationClosed.name
+        case .activationToken: Notifications.activationToken.name
         }
     }
 }

@@ -132,7 +132,7 @@ func makeTemporaryDirectory(_ prefix: String = "dbm-data") throws -> String {
 final class ServiceHost: @unchecked Sendable {
     static let busName = WidgetBus.busName
     static let path = WidgetBus.objectPath
-    static let widget = WidgetBus.widgetInterface
+    static let widget = Widget1.name
     static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
     /// The Unix time the manual clock starts at.
     static let startUnix: Int64 = 1_750_000_000
@@ -227,7 +227,7 @@ final class ServiceHost: @unchecked Sendable {
 
     func property<T: DBusArgument>(_ name: String, _ type: T.Type) async throws -> T {
         try await client.property(T.self, destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                  interface: WidgetBus.widgetInterface, name: name)
+                                  interface: Widget1.name, name: name)
     }
 
     /// A round trip through the service: every signal it emitted before is collected after.

@@ -1,8 +1,9 @@
-public import DBus
 public import EventLoop
 
 /// Makes calls for a short-lived command: sends on a private loop and runs that loop until the
 /// reply arrives. Synchronous and Task-free (not for use inside async code).
+///
+/// Between calls, `loop` can also be run to wait for signals (with `loop.stop()` from a handler).
 public final class BlockingCaller {
     public let loop: EventLoop
     public let connection: Connection
@@ -12,6 +13,11 @@ public final class BlockingCaller {
         connection = try Connection(address, loop: loop)
     }
 
+    /// Sends a declared call and runs the loop until its reply: the decoded reply, or the error.
+    public func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = .seconds(25)) throws(DBusError) -> Reply {
+        try call.decodeReply(self.call(call.message, timeout: timeout))
+    }
+
     /// Sends `message` and runs the loop until its reply (or error) arrives.
     public func call(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
         var result: Result<Message, DBusError>?
@@ -19,23 +25,13 @@ public final class BlockingCaller {
             result = reply
             loop.stop()
         }
-        while result == nil {
+        while true {
+            if let result { return try result.get() }
             do {
                 try loop.run()
             } catch {
                 throw DBusError.failed("the call's event loop failed: \(error)")
             }
         }
-        return try result!.get()
-    }
-
-    /// Calls a method of the widget service (starting it by D-Bus activation when needed).
-    public func callWidget<each Argument: DBusArgument>(
-        _ member: MemberName, interface: InterfaceName = WidgetBus.widgetInterface, _ arguments: repeat each Argument
-    ) throws(DBusError) -> Message {
-        let message = Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                         interface: interface, member: member)
-        message.append(repeat each arguments)
-        return try call(message)
     }
 }

@@ -1,0 +1,66 @@
+/// An object served by another connection: the bus name that reaches it (well-known, such as
+/// `org.freedesktop.Notifications`, or unique) and its path.
+public struct RemoteObject: Sendable, Hashable, CustomStringConvertible {
+    public let destination: BusName
+    public let path: ObjectPath
+
+    public init(destination: BusName, path: ObjectPath) {
+        self.destination = destination
+        self.path = path
+    }
+
+    public var description: String { "\(destination) \(path)" }
+}
+
+/// A method call ready to send, with how its reply decodes into `Reply`. Made from a declaration
+/// (`MethodDeclaration.call(on:)`, `PropertyDeclaration.get(from:)`), so its arguments and reply
+/// have the declared types; sent, its `Reply` comes back blocking (`BlockingCaller.call`), to a
+/// callback on the loop thread (`Connection.call`) or awaited (`BusClient.call`).
+///
+/// Each `MethodCall` carries one message: send it once.
+public struct MethodCall<Reply>: Sendable {
+    /// The call as it goes on the wire.
+    public let message: Message
+    private let decode: @Sendable (Message) throws(DBusError) -> Reply
+
+    init(message: Message, decode: @escaping @Sendable (Message) throws(DBusError) -> Reply) {
+        self.message = message
+        self.decode = decode
+    }
+
+    /// The reply's values; `InvalidArgs` when its signature is not the declared one.
+    public func decodeReply(_ reply: Message) throws(DBusError) -> Reply { try decode(reply) }
+
+    /// The same call, whose reply is further turned into `T` (a throwing `transform` fails the call).
+    public func map<T>(_ transform: @escaping @Sendable (Reply) throws(DBusError) -> T) -> MethodCall<T> {
+        let decode = self.decode
+        return MethodCall<T>(message: message) { reply throws(DBusError) in try transform(try decode(reply)) }
+    }
+
+    /// The same call, but one that does not start its destination by D-Bus activation: with no
+    /// owner of the name it fails with `ServiceUnknown` at once.
+    public func withoutActivation() -> MethodCall {
+        message.autoStart = false
+        return self
+    }
+}
+
+extension MethodDeclaration {
+    /// A call of this method on `object` with `arguments`; its reply is the declared outputs (one
+    /// value, a tuple of several, or `()`).
+    public func call<each In: DBusArgument, each Out: DBusArgument>(
+        on object: RemoteObject, _ arguments: repeat each In
+    ) -> MethodCall<(repeat each Out)> where Inputs == Arguments<repeat each In>, Outputs == Arguments<repeat each Out> {
+        let message = Message.methodCall(destination: object.destination, path: object.path, interface: Owner.name, member: name)
+        message.append(repeat each arguments)
+        return MethodCall(message: message) { reply throws(DBusError) in try reply.decode(repeat (each Out).self) }
+    }
+}
+
+extension PropertyDeclaration {
+    /// A read of this property of `object` (`org.freedesktop.DBus.Properties.Get`); its reply is
+    /// the value, `InvalidArgs` when it has another type than declared.
+    public func get(from object: RemoteObject) -> MethodCall<Value> {
+        Properties.get.call(on: object, Owner.name.rawValue, name).map { variant throws(DBusError) in try variant.get(Value.self) }
+    }
+}

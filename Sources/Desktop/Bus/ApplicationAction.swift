@@ -1,0 +1,73 @@
+public import ComicDomain
+public import DBus
+
+/// The actions of `org.freedesktop.Application.ActivateAction` (DESIGN §6): the service reads
+/// them with `init(name:parameter:)`, the client sends `name` and `parameter`.
+public enum ApplicationAction: Sendable, Equatable {
+    /// `open-chapter`, parameter one `i`: that chapter.
+    case openChapter(Int)
+    /// `open-current`: the chapter being read ("Continue reading").
+    case openCurrent
+
+    public var name: String {
+        switch self {
+        case .openChapter: "open-chapter"
+        case .openCurrent: "open-current"
+        }
+    }
+
+    public var parameter: [Variant] {
+        switch self {
+        case .openChapter(let chapter): [Variant(Int32(clamping: chapter))]
+        case .openCurrent: []
+        }
+    }
+
+    /// Reads an action as the bus carries it. An unknown name is `UnknownAction`; a parameter of
+    /// the wrong shape `InvalidArgs`.
+    public init(name: String, parameter: [Variant]) throws {
+        switch name {
+        case "open-chapter":
+            guard parameter.count == 1, case .int32(let chapter) = parameter[0].value else {
+                throw DBusError.invalidArgs("action 'open-chapter' takes one int32 parameter (the chapter), got \(parameter.map(\.value.signature.rawValue))")
+            }
+            self = .openChapter(Int(chapter))
+        case "open-current":
+            self = .openCurrent
+        default:
+            throw ComicError(.unknownAction, "unknown action '\(name)': the actions are open-chapter and open-current")
+        }
+    }
+}
+
+/// What lets the opened window take focus: the `platform_data` of `org.freedesktop.Application`'s
+/// methods, as far as this application reads it.
+public struct LaunchContext: Sendable, Equatable {
+    /// Wayland's `XDG_ACTIVATION_TOKEN` (`activation-token`).
+    public var activationToken: String?
+    /// X11's `DESKTOP_STARTUP_ID` (`desktop-startup-id`).
+    public var startupID: String?
+
+    public init(activationToken: String? = nil, startupID: String? = nil) {
+        self.activationToken = activationToken
+        self.startupID = startupID
+    }
+
+    /// From a process's environment: how a launcher hands a token to the program it starts.
+    public init(environment: [String: String]) {
+        self.init(activationToken: environment["XDG_ACTIVATION_TOKEN"], startupID: environment["DESKTOP_STARTUP_ID"])
+    }
+
+    /// From `platform_data`; values of another type than `s` are ignored.
+    public init(platformData: [String: Variant]) {
+        self.init(activationToken: try? platformData["activation-token"]?.get(String.self),
+                  startupID: try? platformData["desktop-startup-id"]?.get(String.self))
+    }
+
+    public var platformData: [String: Variant] {
+        var data: [String: Variant] = [:]
+        if let activationToken { data["activation-token"] = Variant(activationToken) }
+        if let startupID { data["desktop-startup-id"] = Variant(startupID) }
+        return data
+    }
+}

@@ -1,0 +1,73 @@
+public import DBus
+
+/// `com.nobadi.DBMultiverse.Widget1` (DESIGN §5), declared once: the service binds its handlers
+/// to these members, `WidgetClient` calls them, and `dbus/com.nobadi.DBMultiverse.Widget1.xml` is
+/// what they introspect as (a test checks).
+public enum Widget1: DBusInterface {
+    public static let name: InterfaceName = "com.nobadi.DBMultiverse.Widget1"
+    public static let doc: String? = "The DBMultiverse home-screen widget: the chapter being read, and reload signals."
+
+    // MARK: Methods
+
+    public static let getCurrentEntry = method(
+        "GetCurrentEntry", inputs: (), outputs: Arg<[String: Variant]>("entry"),
+        doc: "The current entry (family medium), or the placeholder when nothing has been read.")
+    public static let getPlaceholder = method(
+        "GetPlaceholder", inputs: Arg<String>("family"), outputs: Arg<[String: Variant]>("entry"),
+        doc: "The placeholder entry for a family (small or medium).")
+    public static let getSnapshot = method(
+        "GetSnapshot", inputs: Arg<String>("family"), outputs: Arg<[String: Variant]>("entry"),
+        doc: "The current entry for a family, or the placeholder.")
+    public static let getTimeline = method(
+        "GetTimeline", inputs: Arg<String>("family"),
+        outputs: (Arg<[[String: Variant]]>("entries"), Arg<String>("policy"), Arg<Int64>("reload_after")),
+        doc: "The timeline: one entry, policy 'after', and when to reload (Unix seconds, now + 3600).")
+    public static let reloadTimelines = method(
+        "ReloadTimelines", inputs: Arg<String>("kind"), outputs: (),
+        doc: "Re-reads storage and signals a reload of that widget kind (DBMultiverseWidgets).")
+    public static let reloadAllTimelines = method(
+        "ReloadAllTimelines", inputs: (), outputs: (),
+        doc: "Re-reads storage and signals a reload of every widget kind.")
+    public static let updateChapter = method(
+        "UpdateChapter",
+        inputs: (Arg<Int32>("chapter"), Arg<String>("name"), Arg<Int32>("progress"), Arg<[UInt8]>("cover_image"),
+                 Arg<[String: Variant]>("options")),
+        outputs: (),
+        doc: "The reader's write path. Validates everything first, stores the cover (empty: none) and the chapter atomically, then applies the chapter rule. Options: page (i), language (s); others are ignored.")
+    public static let updateProgress = method(
+        "UpdateProgress", inputs: Arg<Int32>("progress"), outputs: (),
+        doc: "Stores the read progress (0-100), then applies the debounced progress rule. Fails with NoCurrentChapter before any UpdateChapter.")
+
+    // MARK: Properties
+
+    public static let kind = property("Kind", String.self, emits: .const, doc: "The widget kind: DBMultiverseWidgets.")
+    public static let entry = property("Entry", [String: Variant].self, doc: "The entry of the last reload (family medium).")
+    public static let chapter = property("Chapter", Int32.self, doc: "The chapter number of the last reload.")
+    public static let chapterName = property("ChapterName", String.self, doc: "The chapter name of the last reload.")
+    public static let progress = property("Progress", Int32.self, doc: "The read progress of the last reload, 0-100.")
+    public static let coverImagePath = property("CoverImagePath", String.self, doc: "The absolute path of the cover image, or empty.")
+    public static let deepLink = property("DeepLink", String.self, doc: "dbmultiverse://chapter/<N> of the last reload.")
+    public static let lastReload = property(
+        "LastReload", Int64.self, doc: "When the last reload happened (Unix seconds), 0 before the first.")
+
+    // MARK: Signals
+
+    public static let timelinesReloaded = signal(
+        "TimelinesReloaded", Arg<String>("kind"), Arg<String>("reason"), Arg<[String: Variant]>("entry"),
+        doc: "The widget's timeline was reloaded (the Linux WidgetCenter.reloadTimelines). reason is chapter-change, progress-change, requested or periodic; entry is the entry now shown (family medium).")
+    public static let openRequested = signal(
+        "OpenRequested", Arg<Int32>("chapter"), Arg<String>("deep_link"),
+        doc: "A chapter was opened through org.freedesktop.Application (Open, Activate or ActivateAction); deep_link is the normalised dbmultiverse://chapter/<N>.")
+}
+
+/// `org.freedesktop.Application` (DESIGN §6), as the widget's object serves it.
+public enum FreedesktopApplication: DBusInterface {
+    public static let name: InterfaceName = "org.freedesktop.Application"
+
+    public static let activate = method("Activate", inputs: Arg<[String: Variant]>("platform_data"), outputs: ())
+    public static let open = method(
+        "Open", inputs: (Arg<[String]>("uris"), Arg<[String: Variant]>("platform_data")), outputs: ())
+    public static let activateAction = method(
+        "ActivateAction", inputs: (Arg<String>("action_name"), Arg<[Variant]>("parameter"), Arg<[String: Variant]>("platform_data")),
+        outputs: ())
+}

@@ -1,0 +1,168 @@
+public import ComicDomain
+public import DBus
+
+/// The typed client of the widget service: every member of `Widget1` and
+/// `org.freedesktop.Application`, built on their declarations, with the domain's types (entries,
+/// deep links, families) instead of wire values. A changed declaration is a compile error here,
+/// and so in every caller.
+///
+/// Calls are `MethodCall`s, sent in the caller's own way: `BlockingCaller.call` for a
+/// command-line tool, `Connection.call` with a completion on a long-running process's loop,
+/// `BusClient.call` in async code. A call starts the service by D-Bus activation when it is not
+/// running (`withoutActivation()` for one that must not).
+///
+/// ```swift
+/// let caller = try BlockingCaller()
+/// let entry = try caller.call(WidgetClient().snapshot(family: .small))
+/// ```
+public struct WidgetClient: Sendable {
+    /// The widget's object: `com.nobadi.DBMultiverse` at `/com/nobadi/DBMultiverse`.
+    public let object: RemoteObject
+
+    public init(object: RemoteObject = WidgetBus.object) { self.object = object }
+
+    // MARK: Reading
+
+    /// The current entry (family medium), or the placeholder.
+    public func currentEntry() -> MethodCall<ChapterEntry> {
+        Widget1.getCurrentEntry.call(on: object).map(ChapterEntry.init(dbusDictionary:))
+    }
+
+    /// The current entry for `family`, or the placeholder.
+    public func snapshot(family: WidgetFamily) -> MethodCall<ChapterEntry> {
+        Widget1.getSnapshot.call(on: object, family.rawValue).map(ChapterEntry.init(dbusDictionary:))
+    }
+
+    /// The placeholder for `family`.
+    public func placeholder(family: WidgetFamily) -> MethodCall<ChapterEntry> {
+        Widget1.getPlaceholder.call(on: object, family.rawValue).map(ChapterEntry.init(dbusDictionary:))
+    }
+
+    /// The timeline for `family`: its entries, the reload policy and when to reload.
+    public func timeline(family: WidgetFamily) -> MethodCall<WidgetTimeline> {
+        Widget1.getTimeline.call(on: object, family.rawValue).map { entries, policy, reloadAfter throws(DBusError) in
+            var decoded: [ChapterEntry] = []
+            for entry in entries { decoded.append(try ChapterEntry(dbusDictionary: entry)) }
+            return WidgetTimeline(entries: decoded, policy: policy, reloadAfter: reloadAfter)
+        }
+    }
+
+    /// A property of the widget, e.g. `property(Widget1.lastReload)`.
+    public func property<Value>(_ property: PropertyDeclaration<Widget1, Value>) -> MethodCall<Value> {
+        property.get(from: object)
+    }
+
+    // MARK: Writing
+
+    /// Stores the chapter being read (its cover and options too), then the chapter rule applies.
+    public func updateChapter(_ update: ChapterUpdate) -> MethodCall<Void> {
+        var options: [String: Variant] = [:]
+        if let page = update.page { options["page"] = Variant(Int32(clamping: page)) }
+        if let language = update.language { options["language"] = Variant(language) }
+        return Widget1.updateChapter.call(
+            on: object, Int32(clamping: update.chapter), update.name, Int32(clamping: update.progress), update.cover, options)
+    }
+
+    /// Stores the read progress of the current chapter (0…100); the progress rule applies.
+    public func updateProgress(_ progress: Int) -> MethodCall<Void> {
+        Widget1.updateProgress.call(on: object, Int32(clamping: progress))
+    }
+
+    /// Re-reads storage and signals a reload of `kind` now.
+    public func reloadTimelines(kind: String = WidgetKind.name) -> MethodCall<Void> {
+        Widget1.reloadTimelines.call(on: object, kind)
+    }
+
+    /// Re-reads storage and signals a reload of every kind now.
+    public func reloadAllTimelines() -> MethodCall<Void> {
+        Widget1.reloadAllTimelines.call(on: object)
+    }
+
+    // MARK: Opening (org.freedesktop.Application)
+
+    /// Opens each of `links` (all are validated first: nothing opens on a bad one).
+    public func open(_ links: [DeepLink], _ launch: LaunchContext = LaunchContext()) -> MethodCall<Void> {
+        FreedesktopApplication.open.call(on: object, links.map(\.uri), launch.platformData)
+    }
+
+    /// Opens the chapter being read, or the chapter list when there is none (launching the app).
+    public func activate(_ launch: LaunchContext = LaunchContext()) -> MethodCall<Void> {
+        FreedesktopApplication.activate.call(on: object, launch.platformData)
+    }
+
+    /// Runs one of the application's actions.
+    public func activateAction(_ action: ApplicationAction, _ launch: LaunchContext = LaunchContext()) -> MethodCall<Void> {
+        FreedesktopApplication.activateAction.call(on: object, action.name, action.parameter, launch.platformData)
+    }
+
+    // MARK: Signals
+
+    /// Delivers each `TimelinesReloaded` of the service (only from the owner of its name, so a
+    /// restarted service is followed and a forged signal is not) on `connection`'s loop thread.
+    /// A signal that doesn't decode goes to `onMalformed`. Blocking until in place.
+    public func subscribeToReloads(
+        on connection: Connection, onMalformed: ((DBusError) -> Void)? = nil, _ handler: @escaping (TimelinesReload) -> Void
+    ) throws(DBusError) -> Connection.SignalSubscription {
+        try connection.subscribe(Widget1.timelinesReloaded, from: object, onMalformed: onMalformed) { kind, reason, entry in
+            do throws(DBusError) {
+                handler(TimelinesReload(kind: kind, reason: reason, entry: try ChapterEntry(dbusDictionary: entry)))
+            } catch {
+                onMalformed?(error)
+            }
+        }
+    }
+
+    /// Delivers each `OpenRequested` of the service: the chapter opened and its deep link.
+    public func subscribeToOpenRequests(
+        on connection: Connection, _ handler: @escaping (_ chapter: Int, _ deepLink: String) -> Void
+    ) throws(DBusError) -> Connection.SignalSubscription {
+        try connection.subscribe(Widget1.openRequested, from: object) { chapter, deepLink in handler(Int(chapter), deepLink) }
+    }
+
+    /// Calls `handler` whenever the service starts or stops owning its name: with its new unique
+    /// name, or nil when it left the bus. Blocking until in place.
+    public func onServiceChange(on connection: Connection, _ handler: @escaping (_ owner: String?) -> Void) throws(DBusError) -> Connection.SignalSubscription {
+        try connection.onOwnerChange(of: object.destination, handler)
+    }
+}
+
+/// `UpdateChapter`'s arguments: the chapter being read.
+public struct ChapterUpdate: Sendable, Equatable {
+    public var chapter: Int
+    public var name: String
+    public var progress: Int
+    /// JPEG or PNG bytes; empty for no cover.
+    public var cover: [UInt8]
+    /// The last page read on the comic's site.
+    public var page: Int?
+    /// The site language code.
+    public var language: String?
+
+    public init(chapter: Int, name: String, progress: Int, cover: [UInt8] = [], page: Int? = nil, language: String? = nil) {
+        self.chapter = chapter
+        self.name = name
+        self.progress = progress
+        self.cover = cover
+        self.page = page
+        self.language = language
+    }
+}
+
+/// `GetTimeline`'s answer.
+public struct WidgetTimeline: Sendable, Equatable {
+    public var entries: [ChapterEntry]
+    /// `after`: reload at `reloadAfter`.
+    public var policy: String
+    /// Unix seconds.
+    public var reloadAfter: Int64
+}
+
+/// A `TimelinesReloaded` signal.
+public struct TimelinesReload: Sendable, Equatable {
+    public var kind: String
+    /// `chapter-change`, `progress-change`, `requested`, `periodic` (kept as sent: later
+    /// services may add reasons).
+    public var reason: String
+    /// The entry now shown (family medium).
+    public var entry: ChapterEntry
+}
