@@ -33,6 +33,8 @@ public final class WidgetService {
     private var watcher: FolderWatcher?
     /// While the folder is missing: a watch on its parent, for the folder to (re)appear.
     private var parentWatcher: FolderWatcher?
+    /// What was last logged about watching, so each state is logged once.
+    private var reportedWatch: String?
 
     /// Creates the data folder if needed, reads storage, and exports the widget interface.
     /// Call `start()` once the bus name is owned.
@@ -182,27 +184,42 @@ public final class WidgetService {
 
     /// Watches the folder for other programs' writes. When it can't (the folder is missing), it
     /// watches the parent for the folder to appear, and tries again after each write the service
-    /// makes and each requested reload — never on a timer.
+    /// makes and each requested reload — never on a timer. What is and isn't watched is logged
+    /// once per change.
     private func watchFolder() {
         guard let loop, watcher == nil else { return }
+        let folderProblem: SystemError
         do {
             watcher = try FolderWatcher(path: folder.path, loop: loop) { [unowned self] batch in
                 if batch.folderGone { folderGone() } else { folderChanged(batch.names) }
             }
-            if parentWatcher != nil {
-                parentWatcher = nil
+            parentWatcher = nil
+            if reportedWatch != nil {
+                reportedWatch = nil
                 logger.notice("watching \(folder.path) again")
             }
+            return
         } catch {
-            guard parentWatcher == nil else { return }
-            logger.error("not watching \(folder.path) for changes: \(error); watching for it to appear")
-            parentWatcher = try? FolderWatcher(path: folder.parentPath, loop: loop, includeCreated: true) { [unowned self] batch in
+            folderProblem = error
+        }
+        guard parentWatcher == nil else { return } // the parent is watched for it already
+        do {
+            parentWatcher = try FolderWatcher(path: folder.parentPath, loop: loop, includeCreated: true) { [unowned self] batch in
                 guard batch.names.contains(folder.name) else { return }
                 watchFolder()
                 // Files may have come with it (a folder moved into place): read it like a change.
                 if watcher != nil { folderChanged([DataFolder.chapterDataFile]) }
             }
+            reportWatch("not watching \(folder.path) for changes (\(folderProblem.reason)); watching \(folder.parentPath) for it to appear")
+        } catch {
+            reportWatch("not watching \(folder.path) for changes (\(folderProblem.reason)), nor \(folder.parentPath) for it to appear (\(error.reason)): other programs' writes go unseen until the service writes there or is asked to reload")
         }
+    }
+
+    private func reportWatch(_ state: String) {
+        guard state != reportedWatch else { return }
+        reportedWatch = state
+        logger.error("\(state)")
     }
 
     /// The folder was removed or moved away: what it held is gone for the service too.
