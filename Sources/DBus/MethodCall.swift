@@ -46,14 +46,29 @@ public struct MethodCall<Reply>: Sendable {
 }
 
 extension MethodDeclaration {
-    /// A call of this method on `object` with `arguments`; its reply is the declared outputs (one
-    /// value, a tuple of several, or `()`).
+    /// A call of this method on `object` with `arguments`; its reply is the declared outputs: a
+    /// tuple of several, or `()`.
     public func call<each In: DBusArgument, each Out: DBusArgument>(
         on object: RemoteObject, _ arguments: repeat each In
     ) -> MethodCall<(repeat each Out)> where Inputs == Arguments<repeat each In>, Outputs == Arguments<repeat each Out> {
+        MethodCall(message: message(to: object, repeat each arguments)) { reply throws(DBusError) in
+            try reply.decode(repeat (each Out).self)
+        }
+    }
+
+    /// A call of this method on `object` with `arguments`; its reply is the one declared output.
+    /// (The general form's one-element tuple is the same type, but Swift 6.3 fails to infer it
+    /// where the reply meets a known type, as in `let sum: Int32 = try caller.call(…)`.)
+    public func call<each In: DBusArgument, Out: DBusArgument>(
+        on object: RemoteObject, _ arguments: repeat each In
+    ) -> MethodCall<Out> where Inputs == Arguments<repeat each In>, Outputs == Arguments<Out> {
+        MethodCall(message: message(to: object, repeat each arguments)) { reply throws(DBusError) in try reply.decode(Out.self) }
+    }
+
+    private func message<each In: DBusArgument>(to object: RemoteObject, _ arguments: repeat each In) -> Message {
         let message = Message.methodCall(destination: object.destination, path: object.path, interface: Owner.name, member: name)
         message.append(repeat each arguments)
-        return MethodCall(message: message) { reply throws(DBusError) in try reply.decode(repeat (each Out).self) }
+        return message
     }
 }
 

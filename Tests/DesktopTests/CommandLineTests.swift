@@ -138,8 +138,7 @@ import Testing
 
     /// The unique name of the connection `pid` has on the bus.
     func uniqueName(ofProcess pid: Int32, on client: BusClient) async throws -> BusName {
-        let names = try await client.call(BusDriver.listNames.call(on: BusDriver.object))
-        for name in names where name.hasPrefix(":") {
+        for name in try await client.call(BusDriver.listNames.call(on: BusDriver.object)) where name.hasPrefix(":") {
             let owner = try? await client.call(BusDriver.getConnectionUnixProcessID.call(on: BusDriver.object, name))
             if owner == UInt32(bitPattern: pid) { return try BusName(name) }
         }

@@ -112,8 +112,7 @@ public final class NotificationsClient {
     public func getCapabilities(
         timeout: Duration = .seconds(25), completion: @escaping (Result<[String], DBusError>) -> Void
     ) -> Connection.PendingCall {
-        let call: MethodCall<[String]> = Notifications.getCapabilities.call(on: Notifications.object)
-        return connection.call(call, timeout: timeout, completion: completion)
+        connection.call(Notifications.getCapabilities.call(on: Notifications.object), timeout: timeout, completion: completion)
     }
 
     /// Delivers the server's signals, only from the current owner of its name; a signal with
