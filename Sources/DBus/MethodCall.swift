@@ -1,6 +1,6 @@
 /// An object served by another connection: the bus name that reaches it (well-known, such as
 /// `org.freedesktop.Notifications`, or unique) and its path.
-public struct RemoteObject: Sendable, Hashable, CustomStringConvertible {
+public struct RemoteObject: Sendable, Hashable {
     public let destination: BusName
     public let path: ObjectPath
 
@@ -8,8 +8,6 @@ public struct RemoteObject: Sendable, Hashable, CustomStringConvertible {
         self.destination = destination
         self.path = path
     }
-
-    public var description: String { "\(destination) \(path)" }
 }
 
 /// A method call ready to send, with how its reply decodes into `Reply`. Made from a declaration

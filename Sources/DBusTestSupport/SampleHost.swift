@@ -56,3 +56,16 @@ public final class SampleHost: @unchecked Sendable {
     /// Closes the connection and ends the loop thread.
     public func stop() { host.stop() }
 }
+
+extension SampleHost {
+    /// A private bus with the sample object served on it: the binding's tests' usual fixture.
+    public static func onPrivateBus() throws -> (PrivateBus, SampleHost) {
+        let bus = try PrivateBus()
+        return (bus, try SampleHost(address: bus.address))
+    }
+}
+
+extension PrivateBus {
+    /// A new async client of this bus.
+    public func client() async throws -> BusClient { try await BusClient.connect(.address(address)) }
+}

@@ -9,7 +9,7 @@ extension Bench {
         var rows: [Row] = []
         var updateToSignal = Samples()
         for index in 0..<400 {
-            let update = widget.updateChapter(ChapterUpdate(chapter: 100 + index % 2, name: "Chapter \(index)", progress: 10))
+            let update = widget.updateChapter(100 + index % 2, name: "Chapter \(index)", progress: 10)
             updateToSignal.add(latency(until: "chapter-change") { connection.call(update.message) { _ in } })
             drainService() // the reply (after the sync state is recorded) before the next update
         }

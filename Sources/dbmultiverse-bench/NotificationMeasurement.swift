@@ -20,7 +20,7 @@ extension Bench {
             }
             for index in 0..<200 where ready {
                 let before = events.count(of: "notify")
-                let update = widget.updateChapter(ChapterUpdate(chapter: 400 + index % 2, name: "Notified \(index)", progress: 20))
+                let update = widget.updateChapter(400 + index % 2, name: "Notified \(index)", progress: 20)
                 connection.call(update.message) { _ in }
                 _ = wait(timeout: 5) { self.events.count(of: "notify") > before }
                 notifyLatency.add(events.last(of: "notify") - events.last(of: "chapter-change"))

@@ -22,9 +22,9 @@ struct UpdateCommand: ParsableCommand {
         } catch {
             throw CommandFailure.usage(error.message)
         }
-        let update = ChapterUpdate(chapter: chapter, name: name, progress: progress, cover: try cover.map(readCover) ?? [],
-                                   page: page, language: language)
-        try BlockingCaller().call(WidgetClient().updateChapter(update))
+        let coverBytes = try cover.map(readCover) ?? []
+        try BlockingCaller().call(WidgetClient().updateChapter(chapter, name: name, progress: progress, cover: coverBytes,
+                                                               page: page, language: language))
     }
 
     private func readCover(_ path: String) throws -> [UInt8] {

@@ -9,12 +9,7 @@ import Testing
 @Suite struct CallLifecycleTests {
     let bus: PrivateBus
     let host: SampleHost
-    init() throws {
-        bus = try PrivateBus()
-        host = try SampleHost(address: bus.address)
-    }
-
-    func client() async throws -> BusClient { try await BusClient.connect(.address(bus.address)) }
+    init() throws { (bus, host) = try SampleHost.onPrivateBus() }
 
     /// The cancelled call ends, within 5 s, with CancellationError (not a reply, not another error).
     func expectCancelled(_ pending: Task<Message, any Error>) async throws {
@@ -53,7 +48,7 @@ import Testing
 
     @Test func aPeerThatNeverAnswersTimesOutWithNoReply() async throws {
         let hole = try blackHole()
-        let client = try await client()
+        let client = try await bus.client()
         let start = ContinuousClock.now
         let error = await expectDBusError(DBusError.Name.noReply) {
             try await unanswered(client, hole.name, timeout: .milliseconds(200))
@@ -68,7 +63,7 @@ import Testing
 
     @Test func cancellingTheTaskEndsTheCallPromptly() async throws {
         let hole = try blackHole()
-        let client = try await client()
+        let client = try await bus.client()
         let destination = hole.name
         let start = ContinuousClock.now
         let pending = Task { try await unanswered(client, destination, timeout: .seconds(30)) }
@@ -99,7 +94,7 @@ import Testing
             return Retained((server, exported))
         }
         let peerName = try BusName(await peer.uniqueName())
-        let client = try await client()
+        let client = try await bus.client()
         let pending = Task {
             try await client.call(destination: peerName, path: "/org/example/Stall", interface: "org.example.Stall",
                                   member: "Hang", timeout: .seconds(30))
@@ -117,7 +112,7 @@ import Testing
     }
 
     @Test func losingTheBusIsReportedAndLaterCallsFail() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let (disconnects, disconnected) = AsyncStream<Void>.makeStream()
         try await client.withConnection { connection in
             connection.onDisconnect = {
@@ -143,7 +138,7 @@ import Testing
     }
 
     @Test func droppingASignalStreamRemovesItsMatch() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let uniqueName = await client.uniqueName()
         /// How many match rules the bus holds for the client (dbus-daemon's Debug.Stats interface).
         func matchRules() async throws -> UInt32 {

@@ -12,15 +12,10 @@ struct DeclarationTests {
     let host: SampleHost
     let sample = RemoteObject(destination: SampleObject.busName, path: SampleObject.path)
 
-    init() throws {
-        bus = try PrivateBus()
-        host = try SampleHost(address: bus.address)
-    }
-
-    func client() async throws -> BusClient { try await BusClient.connect(.address(bus.address)) }
+    init() throws { (bus, host) = try SampleHost.onPrivateBus() }
 
     @Test func callsAndPropertyReadsAreTypedByTheDeclaration() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let sum: Int32 = try await client.call(Sample1.add.call(on: sample, 2, 40))
         #expect(sum == 42)
         let pair = try await client.call(Sample1.echoStruct.call(on: sample, Pair(number: 9, text: "nine")))
@@ -39,7 +34,7 @@ struct DeclarationTests {
     }
 
     @Test func aReplyOfAnotherSignatureIsInvalidArgsNotATrap() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         // A declaration that disagrees with the object: EchoString answers 's', not 'i'.
         let wrong = WrongSample.echoString.call(on: sample, "text")
         let error = await #expect(throws: DBusError.self) { try await client.call(wrong) }
@@ -47,7 +42,7 @@ struct DeclarationTests {
     }
 
     @Test func aSubscriptionDecodesTheSignalAndTakesItOnlyFromTheOwner() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let (received, receive) = AsyncStream<String>.makeStream()
         let sample = self.sample
         let subscription = try await client.withConnection { connection in
@@ -64,7 +59,7 @@ struct DeclarationTests {
     }
 
     @Test func aSignalThatDoesNotDecodeGoesToOnMalformed() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let (malformed, report) = AsyncStream<String>.makeStream()
         let peer = try await BusClient.connect(.address(bus.address))
         let peerName = try BusName(await peer.uniqueName())
@@ -79,7 +74,7 @@ struct DeclarationTests {
     }
 
     @Test func ownerChangesAreReportedAndAForgedOneIsNot() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let (owners, report) = AsyncStream<String?>.makeStream()
         let subscription = try await client.withConnection { connection in
             LoopBound(try connection.onOwnerChange(of: SampleObject.busName) { report.yield($0) })
@@ -120,7 +115,7 @@ struct DeclarationTests {
         let exported = LoopBound(try peer.server.export(Interface<Sample1>(properties: [Property(Sample1.counter) { 3 }]),
                                                         at: "/partial"))
         try peer.start()
-        let client = try await client()
+        let client = try await bus.client()
         let fromPeer = try await client.signals(MatchRule(sender: BusName(peer.uniqueName)))
         try await peer.perform {
             exported.value.emit(Sample1.pinged, "not exported", 1)
@@ -142,7 +137,7 @@ struct DeclarationTests {
     }
 
     @Test func droppingTheExportedHandleUnexports() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         await host.withSample { $0.unexport() }
         let error = await #expect(throws: DBusError.self) { try await client.call(Sample1.add.call(on: sample, 1, 2)) }
         #expect(error?.name == DBusError.Name.unknownObject)

@@ -7,12 +7,7 @@ import Testing
 @Suite struct ExportedObjectTests {
     let bus: PrivateBus
     let host: SampleHost
-    init() throws {
-        bus = try PrivateBus()
-        host = try SampleHost(address: bus.address)
-    }
-
-    func client() async throws -> BusClient { try await BusClient.connect(.address(bus.address)) }
+    init() throws { (bus, host) = try SampleHost.onPrivateBus() }
 
     func call<each A: DBusArgument>(_ client: BusClient, _ member: MemberName, _ args: repeat each A,
                                     interface: InterfaceName = Sample1.name,
@@ -34,7 +29,7 @@ import Testing
     }
 
     @Test func everyTypeRoundTrips() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let reply = try await call(client, "EchoBasics", UInt8(255), true, Int16.min, UInt16.max, Int32.min, UInt32.max,
                                    Int64.max, UInt64.max, 3.25, "ß ✓", ObjectPath("/x/y"), Signature("a(iv)"))
         let v = try reply.decode(UInt8.self, Bool.self, Int16.self, UInt16.self, Int32.self, UInt32.self, Int64.self,
@@ -55,7 +50,7 @@ import Testing
     }
 
     @Test func errorsKeepTheirNamesAndMessages() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         await expectError("com.example.Custom.Error.Busy", containing: "try later") {
             try await call(client, "Fail", "com.example.Custom.Error.Busy", "try later")
         }
@@ -89,7 +84,7 @@ import Testing
     /// The server remembers the routes of recent calls; a remembered route must serve exactly its
     /// own path, interface and member, and be forgotten when its interface is unexported.
     @Test func rememberedRoutesServeOnlyTheirOwnCalls() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         for _ in 0..<3 { #expect(try await call(client, "Add", Int32(2), Int32(40)).decode(Int32.self) == 42) }
         await expectError(DBusError.Name.unknownInterface, containing: "does not implement interface 'org.example.Other1'") {
             try await call(client, "Add", Int32(2), Int32(40), interface: "org.example.Other1")
@@ -107,7 +102,7 @@ import Testing
     }
 
     @Test func properties() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         func get<T: DBusArgument>(_ name: String, _ type: T.Type) async throws -> T {
             try await client.property(T.self, destination: SampleObject.busName, path: SampleObject.path,
                                       interface: Sample1.name, name: name)
@@ -140,7 +135,7 @@ import Testing
     }
 
     @Test func signalsAndPropertiesChanged() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let pinged = try await client.signals(MatchRule(path: SampleObject.path, interface: Sample1.name, member: "Pinged"))
         _ = try await call(client, "Emit", "hello")
         let signal = try await next(pinged, "Pinged")
@@ -162,7 +157,7 @@ import Testing
     /// a subscription to a well-known sender must only see signals from that name's owner, and
     /// follow the owner when it changes.
     @Test func aSignalSentStraightToUsByAnotherPeerIsNotFromAWellKnownName() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let pinged = try await client.signals(MatchRule(sender: SampleObject.busName, path: SampleObject.path,
                                                         interface: Sample1.name, member: "Pinged"))
         // A round trip: the owner lookup made at subscribing has been answered by now.
@@ -190,7 +185,7 @@ import Testing
     }
 
     @Test func introspectionListsTheDeclaration() async throws {
-        let client = try await client()
+        let client = try await bus.client()
         let xml = try await call(client, "Introspect", interface: "org.freedesktop.DBus.Introspectable").decode(String.self)
         #expect(xml.contains(#"<method name="EchoBasics">"#))
         #expect(xml.contains(#"<arg name="pair" type="(is)" direction="in"/>"#))

@@ -81,13 +81,19 @@ import Testing
         #expect(noChapter.stderr.contains("NoCurrentChapter"), "\(noChapter)")
     }
 
+    /// Stores chapter 42 and starts `watch --family small`; returns it and the index of its
+    /// first line, the entry.
+    func watchChapter42(_ service: ActivatedService) throws -> (StreamingCommand, Int) {
+        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
+        let watch = try StreamingCommand([Binary.dbmultiverse, "watch", "--family", "small"], environment: service.environment)
+        return (watch, try watch.waitForLine(timeout: 10, "the current entry") { $0 == "Ch. 42 · 35%" }.index)
+    }
+
     @Test func watchPrintsEachReloadAndFollowsARestart() async throws {
         let service = try ActivatedService()
         defer { service.stop() }
-        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
-        let watch = try StreamingCommand([Binary.dbmultiverse, "watch", "--family", "small"], environment: service.environment)
+        var (watch, index) = try watchChapter42(service)
         defer { watch.stop() }
-        var (index, _) = try watch.waitForLine(timeout: 10, "the current entry") { $0 == "Ch. 42 · 35%" }
 
         #expect(try service.cli("update", "--chapter", "43", "--name", "Next", "--progress", "10").status == 0)
         (index, _) = try watch.waitForLine(from: index + 1, timeout: 10, "the chapter-change line") { $0 == "Ch. 43 · 10%" }
@@ -115,10 +121,8 @@ import Testing
     @Test func watchIgnoresAForgedReloadAndPrintsTheRealOne() async throws {
         let service = try ActivatedService()
         defer { service.stop() }
-        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
-        let watch = try StreamingCommand([Binary.dbmultiverse, "watch", "--family", "small"], environment: service.environment)
+        let (watch, first) = try watchChapter42(service)
         defer { watch.stop() }
-        let (first, _) = try watch.waitForLine(timeout: 10, "the current entry") { $0 == "Ch. 42 · 35%" }
 
         let forger = try await BusClient.connect(.address(service.bus.address))
         let watchName = try await uniqueName(ofProcess: watch.processIdentifier, on: forger)

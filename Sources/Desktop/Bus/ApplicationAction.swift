@@ -1,4 +1,4 @@
-public import ComicDomain
+internal import ComicDomain
 public import DBus
 
 /// The actions of `org.freedesktop.Application.ActivateAction` (DESIGN §6): the service reads

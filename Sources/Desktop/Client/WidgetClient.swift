@@ -54,13 +54,15 @@ public struct WidgetClient: Sendable {
 
     // MARK: Writing
 
-    /// Stores the chapter being read (its cover and options too), then the chapter rule applies.
-    public func updateChapter(_ update: ChapterUpdate) -> MethodCall<Void> {
+    /// Stores the chapter being read, then the chapter rule applies. `cover` is JPEG or PNG bytes
+    /// (empty: none); `page` is the last page read on the comic's site, `language` its language code.
+    public func updateChapter(
+        _ chapter: Int, name: String, progress: Int, cover: [UInt8] = [], page: Int? = nil, language: String? = nil
+    ) -> MethodCall<Void> {
         var options: [String: Variant] = [:]
-        if let page = update.page { options["page"] = Variant(Int32(clamping: page)) }
-        if let language = update.language { options["language"] = Variant(language) }
-        return Widget1.updateChapter.call(
-            on: object, Int32(clamping: update.chapter), update.name, Int32(clamping: update.progress), update.cover, options)
+        if let page { options["page"] = Variant(Int32(clamping: page)) }
+        if let language { options["language"] = Variant(language) }
+        return Widget1.updateChapter.call(on: object, Int32(clamping: chapter), name, Int32(clamping: progress), cover, options)
     }
 
     /// Stores the read progress of the current chapter (0…100); the progress rule applies.
@@ -123,28 +125,6 @@ public struct WidgetClient: Sendable {
     /// name, or nil when it left the bus. Blocking until in place.
     public func onServiceChange(on connection: Connection, _ handler: @escaping (_ owner: String?) -> Void) throws(DBusError) -> Connection.SignalSubscription {
         try connection.onOwnerChange(of: object.destination, handler)
-    }
-}
-
-/// `UpdateChapter`'s arguments: the chapter being read.
-public struct ChapterUpdate: Sendable, Equatable {
-    public var chapter: Int
-    public var name: String
-    public var progress: Int
-    /// JPEG or PNG bytes; empty for no cover.
-    public var cover: [UInt8]
-    /// The last page read on the comic's site.
-    public var page: Int?
-    /// The site language code.
-    public var language: String?
-
-    public init(chapter: Int, name: String, progress: Int, cover: [UInt8] = [], page: Int? = nil, language: String? = nil) {
-        self.chapter = chapter
-        self.name = name
-        self.progress = progress
-        self.cover = cover
-        self.page = page
-        self.language = language
     }
 }
 
