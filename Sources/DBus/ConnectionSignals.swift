@@ -52,7 +52,7 @@ extension Connection {
     ) throws(DBusError) -> SignalSubscription {
         let rule = MatchRule(sender: sender, path: path, interface: Owner.name, member: signal.name)
         let followed = Self.wellKnownSender(of: rule)
-        if let followed { try follow(followed, blocking: true) }
+        if let followed { try followConfirmed(followed) }
         do {
             try addMatchBlocking(rule)
         } catch {
@@ -80,7 +80,7 @@ extension Connection {
     /// Calls `handler` on the loop thread whenever `name` changes owner, with the new owner's
     /// unique name, or nil when the name is left without one. Blocking, like `subscribe`.
     public func onOwnerChange(of name: BusName, _ handler: @escaping (_ newOwner: String?) -> Void) throws(DBusError) -> SignalSubscription {
-        try follow(name.rawValue, blocking: true)
+        try followConfirmed(name.rawValue)
         return register(Subscription(rule: Self.ownerChanges(of: name.rawValue), ownsMatch: false, followed: name.rawValue) { message in
             guard let (_, _, newOwner) = try? message.decode(String.self, String.self, String.self) else { return }
             handler(newOwner.isEmpty ? nil : newOwner)
@@ -92,7 +92,7 @@ extension Connection {
     /// has added it with `addMatchBlocking`); a well-known sender's owner is looked up meanwhile.
     public func subscribe(_ rule: MatchRule, addMatch: Bool = true, handler: @escaping (Message) -> Void) -> SignalSubscription {
         let followed = Self.wellKnownSender(of: rule)
-        if let followed { try? follow(followed, blocking: false) } // does not throw when not blocking
+        if let followed { follow(followed) }
         if addMatch { dbus_bus_add_match(raw, rule.description, nil) } // NULL error: does not block
         return register(Subscription(rule: rule, ownsMatch: true, followed: followed, handler: handler))
     }
@@ -159,31 +159,30 @@ extension Connection {
                   member: BusDriver.nameOwnerChanged.name, arg0: name)
     }
 
-    /// Follows the owner of `name`: its changes (`NameOwnerChanged`), and its owner now. Blocking
-    /// waits for both; otherwise the owner is unknown until the lookup answers.
-    private func follow(_ name: String, blocking: Bool) throws(DBusError) {
+    /// Follows the owner of `name`: its changes (`NameOwnerChanged`), and its owner now, which
+    /// is unknown until the lookup answers.
+    private func follow(_ name: String) {
         if followedNames[name] != nil {
             followedNames[name]?.followers += 1
-            if blocking, followedNames[name]?.owner == nil {
-                do {
-                    followedNames[name]?.owner = try currentOwner(of: name)
-                } catch {
-                    unfollow(name)
-                    throw error
-                }
-            }
             return
         }
         followedNames[name] = FollowedName()
-        guard blocking else {
-            dbus_bus_add_match(raw, Self.ownerChanges(of: name).description, nil)
-            lookUpOwner(of: name)
-            return
+        dbus_bus_add_match(raw, Self.ownerChanges(of: name).description, nil)
+        lookUpOwner(of: name)
+    }
+
+    /// `follow`, but waiting for the match rule and the owner (blocking).
+    private func followConfirmed(_ name: String) throws(DBusError) {
+        let known = followedNames[name] != nil
+        if known {
+            followedNames[name]?.followers += 1
+        } else {
+            followedNames[name] = FollowedName()
         }
         do {
             // The rule first: a change after the answer is then seen, and one before is older.
-            try addMatchBlocking(Self.ownerChanges(of: name))
-            followedNames[name]?.owner = try currentOwner(of: name)
+            if !known { try addMatchBlocking(Self.ownerChanges(of: name)) }
+            if followedNames[name]?.owner == nil { followedNames[name]?.owner = try currentOwner(of: name) }
         } catch {
             unfollow(name)
             throw error

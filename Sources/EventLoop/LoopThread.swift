@@ -70,10 +70,12 @@ public final class LoopThread: Sendable {
         }
         guard first else { return }
         let tornDown = Flag()
-        loop.execute { [loop] in
+        // `weak`: should the loop have ended, this work stays queued in it, and a strong capture
+        // would be a cycle keeping the loop alive.
+        loop.execute { [weak loop] in
             teardown()
             tornDown.set()
-            loop.stop()
+            loop?.stop()
         }
         pthread_join(thread, nil)
         if !tornDown.isSet { teardown() }
