@@ -4,6 +4,7 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Synchronization
+import Testing
 
 /// The real `Notifier`, on its own event loop thread, on a private bus: as `dbmultiverse
 /// notifier` runs it, but in-process. What it does arrives on `events`.
@@ -39,7 +40,7 @@ final class NotifierHost: @unchecked Sendable {
         // Not `stop()`: its hand-over captures `self`, which must not outlive deinit.
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         loop.execute { [loop] in loop.stop() }
-        finished.wait()
+        if let stuck = join(finished, "the notifier host's loop thread") { Issue.record(stuck) }
     }
 
     /// Waits for the next event satisfying `predicate`, skipping others.
@@ -59,7 +60,7 @@ final class NotifierHost: @unchecked Sendable {
             connection.close()
             loop.stop()
         }
-        finished.wait()
+        if let stuck = join(finished, "the notifier host's loop thread") { Issue.record(stuck) }
     }
 }
 

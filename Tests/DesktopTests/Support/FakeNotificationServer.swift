@@ -2,6 +2,7 @@ import DBus
 import DBusTestSupport
 import Desktop
 import Foundation
+import Testing
 
 /// An in-process `org.freedesktop.Notifications` (a peer that is not ours, so a test double is
 /// allowed): exported with the binding on its own event-loop thread, on a private bus.
@@ -242,7 +243,7 @@ extension FakeNotificationServer {
                 connection.close()
                 loop.stop()
             }
-            finished.wait()
+            if let stuck = join(finished, "a peer's loop thread") { Issue.record(stuck) }
         }
     }
 }

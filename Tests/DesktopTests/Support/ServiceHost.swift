@@ -5,6 +5,7 @@ import Desktop
 import Foundation
 import Logging
 import Synchronization
+import Testing
 
 /// A clock the test moves by hand. The service reads it and arms its single deadline on it;
 /// `ServiceHost.advance(by:)` moves it and fires the deadline when it falls due.
@@ -225,7 +226,7 @@ final class ServiceHost: @unchecked Sendable {
             connection.close()
             loop.stop()
         }
-        finished.wait()
+        if let stuck = join(finished, "the service host's loop thread") { Issue.record(stuck) }
         bus.stop()
         if ownsFolder { try? FileManager.default.removeItem(atPath: folder.path) }
     }
