@@ -214,7 +214,7 @@ final class DesktopHome: @unchecked Sendable { // immutable after init
     var runtimeDirectory: String { root.path + "/run" }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-home-\(UUID().uuidString.prefix(8))")
+        root = URL(fileURLWithPath: try makeTemporaryDirectory("dbm-home", forPrograms: true))
         try FileManager.default.createDirectory(atPath: root.path + "/home", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root.path + "/run", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

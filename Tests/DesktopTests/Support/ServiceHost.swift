@@ -115,13 +115,6 @@ struct ReloadSignal: Sendable {
     }
 }
 
-/// A fresh temporary directory (not yet the data folder: tests may prepare it first).
-func makeTemporaryDirectory(_ prefix: String = "dbm-data") throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url.path
-}
-
 /// A real `WidgetService` and `ApplicationService`, in-process on their own event-loop thread,
 /// owning `com.nobadi.DBMultiverse` on a private bus, driven by a `ManualClock`; plus a client
 /// connection with the widget's signals already subscribed.
