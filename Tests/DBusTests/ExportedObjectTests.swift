@@ -3,7 +3,7 @@ import DBusTestSupport
 import Testing
 
 /// The sample object over a private dbus-daemon, driven by the binding's own async client.
-@Suite struct ExportedObjectTests {
+@Suite(.timeLimit(.minutes(3))) struct ExportedObjectTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws {

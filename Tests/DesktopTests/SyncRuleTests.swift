@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The sync rules of DESIGN §5, on a real service over a private bus, timed by a manual clock.
-@Suite struct SyncRuleTests {
+@Suite(.timeLimit(.minutes(3))) struct SyncRuleTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
 
