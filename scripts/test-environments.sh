@@ -46,6 +46,11 @@ if want private-tmpdir; then
     tmp=$(folder); chmod 700 "$tmp"
     run private-tmpdir env TMPDIR="$tmp"
 fi
+if want long-tmpdir; then
+    tmp=$(folder)/$(printf 'deep%.0s' {1..12})/$(printf 'er%.0s' {1..20})
+    mkdir -p "$tmp"
+    run long-tmpdir env TMPDIR="$tmp" # sockets under it would pass the 107 bytes a socket path may have
+fi
 want umask-077 && run umask-077 sh -c 'umask 077 && exec "$@"' sh
 if want private-both; then
     tmp=$(folder); chmod 700 "$tmp"

@@ -21,15 +21,13 @@ public final class PrivateBus: @unchecked Sendable {
     /// Starts the daemon. `activationEnvironment` is the environment activated services inherit,
     /// on top of `testEnvironment()`. `allowAnyUser` lets processes of other users connect (a
     /// service run as `nobody` by a test running as root): the bus then lives in a directory they
-    /// can reach (`makeSharedTemporaryDirectory`) and its socket is writable for them too.
+    /// can reach and its socket is writable for them too.
     /// `daemon` and `addressTimeout` are there for the fixture's own tests.
     /// - Throws: `FixtureError` when the daemon does not print its address within `addressTimeout`
     ///   seconds (it is killed) or exits without printing it.
     public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false,
                 daemon daemonPath: String = "/usr/bin/dbus-daemon", addressTimeout: Double = 30) throws {
-        let base = URL(fileURLWithPath: allowAnyUser
-            ? try makeSharedTemporaryDirectory("dbm-bus")
-            : try makeTemporaryDirectory("dbm-bus"))
+        let base = URL(fileURLWithPath: try makeTemporaryDirectory("dbm-bus", for: allowAnyUser ? [.sockets, .otherUsers] : .sockets))
         serviceDirectory = base.appendingPathComponent("services")
         directory = base
         try FileManager.default.createDirectory(at: serviceDirectory, withIntermediateDirectories: true)

@@ -13,49 +13,50 @@ public func testEnvironment() -> [String: String] {
 
 private let busAddressVariables: Set = ["DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE"]
 
-/// A fresh directory under `$TMPDIR` (else `/tmp`), private to this user when `$TMPDIR` is.
-///
-/// `forPrograms`: the test runs programs from it (an install prefix, a script). `$TMPDIR` may be
-/// mounted `noexec` (a common hardening), and then the directory goes in the first of `/tmp`,
-/// `/var/tmp` and `/dev/shm` that is not, else beside the test bundle, which runs from there.
-public func makeTemporaryDirectory(_ prefix: String = "dbm-data", forPrograms: Bool = false) throws -> String {
-    let temporary = FileManager.default.temporaryDirectory.path
-    guard forPrograms, !allowsPrograms(temporary) else { return try makeDirectory(prefix, in: temporary) }
-    let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
-    for candidate in ["/tmp", "/var/tmp", "/dev/shm", bundle] where allowsPrograms(candidate) {
-        if let path = try? makeDirectory(prefix, in: candidate) { return path }
+/// What a fixture's temporary directory must allow besides holding files.
+public struct TemporaryDirectoryUse: OptionSet, Sendable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public var description: String {
+        [(Self.programs, "programs"), (.sockets, "sockets"), (.otherUsers, "other users")]
+            .filter { contains($0.0) }.map(\.1).joined(separator: ", ")
     }
-    throw FixtureError("no temporary directory that programs can run from: \(temporary) and the others are noexec or not writable")
+    /// Programs run from it (an install prefix, a script): it is not on a `noexec` mount.
+    public static let programs = TemporaryDirectoryUse(rawValue: 1 << 0)
+    /// Unix sockets are made in it (a bus, a runtime directory): its path leaves room for their
+    /// names, since a socket's whole path has at most 107 bytes.
+    public static let sockets = TemporaryDirectoryUse(rawValue: 1 << 1)
+    /// Other users reach it (a service run as `nobody` by a test running as root, which reads
+    /// every file): every user may search every directory above it, and it gets mode 0755.
+    public static let otherUsers = TemporaryDirectoryUse(rawValue: 1 << 2)
 }
 
-/// A fresh directory that other users can reach, mode 0755 whatever the umask: for a fixture that
-/// runs a process as another user (a test running as root runs the service as `nobody`, since
-/// root reads every file). `$TMPDIR` may be private (0700, or inside a private home) and is never
-/// loosened; the directory goes in the first of `$TMPDIR`, `/tmp`, `/var/tmp` and `/dev/shm` that
-/// every user may search all the way down, which the shared temporary directories are made for
-/// (and, `forPrograms`, that is not mounted `noexec`).
-/// - Throws: `FixtureError` naming the places tried when none will do.
-public func makeSharedTemporaryDirectory(_ prefix: String, forPrograms: Bool = false) throws -> String {
-    let candidates = [FileManager.default.temporaryDirectory.path, "/tmp", "/var/tmp", "/dev/shm"]
-    for candidate in candidates where isSearchableByEveryone(candidate) && (!forPrograms || allowsPrograms(candidate)) {
-        guard let path = try? makeDirectory(prefix, in: candidate) else { continue }
-        guard chmod(path, 0o755) == 0 else {
+/// A fresh directory for a fixture: in `$TMPDIR` (else `/tmp`) when that suits `uses`, else in
+/// the first of `/tmp`, `/var/tmp` and `/dev/shm` that does (for programs, lastly beside the
+/// test bundle, which runs from there). `$TMPDIR` may be private (0700), long, or mounted
+/// `noexec` (a common hardening); it is never loosened, and a directory made elsewhere is made
+/// private (0700) unless it is for other users.
+/// - Throws: `FixtureError` naming the places tried when none suits.
+public func makeTemporaryDirectory(_ prefix: String = "dbm-data", for uses: TemporaryDirectoryUse = []) throws -> String {
+    let temporary = FileManager.default.temporaryDirectory.path
+    let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+    let candidates = [temporary, "/tmp", "/var/tmp", "/dev/shm"] + (uses.contains(.programs) ? [bundle] : [])
+    for candidate in candidates {
+        let parent = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+        let path = parent + "/\(prefix)-\(UUID().uuidString.prefix(8))"
+        guard !uses.contains(.programs) || allowsPrograms(parent),
+              !uses.contains(.sockets) || path.utf8.count <= 64, // 43 bytes left for the sockets' names
+              !uses.contains(.otherUsers) || isSearchableByEveryone(parent),
+              (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
+        else { continue }
+        let mode: mode_t? = uses.contains(.otherUsers) ? 0o755 : candidate == temporary ? nil : 0o700
+        if let mode, chmod(path, mode) != 0 {
             rmdir(path)
             continue
         }
         return path
     }
-    throw FixtureError("""
-        no temporary directory that other users can reach\(forPrograms ? " and run programs from" : ""): \
-        tried \(candidates.joined(separator: ", "))
-        """)
-}
-
-/// Makes `<parent>/<prefix>-<random>` (resolving symlinks in `parent`) and returns its path.
-private func makeDirectory(_ prefix: String, in parent: String) throws -> String {
-    let url = URL(fileURLWithPath: parent).resolvingSymlinksInPath().appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url.path
+    throw FixtureError("no temporary directory for \(uses) in \(candidates.joined(separator: ", "))")
 }
 
 /// Whether programs may run from the filesystem holding `path` (it is not mounted `noexec`).

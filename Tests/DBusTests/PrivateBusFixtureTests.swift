@@ -10,7 +10,7 @@ import Testing
     /// process behind.
     private func expectStartFails(daemon body: String, addressTimeout: Double,
                                   message: (String) -> String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let folder = try makeTemporaryDirectory("dbm-fake-daemon", forPrograms: true)
+        let folder = try makeTemporaryDirectory("dbm-fake-daemon", for: .programs)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let script = folder + "/dbus-daemon", pidFile = folder + "/pid"
         try "#!/bin/sh\necho $$ > '\(pidFile)'\n\(body)\n".write(toFile: script, atomically: false, encoding: .utf8)

@@ -214,7 +214,9 @@ final class DesktopHome: @unchecked Sendable { // immutable after init
     var runtimeDirectory: String { root.path + "/run" }
 
     init() throws {
-        root = URL(fileURLWithPath: try makeTemporaryDirectory("dbm-home", forPrograms: true))
+        // Programs: the installed binary. Sockets: XDG_RUNTIME_DIR is in it, and systemd-analyze
+        // rejects the user units whose sockets would go there when its path is too long.
+        root = URL(fileURLWithPath: try makeTemporaryDirectory("dbm-home", for: [.programs, .sockets]))
         try FileManager.default.createDirectory(atPath: root.path + "/home", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root.path + "/run", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

@@ -120,7 +120,7 @@ extension FaultScenarios {
         // A file unreadable to root's service needs the service to be someone else, and the
         // folders it uses reachable by that user.
         let needsOtherUser = bad == .unreadable && readsEveryFile
-        let base = try needsOtherUser ? makeSharedTemporaryDirectory("dbm-bad", forPrograms: true) : makeTemporaryDirectory("dbm-bad")
+        let base = try makeTemporaryDirectory("dbm-bad", for: needsOtherUser ? [.otherUsers, .programs] : [])
         defer { try? FileManager.default.removeItem(atPath: base) }
         let serviceUser = try needsOtherUser ? ServiceUser.nobody(sharing: base) : nil
         let outside = base + "/outside"
