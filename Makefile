@@ -107,6 +107,14 @@ soak: deps
 	swift build --build-tests
 	DBMULTIVERSE_SOAK=1 swift test --skip-build --filter SoakTests
 
+# The suite once per environment it must not depend on (private or long TMPDIR, umask 077, bus
+# and DBMULTIVERSE_* variables set, no HOME, read-only HOME, not root, no nobody user, noexec /tmp):
+# scripts/test-environments.sh; the scenarios that change users or mounts need root.
+.PHONY: test-environments
+test-environments: deps
+	swift build --build-tests
+	./scripts/test-environments.sh
+
 # Hardening. `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
 # parsers for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
 # `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under

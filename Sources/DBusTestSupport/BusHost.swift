@@ -1,5 +1,6 @@
 public import DBus
 public import EventLoop
+import Foundation
 import Synchronization
 
 /// A bus connection and its object server, served from an event loop on a thread of its own, as
@@ -35,7 +36,9 @@ public final class BusHost: @unchecked Sendable {
         uniqueName = connection.uniqueName
     }
 
-    deinit { stop() }
+    deinit {
+        if let stuck = stop() { FileHandle.standardError.write(Data("BusHost: \(stuck)\n".utf8)) }
+    }
 
     /// Starts the loop thread.
     public func start() throws {
@@ -47,9 +50,13 @@ public final class BusHost: @unchecked Sendable {
     public func onLoop(_ body: @escaping @Sendable () -> Void) { loop.execute(body) }
 
     /// Runs `body` on the loop thread and returns what it returns.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            loop.execute { continuation.resume(with: Result(catching: body)) }
+    /// - Throws: what `body` throws, or `FixtureError` when the loop has not run it within
+    ///   `seconds` (a loop stuck in the code under test).
+    public func perform<T: Sendable>(within seconds: Double = 30, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withTimeout(seconds, "the loop thread of \(uniqueName)") { [loop] in
+            try await withCheckedThrowingContinuation { continuation in
+                loop.execute { continuation.resume(with: Result(catching: body)) }
+            }
         }
     }
 
@@ -58,13 +65,15 @@ public final class BusHost: @unchecked Sendable {
     /// receiver after it.
     public func sendAndSync(_ message: Message) async throws {
         let connection = LoopBound(self.connection)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            loop.execute {
-                connection.value.send(message)
-                let ping = Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                              interface: "org.freedesktop.DBus", member: "GetId")
-                connection.value.call(ping, timeout: .seconds(10)) { result in
-                    continuation.resume(with: result.map { _ in () }.mapError { $0 as any Error })
+        try await withTimeout(15, "a round trip to the bus after sending \(message.member ?? "a message")") { [loop] in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                loop.execute {
+                    connection.value.send(message)
+                    let ping = Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                  interface: "org.freedesktop.DBus", member: "GetId")
+                    connection.value.call(ping, timeout: .seconds(10)) { result in
+                        continuation.resume(with: result.map { _ in () }.mapError { $0 as any Error })
+                    }
                 }
             }
         }
@@ -72,7 +81,12 @@ public final class BusHost: @unchecked Sendable {
 
     /// Runs `teardown` on the loop thread, then unregisters the objects, closes the connection
     /// (its names go with it) and ends the thread. Later calls do nothing.
-    public func stop(_ teardown: @escaping @Sendable () -> Void = {}) {
+    ///
+    /// Waits at most `seconds` for the thread to end: a loop stuck in the code under test is
+    /// returned as an error (for the caller to record against its test) and left behind, rather
+    /// than hanging the run. `deinit` writes it on stderr.
+    @discardableResult
+    public func stop(within seconds: Double = 30, _ teardown: @escaping @Sendable () -> Void = {}) -> FixtureError? {
         let objects = LoopBound((connection, server))
         let close: @Sendable () -> Void = {
             teardown()
@@ -84,9 +98,19 @@ public final class BusHost: @unchecked Sendable {
             return state
         }
         switch previous {
-        case .running(let thread): thread.stop(close)
-        case .setUp: close() // never started: the calling thread is the only one
-        case .stopped: break
+        case .running(let thread):
+            // LoopThread.stop joins without a bound: it waits on a thread of its own.
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                thread.stop(close)
+                finished.signal()
+            }
+            return join(finished, "the loop thread of \(uniqueName)", within: seconds)
+        case .setUp:
+            close() // never started: the calling thread is the only one
+            return nil
+        case .stopped:
+            return nil
         }
     }
 }

@@ -18,11 +18,16 @@ public final class PrivateBus: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// Starts the daemon. `activationEnvironment` is the environment activated services inherit.
-    /// `allowAnyUser` lets processes of other users connect (a service run as `nobody` by a test
-    /// running as root); the socket is then made writable for them too.
-    public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false) throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bus-\(UUID().uuidString.prefix(8))")
+    /// Starts the daemon. `activationEnvironment` is the environment activated services inherit,
+    /// on top of `testEnvironment()`. `allowAnyUser` lets processes of other users connect (a
+    /// service run as `nobody` by a test running as root): the bus then lives in a directory they
+    /// can reach and its socket is writable for them too.
+    /// `daemon` and `addressTimeout` are there for the fixture's own tests.
+    /// - Throws: `FixtureError` when the daemon does not print its address within `addressTimeout`
+    ///   seconds (it is killed) or exits without printing it.
+    public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false,
+                daemon daemonPath: String = "/usr/bin/dbus-daemon", addressTimeout: Double = 30) throws {
+        let base = URL(fileURLWithPath: try makeTemporaryDirectory("dbm-bus", for: allowAnyUser ? [.sockets, .otherUsers] : .sockets))
         serviceDirectory = base.appendingPathComponent("services")
         directory = base
         try FileManager.default.createDirectory(at: serviceDirectory, withIntermediateDirectories: true)
@@ -45,12 +50,9 @@ public final class PrivateBus: @unchecked Sendable {
         try config.write(to: configFile, atomically: true, encoding: .utf8)
 
         let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.executableURL = URL(fileURLWithPath: daemonPath)
         daemon.arguments = ["--config-file=\(configFile.path)", "--nofork", "--print-address"]
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-        environment.merge(activationEnvironment) { $1 }
-        daemon.environment = environment
+        daemon.environment = testEnvironment().merging(activationEnvironment) { $1 }
         let output = Pipe()
         daemon.standardOutput = output
         daemon.standardError = FileHandle.standardError
@@ -59,16 +61,13 @@ public final class PrivateBus: @unchecked Sendable {
         self.daemon = daemon
 
         // The first line is the address; the daemon prints it once it listens.
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            line.append(byte)
-        }
-        address = String(decoding: line, as: UTF8.self)
-        guard address.hasPrefix("unix:") else {
-            kill(daemon.processIdentifier, SIGKILL)
-            throw FixtureError("dbus-daemon did not print an address (got '\(address)')")
+        do {
+            let line = try readLine(output.fileHandleForReading, within: addressTimeout, "\(daemonPath)'s address")
+            guard line.hasPrefix("unix:") else { throw FixtureError("\(daemonPath) did not print an address (got '\(line)')") }
+            address = line
+        } catch {
+            Self.end(daemon, exited: exited, directory: base)
+            throw error
         }
         if allowAnyUser {
             _ = chmod(base.path, 0o755)
@@ -87,9 +86,10 @@ public final class PrivateBus: @unchecked Sendable {
         try text.write(to: serviceDirectory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
     }
 
-    /// The environment a stock client needs to talk to this bus.
+    /// The environment a stock client needs to talk to this bus: `testEnvironment()` with
+    /// `DBUS_SESSION_BUS_ADDRESS` naming it.
     public var clientEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = testEnvironment()
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         return environment
     }
@@ -100,12 +100,17 @@ public final class PrivateBus: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
+        Self.end(daemon, exited: exited, directory: directory)
+    }
+
+    /// Kills `daemon` unless it has exited, waits (bounded) for its exit, removes `directory`.
+    private static func end(_ daemon: Process, exited: DispatchSemaphore, directory: URL) {
         var hasExited = !daemon.isRunning
         if !hasExited {
             // SIGKILL: nothing to wait for, and no shutdown to get wrong.
             kill(daemon.processIdentifier, SIGKILL)
-            // Bounded: Foundation's exit monitoring has been seen to miss an exit under load
-            // (ASan), and a SIGKILLed daemon has nothing left to wait for.
+            // Bounded: Foundation's exit monitoring can miss an exit under load, and a SIGKILLed
+            // daemon has nothing left to wait for.
             hasExited = exited.wait(timeout: .now() + 5) == .success
         }
         // Returns at once after the exit, and only it drops the Process's run-loop source, which

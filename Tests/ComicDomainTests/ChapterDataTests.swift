@@ -1,7 +1,7 @@
 import ComicDomain
 import Testing
 
-@Suite("Chapter data and sync state files")
+@Suite("Chapter data and sync state files", .timeLimit(.minutes(1)))
 struct ChapterDataTests {
     private func decode(_ text: String) throws(ComicError) -> ChapterData {
         try ChapterData.decode(Array(text.utf8))

@@ -1,7 +1,7 @@
 import ComicDomain
 import Testing
 
-@Suite("Widget entry, renderings and --format output")
+@Suite("Widget entry, renderings and --format output", .timeLimit(.minutes(1)))
 struct ChapterEntryTests {
     private func entry(chapter: Int = 42, name: String = "Goku vs. Goku", progress: Int = 35, imagePath: String = "") throws -> ChapterEntry {
         let data = try ChapterData(validatingNumber: chapter, name: name, progress: progress, page: 980, language: "fr")

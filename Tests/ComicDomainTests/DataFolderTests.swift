@@ -2,7 +2,7 @@ import ComicDomain
 import Glibc
 import Testing
 
-@Suite("Data folder: location, reading, atomic writing")
+@Suite("Data folder: location, reading, atomic writing", .timeLimit(.minutes(1)))
 struct DataFolderTests {
     private let sample = #"{"number":42,"name":"Goku vs. Goku","progress":35,"coverImagePath":""}"#
 

@@ -1,7 +1,7 @@
 import ComicDomain
 import Testing
 
-@Suite("Deep links")
+@Suite("Deep links", .timeLimit(.minutes(1)))
 struct DeepLinkTests {
     @Test(arguments: [
         ("dbmultiverse://chapter/42", 42),
@@ -101,7 +101,7 @@ struct DeepLinkTests {
     }
 }
 
-@Suite("Comic site addresses")
+@Suite("Comic site addresses", .timeLimit(.minutes(1)))
 struct ComicSiteTests {
     @Test func pageAddressWhenThePageIsKnown() {
         #expect(ComicSite.url(page: 980, language: "fr") == "https://www.dragonball-multiverse.com/fr/page-980.html")

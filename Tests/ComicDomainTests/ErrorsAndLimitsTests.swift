@@ -1,7 +1,7 @@
 import ComicDomain
 import Testing
 
-@Suite("Errors, limits, widget family and kind")
+@Suite("Errors, limits, widget family and kind", .timeLimit(.minutes(1)))
 struct ErrorsAndLimitsTests {
     @Test func errorKindsCarryTheContractSuffixes() {
         let suffixes = ComicError.Kind.allCases.map(\.rawValue)

@@ -14,7 +14,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-@Suite("Hostile input never traps")
+@Suite("Hostile input never traps", .timeLimit(.minutes(1)))
 struct FuzzTests {
     private static let seeds: [[UInt8]] = [
         Array(#"{"number":42,"name":"Goku \"vs\" \u00e9\ud83d\ude00","progress":35,"coverImagePath":"c.jpg","page":3,"language":"en"}"#.utf8),

@@ -1,7 +1,7 @@
 import ComicDomain
 import Testing
 
-@Suite("Site languages, origins and page URLs")
+@Suite("Site languages, origins and page URLs", .timeLimit(.minutes(1)))
 struct SitePageTests {
     @Test func theSiteHas37Languages() throws {
         #expect(SiteLanguage.all.count == 37)

@@ -3,8 +3,8 @@ import Glibc
 import Testing
 
 /// A writer killed between creating its temporary file and the rename leaves `.<name>.<pid>.<r>.tmp`
-/// behind; the service removes those at start so they never accumulate (issue #7).
-@Suite struct StaleTemporaryFileTests {
+/// behind; the service removes those at start so they never accumulate.
+@Suite(.timeLimit(.minutes(1))) struct StaleTemporaryFileTests {
     /// The pid of a process that has exited and been reaped.
     private func deadPID() throws -> pid_t {
         var pid: pid_t = 0

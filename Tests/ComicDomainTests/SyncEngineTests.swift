@@ -10,7 +10,7 @@ private func state(_ chapter: Int, _ progress: Int) -> SyncState {
     SyncState(chapter: chapter, progress: progress)
 }
 
-@Suite("Sync rules")
+@Suite("Sync rules", .timeLimit(.minutes(1)))
 struct SyncEngineTests {
     /// An engine that has just synced chapter 42 at `progress`, at time 0.
     private func engine(syncedProgress progress: Int = 30) -> SyncEngine {
@@ -231,7 +231,7 @@ struct SyncEngineTests {
     }
 }
 
-@Suite("Monotonic instants")
+@Suite("Monotonic instants", .timeLimit(.minutes(1)))
 struct MonotonicInstantTests {
     @Test func arithmetic() {
         let base = MonotonicInstant(nanoseconds: 1_000)

@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// Bus activation of the built `dbus-sample-service` from a private bus's service directory.
-@Suite struct ActivationTests {
+@Suite(.timeLimit(.minutes(3))) struct ActivationTests {
     let bus: PrivateBus
     init() throws {
         bus = try PrivateBus()

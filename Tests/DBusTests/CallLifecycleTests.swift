@@ -6,7 +6,7 @@ import Testing
 
 /// What happens to calls and subscriptions around the edges: a peer that never answers, a task
 /// cancelled mid-call, the bus going away, a signal stream dropped by its consumer.
-@Suite struct CallLifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct CallLifecycleTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws { (bus, host) = try SampleHost.onPrivateBus() }

@@ -138,7 +138,7 @@ struct DeclarationTests {
 
     @Test func droppingTheExportedHandleUnexports() async throws {
         let client = try await bus.client()
-        await host.withSample { $0.unexport() }
+        try await host.withSample { $0.unexport() }
         let error = await #expect(throws: DBusError.self) { try await client.call(Sample1.add.call(on: sample, 1, 2)) }
         #expect(error?.name == DBusError.Name.unknownObject)
     }

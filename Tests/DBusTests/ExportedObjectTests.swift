@@ -4,7 +4,7 @@ import EventLoop
 import Testing
 
 /// The sample object over a private dbus-daemon, driven by the binding's own async client.
-@Suite struct ExportedObjectTests {
+@Suite(.timeLimit(.minutes(3))) struct ExportedObjectTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws { (bus, host) = try SampleHost.onPrivateBus() }
@@ -95,7 +95,7 @@ import Testing
         await expectError(DBusError.Name.invalidArgs, containing: "expected signature 'ii'") {
             try await call(client, "Add", "two", "forty")
         }
-        await host.withSample { $0.unexport() }
+        try await host.withSample { $0.unexport() }
         await expectError(DBusError.Name.unknownObject, containing: "'/org/example/Sample'") {
             try await call(client, "Add", Int32(2), Int32(40))
         }

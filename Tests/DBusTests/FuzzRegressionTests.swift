@@ -3,7 +3,7 @@ import Testing
 
 /// Inputs found by the `dbusbody` fuzz target (scripts/fuzz.sh), kept as literals: each once
 /// trapped, and must now end in a value or `InvalidArgs`.
-@Suite struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(1))) struct FuzzRegressionTests {
     /// `[UInt8]` from hex digits (whitespace between them ignored).
     static func bytes(_ hex: String) -> [UInt8] {
         let digits = Array(hex.utf8.filter { $0 != 0x20 && $0 != 0x0A })

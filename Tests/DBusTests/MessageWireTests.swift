@@ -2,7 +2,7 @@ import DBus
 import Testing
 
 /// `Message.wireBytes()` and `Message(wireBytes:)`: libdbus's marshalling, both ways.
-@Suite struct MessageWireTests {
+@Suite(.timeLimit(.minutes(1))) struct MessageWireTests {
     @Test func signalRoundTripsThroughItsWireForm() throws {
         let signal = Message.signal(path: "/com/example/Thing", interface: "com.example.Thing", member: "Changed")
         let extra: [String: Variant] = ["flag": Variant(true), "list": Variant(["a", "b"])]

@@ -2,7 +2,7 @@ import DBus
 import Testing
 
 /// Names are checked by libdbus's own validators; examples from the D-Bus specification.
-@Suite struct NameTests {
+@Suite(.timeLimit(.minutes(1))) struct NameTests {
     @Test(arguments: [":1.42", "com.example.App", "org.freedesktop.DBus", "a.b", "com.example.App_2", "_a.b-c", ":1.0"])
     func validBusNames(_ name: String) throws {
         #expect(try BusName(name).rawValue == name)

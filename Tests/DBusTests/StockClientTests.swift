@@ -6,7 +6,7 @@ import Testing
 
 /// The sample object over a private dbus-daemon, driven by the stock clients (`dbus-send`,
 /// `gdbus`, `busctl`, `dbus-monitor`): what other programs see is exactly what the declaration says.
-@Suite struct StockClientTests {
+@Suite(.timeLimit(.minutes(3))) struct StockClientTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Every type through a real libdbus message: appended with libdbus's writer, read back with its
 /// reader, with signatures derived from the Swift types.
-@Suite struct ValueRoundTripTests {
+@Suite(.timeLimit(.minutes(1))) struct ValueRoundTripTests {
     func message() -> Message { Message.signal(path: "/test", interface: "org.example.Test", member: "Values") }
 
     @Test func basicTypesAtTheirLimits() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The real `dbmultiverse service`, started by D-Bus activation from a private bus's service
 /// directory, driven by the stock clients as the README shows.
-@Suite struct ActivatedServiceTests {
+@Suite(.timeLimit(.minutes(3))) struct ActivatedServiceTests {
     static let dest = "com.nobadi.DBMultiverse"
     static let path = "/com/nobadi/DBMultiverse"
     static let widget = "com.nobadi.DBMultiverse.Widget1"

@@ -10,7 +10,7 @@ import Testing
 /// temporary HOME, a private bus whose service directory holds the installed activation file,
 /// the stock `xdg-open` / `gdbus` / the installed `dbmultiverse open`, the service started by bus
 /// activation, and a fake browser (`DBMULTIVERSE_BROWSER`) that reports each start on a FIFO.
-@Suite struct DeepLinkDesktopTests {
+@Suite(.timeLimit(.minutes(3))) struct DeepLinkDesktopTests {
     static let chapterList = "https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1"
 
     @Test func xdgOpenRunsTheHandlerWhichOpensTheChapterThroughTheActivatedService() async throws {

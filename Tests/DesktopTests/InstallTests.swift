@@ -6,7 +6,7 @@ import Testing
 /// `make install` / `make uninstall` (DESIGN §9) into temporary prefixes, with the debug-built
 /// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock
 /// validators (`desktop-file-validate`, `systemd-analyze verify`).
-@Suite struct InstallTests {
+@Suite(.timeLimit(.minutes(5))) struct InstallTests {
     @Test func theDesktopFileValidates() throws {
         let result = try runCommand(["desktop-file-validate", DesktopInstall.repository.appendingPathComponent(DesktopInstall.desktopSource).path])
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
@@ -214,7 +214,9 @@ final class DesktopHome: @unchecked Sendable { // immutable after init
     var runtimeDirectory: String { root.path + "/run" }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-home-\(UUID().uuidString.prefix(8))")
+        // Programs: the installed binary. Sockets: XDG_RUNTIME_DIR is in it, and systemd-analyze
+        // rejects the user units whose sockets would go there when its path is too long.
+        root = URL(fileURLWithPath: try makeTemporaryDirectory("dbm-home", for: [.programs, .sockets]))
         try FileManager.default.createDirectory(atPath: root.path + "/home", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root.path + "/run", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

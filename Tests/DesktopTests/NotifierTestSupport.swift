@@ -4,6 +4,7 @@ import DBusTestSupport
 import Desktop
 import EventLoop
 import Foundation
+import Testing
 
 /// The real `Notifier`, on its own event loop thread, on a private bus: as `dbmultiverse
 /// notifier` runs it, but in-process. What it does arrives on `events`.
@@ -41,7 +42,7 @@ final class NotifierHost: @unchecked Sendable {
     }
 
     func stop() {
-        host.stop { [notifier] in notifier.value.stop() }
+        if let stuck = host.stop({ [notifier] in notifier.value.stop() }) { Issue.record(stuck) }
     }
 }
 
@@ -85,7 +86,9 @@ final class NotifierTestWidget: Sendable {
         try await host.sendAndSync(message)
     }
 
-    func stop() { host.stop() }
+    func stop() {
+        if let stuck = host.stop() { Issue.record(stuck) }
+    }
 
     /// A chapter entry as the service would publish it.
     static func entry(_ chapter: Int, name: String = "Universe 18", progress: Int = 35, imagePath: String = "",

@@ -8,7 +8,7 @@ import Testing
 /// thread, a fake notification server, and a stand-in widget service emitting `TimelinesReloaded`.
 /// Every wait is bounded; nothing sleeps: signals from different connections are ordered by a
 /// round trip to the bus daemon after each emission.
-@Suite(.timeLimit(.minutes(1))) struct NotifierTests {
+@Suite(.timeLimit(.minutes(3))) struct NotifierTests {
     let bus: PrivateBus
     let server: FakeNotificationServer
     let widget: NotifierTestWidget
@@ -189,7 +189,7 @@ import Testing
 }
 
 /// The request builder and the typed client's value types, without a bus.
-@Suite struct ChapterNotificationTests {
+@Suite(.timeLimit(.minutes(3))) struct ChapterNotificationTests {
     @Test func fileURIsPercentEncodeWhatAURINeeds() {
         #expect(ChapterNotification.fileURI(forPath: "/home/u/.local/share/dbmultiverse/chapterCoverImage.jpg")
                 == "file:///home/u/.local/share/dbmultiverse/chapterCoverImage.jpg")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The file contract of DESIGN §3, through the service.
-@Suite struct StorageContractTests {
+@Suite(.timeLimit(.minutes(3))) struct StorageContractTests {
     func mode(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The sync rules of DESIGN §5, on a real service over a private bus, timed by a manual clock.
-@Suite struct SyncRuleTests {
+@Suite(.timeLimit(.minutes(3))) struct SyncRuleTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
 
@@ -61,23 +61,23 @@ import Testing
         defer { host.stop() }
         try await update(host, 42, "Vegeta", 10)
         for (index, progress) in [Int32(20), 25, 30, 40].enumerated() {
-            if index > 0 { await host.advance(by: .milliseconds(500)) }
+            if index > 0 { try await host.advance(by: .milliseconds(500)) }
             try await host.call("UpdateProgress", progress)
         }
         // t = 1.5 s now; the wait ends at 3.5 s.
-        await host.advance(by: .milliseconds(1900))
+        try await host.advance(by: .milliseconds(1900))
         try await host.sync()
         #expect(try host.reloads().count == 1, "nothing before 2 s after the last change")
         #expect(try await host.property("Progress", Int32.self) == 10)
 
-        await host.advance(by: .milliseconds(100))
+        try await host.advance(by: .milliseconds(100))
         try await host.sync()
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "progress-change"])
         try expectEntry(reloads[1].entry, chapter: 42, name: "Vegeta", progress: 40)
         #expect(try await host.property("Progress", Int32.self) == 40)
 
-        await host.advance(by: .seconds(10))
+        try await host.advance(by: .seconds(10))
         try await host.sync()
         #expect(try host.reloads().count == 2, "a debounce fires once")
     }
@@ -87,7 +87,7 @@ import Testing
         defer { host.stop() }
         try await update(host, 42, "Vegeta", 10)
         try await host.call("UpdateProgress", Int32(14))
-        await host.advance(by: .seconds(2))
+        try await host.advance(by: .seconds(2))
         try await host.sync()
         #expect(try host.reloads().count == 1, "4 points is under the threshold")
         // Stored nonetheless: the current entry has it, the published properties don't.
@@ -96,7 +96,7 @@ import Testing
 
         try await update(host, 7, "Close to the end", 97)
         try await host.call("UpdateProgress", Int32(100))
-        await host.advance(by: .seconds(2))
+        try await host.advance(by: .seconds(2))
         try await host.sync()
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change", "progress-change"])
@@ -108,9 +108,9 @@ import Testing
         defer { host.stop() }
         try await update(host, 42, "Vegeta", 10)
         try await host.call("UpdateProgress", Int32(50))
-        await host.advance(by: .seconds(1))
+        try await host.advance(by: .seconds(1))
         try await update(host, 43, "Next", 0)
-        await host.advance(by: .seconds(5))
+        try await host.advance(by: .seconds(5))
         try await host.sync()
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change"])
@@ -122,13 +122,13 @@ import Testing
         defer { host.stop() }
         try await update(host, 42, "Vegeta", 35)
         // Only the hourly deadline is armed.
-        let armed = await host.onLoop { [clock = host.clock] in clock.deadline.map { $0 - clock.now } }
+        let armed = try await host.onLoop { [clock = host.clock] in clock.deadline.map { $0 - clock.now } }
         #expect(armed == .seconds(3600))
 
-        await host.advance(by: .seconds(3599))
+        try await host.advance(by: .seconds(3599))
         try await host.sync()
         #expect(try host.reloads().count == 1)
-        await host.advance(by: .seconds(1))
+        try await host.advance(by: .seconds(1))
         try await host.sync()
         var reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "periodic"])
@@ -136,12 +136,12 @@ import Testing
         #expect(try await host.property("LastReload", Int64.self) == ServiceHost.startUnix + 3600)
 
         // A reload restarts the hour: requested at +1800 moves the next periodic to +5400.
-        await host.advance(by: .seconds(1800))
+        try await host.advance(by: .seconds(1800))
         try await host.call("ReloadTimelines", "DBMultiverseWidgets")
-        await host.advance(by: .seconds(3599))
+        try await host.advance(by: .seconds(3599))
         try await host.sync()
         #expect(try host.reloads().map(\.reason) == ["chapter-change", "periodic", "requested"])
-        await host.advance(by: .seconds(1))
+        try await host.advance(by: .seconds(1))
         try await host.sync()
         reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "periodic", "requested", "periodic"])
@@ -170,7 +170,7 @@ import Testing
             }
         }
         #expect(try host.reloads().count == 2)
-        await host.advance(by: .seconds(2))
+        try await host.advance(by: .seconds(2))
         try await host.sync()
         let last = try #require(try host.reloads().last)
         #expect(last.reason == "progress-change")
@@ -240,10 +240,10 @@ import Testing
         defer { host.stop() }
         try await host.sync()
         #expect(try host.reloads().isEmpty)
-        await host.advance(by: .milliseconds(1999))
+        try await host.advance(by: .milliseconds(1999))
         try await host.sync()
         #expect(try host.reloads().isEmpty)
-        await host.advance(by: .milliseconds(1))
+        try await host.advance(by: .milliseconds(1))
         try await host.sync()
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["progress-change"])
@@ -257,7 +257,7 @@ import Testing
         try chapterJSON(number: 42, name: "Vegeta", progress: 30).write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
         let host = try await ServiceHost.start(folder: folder)
         defer { host.stop() }
-        await host.advance(by: .seconds(3599))
+        try await host.advance(by: .seconds(3599))
         try await host.sync()
         #expect(try host.reloads().isEmpty)
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 30)
@@ -270,11 +270,11 @@ import Testing
         try await update(host, 42, "Vegeta", 35)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 35])
         try await host.call("UpdateProgress", Int32(37))
-        await host.advance(by: .seconds(2))
+        try await host.advance(by: .seconds(2))
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 35],
                 "no reload, no record")
         try await host.call("UpdateProgress", Int32(90))
-        await host.advance(by: .seconds(2))
+        try await host.advance(by: .seconds(2))
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 90])
         try await update(host, 50, "Fifty", 0)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 50, "progress": 0])
@@ -284,7 +284,7 @@ import Testing
         let host = try await ServiceHost.start()
         defer { host.stop() }
         try await update(host, 42, "Vegeta", 35)
-        await host.advance(by: .seconds(125))
+        try await host.advance(by: .seconds(125))
         for family in ["small", "medium"] {
             let (entries, policy, reloadAfter) = try await host.call("GetTimeline", family)
                 .decode([[String: Variant]].self, String.self, Int64.self)

@@ -1,7 +1,7 @@
 import JSON
 import Testing
 
-@Suite("JSON reader and writer")
+@Suite("JSON reader and writer", .timeLimit(.minutes(1)))
 struct JSONTests {
     private func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try JSONValue.parse(Array(text.utf8))

@@ -64,10 +64,14 @@ func expectPlaceholder(_ entry: [String: Variant], family: String = "medium",
 
 // MARK: Files
 
-/// Writes `bytes` to `path` as another program would: a temporary file, then a rename.
-func writeAtomically(_ bytes: Data, to path: String) throws {
+/// Writes `bytes` to `path` as another program would: a temporary file, then a rename. With an
+/// `owner`, the file is that user's (the user a service runs as, when this process is root).
+func writeAtomically(_ bytes: Data, to path: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws {
     let temporary = path + ".tmp-\(UUID().uuidString.prefix(6))"
     try bytes.write(to: URL(fileURLWithPath: temporary))
+    if let owner, chown(temporary, owner.uid, owner.gid) != 0 {
+        throw FixtureFileError("chown \(temporary) failed: errno \(errno)")
+    }
     guard rename(temporary, path) == 0 else { throw FixtureFileError("rename to \(path) failed: errno \(errno)") }
 }
 

@@ -3,6 +3,7 @@ import DBusTestSupport
 import Desktop
 import EventLoop
 import Foundation
+import Testing
 
 /// An in-process `org.freedesktop.Notifications` (a peer that is not ours, so a test double is
 /// allowed): exported with the binding on its own event-loop thread, on a private bus.
@@ -89,7 +90,7 @@ final class FakeNotificationServer: @unchecked Sendable {
             defer { running = nil }
             return running?.host
         }
-        host?.stop()
+        if let stuck = host?.stop() { Issue.record(stuck) }
     }
 
     /// Emits `signal` from the running instance; returns once the bus has routed it.

@@ -6,6 +6,7 @@ import EventLoop
 import Foundation
 import Logging
 import Synchronization
+import Testing
 
 /// A clock the test moves by hand. The service reads it and arms its single deadline on it;
 /// `ServiceHost.advance(by:)` moves it and fires the deadline when it falls due.
@@ -115,13 +116,6 @@ struct ReloadSignal: Sendable {
     }
 }
 
-/// A fresh temporary directory (not yet the data folder: tests may prepare it first).
-func makeTemporaryDirectory(_ prefix: String = "dbm-data") throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url.path
-}
-
 /// A real `WidgetService` and `ApplicationService`, in-process on their own event-loop thread,
 /// owning `com.nobadi.DBMultiverse` on a private bus, driven by a `ManualClock`; plus a client
 /// connection with the widget's signals already subscribed.
@@ -187,26 +181,23 @@ final class ServiceHost: @unchecked Sendable {
     }
 
     /// Stops the loop before the service it calls goes.
-    deinit { host.stop() }
+    deinit {
+        if let stuck = host.stop() { Issue.record(stuck) }
+    }
 
     /// Moves the manual clock on the loop thread (firing a due deadline) and waits until done.
-    func advance(by duration: Duration) async {
-        await onLoop { [clock] in clock.advance(by: duration) }
+    func advance(by duration: Duration) async throws {
+        try await onLoop { [clock] in clock.advance(by: duration) }
     }
 
-    /// Runs `body` on the loop thread and returns its result.
-    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            host.onLoop { continuation.resume(returning: body()) }
-        }
+    /// Runs `body` on the loop thread and returns its result (bounded: see `BusHost.perform`).
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+        try await host.perform(body)
     }
-
-    /// The current manual Unix time.
-    var unixNow: Int64 { get async { await onLoop { [clock] in clock.unixSeconds() } } }
 
     /// Stops the service's loop, the bus, and removes a folder the host made.
     func stop() {
-        host.stop { [service] in service.value.stop() }
+        if let stuck = host.stop({ [service] in service.value.stop() }) { Issue.record(stuck) }
         bus.stop()
         if ownsFolder { try? FileManager.default.removeItem(atPath: folder.path) }
     }

@@ -11,15 +11,14 @@ final class ServiceProcess {
     let command: StreamingCommand
 
     /// Starts the service on `folder` and waits for its "serving" line (logged once it owns its
-    /// name). `asNobody` runs it as `nobody:nogroup` through `setpriv`.
-    init(bus: PrivateBus, folder: String, asNobody: Bool = false) throws {
+    /// name); as `user` when given, else as this process's user.
+    init(bus: PrivateBus, folder: String, as user: ServiceUser? = nil) throws {
         var environment = bus.clientEnvironment
         environment["DBMULTIVERSE_DATA_DIR"] = folder
         environment["DBMULTIVERSE_BROWSER"] = "none"
         environment["DBMULTIVERSE_LOG_LEVEL"] = "info"
-        let user = asNobody ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] : []
-        command = try StreamingCommand(["sh", "-c", "exec \"$@\" 2>&1", "sh"] + user + [Binary.dbmultiverse, "service"],
-                                       environment: environment)
+        let service = (user?.commandPrefix ?? []) + [user?.binary ?? Binary.dbmultiverse, "service"]
+        command = try StreamingCommand(["sh", "-c", "exec \"$@\" 2>&1", "sh"] + service, environment: environment)
         try command.waitForLine(timeout: 10, "the service's start") { $0.contains("serving com.nobadi.DBMultiverse") }
     }
 
@@ -33,6 +32,57 @@ final class ServiceProcess {
         try command.waitForLine(from: start, timeout: 10, "a log line containing '\(text)'") { $0.contains(text) }.index
     }
 }
+
+/// Another user to run the service as, for a test that needs a file the service cannot read:
+/// this process reads every file whatever its mode when it runs as root.
+struct ServiceUser {
+    let uid: uid_t
+    let gid: gid_t
+    /// The binary it runs: a copy in a directory every user can reach (the build directory may
+    /// not be, under a private home or with umask 077).
+    let binary: String
+
+    /// Runs a command as this user, with no supplementary groups.
+    var commandPrefix: [String] { ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] }
+
+    /// `nobody` (and its group, whatever it is called), running a copy of the built binary put in
+    /// `shared`, a directory every user can reach. Cancels the test, saying why, when there is no
+    /// `nobody` or it cannot run the binary here.
+    static func nobody(sharing shared: String) throws -> ServiceUser {
+        var entry = passwd(), result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwnam_r("nobody", &entry, &buffer, buffer.count, &result) == 0, result != nil else {
+            try skip("this process reads every file (root), and there is no user nobody to run the service as")
+        }
+        let binary = shared + "/dbmultiverse"
+        try FileManager.default.copyItem(atPath: Binary.dbmultiverse, toPath: binary)
+        guard chmod(binary, 0o755) == 0 else { throw FixtureError("chmod \(binary): errno \(errno)") }
+        let user = ServiceUser(uid: entry.pw_uid, gid: entry.pw_gid, binary: binary)
+        let check = try runCommand(user.commandPrefix + [binary, "--version"], environment: testEnvironment())
+        guard check.status == 0 else {
+            try skip("this process reads every file (root), and nobody cannot run \(binary) here: \(check)")
+        }
+        return user
+    }
+}
+
+/// Ends the current test (or test case) as skipped, printing why: Swift Testing 6.3 reports a
+/// cancelled test case as passed, without the reason.
+func skip(_ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Never {
+    print("➜ \(Test.current?.name ?? "a test") skipped at \(sourceLocation): \(reason)")
+    try Test.cancel(Comment(rawValue: reason), sourceLocation: sourceLocation)
+}
+
+/// Whether this process reads a file of mode 0000 (root, or a process with CAP_DAC_OVERRIDE).
+let readsEveryFile: Bool = {
+    guard let folder = try? makeTemporaryDirectory("dbm-probe") else { return true }
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let probe = folder + "/unreadable"
+    guard FileManager.default.createFile(atPath: probe, contents: Data("x".utf8)), chmod(probe, 0) == 0 else { return true }
+    let fd = open(probe, O_RDONLY | O_CLOEXEC)
+    if fd >= 0 { close(fd) }
+    return fd >= 0
+}()
 
 /// Bad things in the data folder, for the real binary (HostileStorageTests covers the in-process
 /// service's decoding cases; these add the file types and the log).
@@ -67,8 +117,12 @@ extension FaultScenarios {
     /// entry without image), logs the reason exactly once although the problem is met again
     /// (three reloads re-read the folder), keeps answering, and recovers when a good file appears.
     static func badFile(_ bad: BadFile) async throws {
-        let base = try makeTemporaryDirectory("dbm-bad")
+        // A file unreadable to root's service needs the service to be someone else, and the
+        // folders it uses reachable by that user.
+        let needsOtherUser = bad == .unreadable && readsEveryFile
+        let base = try makeTemporaryDirectory("dbm-bad", for: needsOtherUser ? [.otherUsers, .programs] : [])
         defer { try? FileManager.default.removeItem(atPath: base) }
+        let serviceUser = try needsOtherUser ? ServiceUser.nobody(sharing: base) : nil
         let outside = base + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: false)
         var folder = base + "/data"
@@ -96,11 +150,13 @@ extension FaultScenarios {
         case .fifo:
             #expect(mkfifo(chapterPath, 0o600) == 0)
         case .unreadable:
-            // Root reads anything: the service runs as nobody, in a folder of its own, and the
-            // file is root's, mode 0600.
+            // Mode 0: its owner cannot read it either, unless that is root; then the service runs
+            // as another user, in a folder of its own.
             try chapterJSON(number: 42, name: "Vegeta", progress: 35).write(to: URL(fileURLWithPath: chapterPath))
-            #expect(chmod(chapterPath, 0o600) == 0)
-            #expect(chown(folder, 65534, 65534) == 0 && chmod(folder, 0o700) == 0)
+            #expect(chmod(chapterPath, 0) == 0)
+            if let serviceUser {
+                #expect(chown(folder, serviceUser.uid, serviceUser.gid) == 0 && chmod(folder, 0o700) == 0)
+            }
         case .coverSymlinkOutside:
             try goodChapterWithCover.write(to: URL(fileURLWithPath: chapterPath))
             try FileManager.default.createSymbolicLink(atPath: coverPath, withDestinationPath: outside + "/cover.jpg")
@@ -124,10 +180,10 @@ extension FaultScenarios {
             try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: folder)
         }
 
-        let bus = try PrivateBus(allowAnyUser: bad == .unreadable)
+        let bus = try PrivateBus(allowAnyUser: serviceUser != nil)
         defer { bus.stop() }
         let service = try ServiceProcess(bus: bus, folder: bad == .folderIsDanglingSymlink ? base + "/link" : folder,
-                                         asNobody: bad == .unreadable)
+                                         as: serviceUser)
         let client = try await BusClient.connect(.address(bus.address))
         let pid = try await servicePID(client)
 
@@ -175,7 +231,8 @@ extension FaultScenarios {
             try writeAtomically(Data(pngBytes()), to: coverPath)
             try writeAtomically(chapterJSON(number: 42, name: "Recovered", progress: 35, coverImagePath: coverPath), to: chapterPath)
         default:
-            try writeAtomically(chapterJSON(number: 43, name: "Recovered", progress: 10), to: chapterPath)
+            try writeAtomically(chapterJSON(number: 43, name: "Recovered", progress: 10), to: chapterPath,
+                                owner: serviceUser.map { ($0.uid, $0.gid) })
         }
         try service.waitForLine(containing: "Recovered", from: last)
         let entry = try await call(client, "GetCurrentEntry").decode([String: Variant].self)

@@ -1,0 +1,39 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The private-bus fixture's own failures end the test that uses it with a clear message, in
+/// bounded time, and leave no process behind.
+@Suite(.timeLimit(.minutes(1))) struct PrivateBusFixtureTests {
+    /// Starts a bus on a stand-in for dbus-daemon, a script that records its pid and then runs
+    /// `body`; expects the start to fail within 10 s with `message(script path)`, leaving no
+    /// process behind.
+    private func expectStartFails(daemon body: String, addressTimeout: Double,
+                                  message: (String) -> String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = try makeTemporaryDirectory("dbm-fake-daemon", for: .programs)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = folder + "/dbus-daemon", pidFile = folder + "/pid"
+        try "#!/bin/sh\necho $$ > '\(pidFile)'\n\(body)\n".write(toFile: script, atomically: false, encoding: .utf8)
+        guard chmod(script, 0o755) == 0 else { throw FixtureError("chmod \(script): errno \(errno)") }
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = #expect(throws: FixtureError.self, sourceLocation: sourceLocation) {
+            try PrivateBus(daemon: script, addressTimeout: addressTimeout)
+        }
+        #expect(clock.now - started < .seconds(10), sourceLocation: sourceLocation)
+        #expect(error?.description == message(script), sourceLocation: sourceLocation)
+        let pid = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) != 0 && errno == ESRCH, "the daemon \(pid) was left running", sourceLocation: sourceLocation)
+    }
+
+    @Test func aDaemonThatNeverPrintsItsAddressFailsWithinTheTimeout() throws {
+        try expectStartFails(daemon: "exec sleep 600", addressTimeout: 1) { "no \($0)'s address within 1.0 s" }
+    }
+
+    @Test func aDaemonThatExitsWithoutAnAddressFailsAtOnce() throws {
+        try expectStartFails(daemon: "echo 'Failed to start message bus: no config' >&2\nexit 1", addressTimeout: 30) {
+            "\($0) did not print an address (got '')"
+        }
+    }
+}
