@@ -29,6 +29,21 @@ let releaseLinkerFlags: [String] = {
     #endif
 }()
 
+/// The C flags pkg-config gives for `module` (libxml2's headers live in their own folder), else
+/// `fallback`. Only flags: the libraries are loaded with dlopen (see CSiteLibraries.h), not linked.
+func pkgConfigCFlags(_ module: String, fallback: [String]) -> [String] {
+    #if os(Linux)
+    guard let pipe = popen("pkg-config --cflags \(module) 2>/dev/null", "r") else { return fallback }
+    var output = [CChar](repeating: 0, count: 512)
+    let line = fgets(&output, Int32(output.count), pipe).map { String(cString: $0) } ?? ""
+    guard pclose(pipe) == 0 else { return fallback }
+    let flags = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    return flags.isEmpty ? fallback : flags
+    #else
+    return fallback
+    #endif
+}
+
 let package = Package(
     name: "DBMultiverseDesktop",
     products: [
@@ -50,8 +65,17 @@ let package = Package(
         // The typed libdbus binding: names, values, messages, connection, event loop, object export.
         // Knows nothing of comics and needs no Foundation.
         .target(name: "DBus", dependencies: ["CDBus", "CLinuxEvents"]),
-        // The comic domain: entry, storage, sync rules, deep links. Knows nothing of D-Bus.
+        // The comic domain: entry, storage, sync rules, deep links, the catalogue. Knows nothing
+        // of D-Bus or HTTP.
         .target(name: "ComicDomain"),
+        // libcurl and libxml2 (Debian: libcurl4-openssl-dev, libxml2-dev), loaded with dlopen by
+        // the commands that fetch, so the service and notifier never map them.
+        .target(
+            name: "CSiteLibraries",
+            cSettings: [.unsafeFlags(pkgConfigCFlags("libxml-2.0", fallback: ["-I/usr/include/libxml2"]))]
+        ),
+        // The comic's site: HTTP with politeness, HTML/XML extraction, sync. Knows nothing of D-Bus.
+        .target(name: "Site", dependencies: ["ComicDomain", "CSiteLibraries"]),
         // The desktop layer: joins the domain to the bus (service, application, notifier, opener).
         .target(
             name: "Desktop",
@@ -64,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Desktop", "DBus", "ComicDomain",
+                "Desktop", "DBus", "ComicDomain", "Site",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -73,6 +97,10 @@ let package = Package(
         // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
         // Test-only, so Foundation's Process is fine here.
         .target(name: "DBusTestSupport", dependencies: ["DBus"]),
+        // zlib, for the fixture site's gzip bodies (test support only).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The fixture site: a loopback HTTP/1.1 server with the comic's pages, feeds and faults.
+        .target(name: "SiteTestSupport", dependencies: ["CZlib"]),
         // A sample object served on the bus: activated by the binding's tests, measured idle.
         .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "DBusTestSupport"]),
         // The benchmark's reference peer: a minimal C libdbus service with the same reply.
@@ -84,9 +112,10 @@ let package = Package(
         ),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain"]),
+        .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
         .testTarget(
             name: "DesktopTests",
-            dependencies: ["Desktop", "DBus", "ComicDomain", "DBusTestSupport"]
+            dependencies: ["Desktop", "DBus", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
         ),
     ]
 )

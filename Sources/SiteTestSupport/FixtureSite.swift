@@ -1,0 +1,1 @@
+// The fixture site (placeholder while building).
