@@ -53,13 +53,15 @@ enum ChapterListExtractor {
     }
 
     private static func chapter(_ element: MarkupNode, universe: Int?, pageURL: String,
-                                isChapter: (MarkupNode) -> Bool) -> Catalogue.Chapter? {
-        // Its own content: nested chapters (from an unclosed tag) are read on their own.
-        let content = element.descendants(skipping: isChapter)
+                                isChapter: @escaping (MarkupNode) -> Bool) -> Catalogue.Chapter? {
+        // Its own content ends where a nested chapter or section starts (an unclosed tag nests
+        // them): those are read on their own.
+        let ends: (MarkupNode) -> Bool = { isChapter($0) || $0.name == "h1" }
+        let content = element.descendants(until: ends)
         guard let heading = content.first(where: { $0.name == "h4" }) else { return nil }
         let title = heading.text()
         guard let number = SiteURL.integers(in: title).first, Limits.chapters.contains(number) else { return nil }
-        let links = content.filter { $0.name == "p" }.flatMap { $0.descendants(skipping: isChapter).filter { $0.name == "a" } }
+        let links = content.filter { $0.name == "p" }.flatMap { $0.descendants(until: ends).filter { $0.name == "a" } }
         guard let first = links.first, let last = links.last,
               let startPage = page(of: first, end: false), let endPage = page(of: last, end: true) else { return nil }
         let thumbnail = content.first(where: { $0.name == "img" })?.attribute("src").flatMap { SiteURL.resolve($0, against: pageURL) }

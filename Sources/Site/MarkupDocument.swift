@@ -131,25 +131,28 @@ struct MarkupNode {
         }
     }
 
-    /// The descendant elements in document order, not entering (nor listing) elements for which
-    /// `skip` is true.
-    func descendants(skipping skip: (MarkupNode) -> Bool = { _ in false }) -> [MarkupNode] {
+    /// The descendant elements in document order, up to (not including) the first for which
+    /// `stop` is true: with unclosed tags, what follows the next chapter belongs to it.
+    func descendants(until stop: (MarkupNode) -> Bool = { _ in false }) -> [MarkupNode] {
         var result: [MarkupNode] = []
-        collect(into: &result, depth: 0, skip: skip)
+        _ = collect(into: &result, depth: 0, stop: stop)
         return result
     }
 
-    private func collect(into result: inout [MarkupNode], depth: Int, skip: (MarkupNode) -> Bool) {
-        guard depth < 512 else { return }
+    /// Returns false once `stop` matched (the walk ends there).
+    private func collect(into result: inout [MarkupNode], depth: Int, stop: (MarkupNode) -> Bool) -> Bool {
+        guard depth < 512 else { return true }
         var child = csite_node_first_child(pointer)
         while let node = child {
             let element = MarkupNode(node)
-            if element.isElement, !skip(element) {
+            if element.isElement {
+                if stop(element) { return false }
                 result.append(element)
-                element.collect(into: &result, depth: depth + 1, skip: skip)
+                guard element.collect(into: &result, depth: depth + 1, stop: stop) else { return false }
             }
             child = csite_node_next_sibling(node)
         }
+        return true
     }
 }
 
