@@ -93,6 +93,19 @@ bench: build
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
+	$(MAKE) --no-print-directory bench-site
+
+# The site code (issue 12): chapter-list parsing beside Python's lxml and BeautifulSoup (installed
+# here with pip: the benchmark is their only user), and `sync` answered by a 304 (wall time, peak
+# RSS through GNU time). SITE_ROUNDS parses per parser (BeautifulSoup gets a tenth).
+SITE_BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-site-bench
+SITE_ROUNDS ?= 200
+
+.PHONY: bench-site
+bench-site: build
+	python3 -c "import lxml, bs4" 2>/dev/null || python3 -m pip install --quiet lxml beautifulsoup4
+	swift build -c release --product dbmultiverse-site-bench
+	"$(SITE_BENCH_BIN)" "$(RELEASE_BIN)" --rounds $(SITE_ROUNDS) --json bench-results/site.json
 
 # The order lld lays out the release binary's code in (linker/dbmultiverse.order): the functions
 # the service and notifier run, recorded under callgrind. Rerun after larger changes.
@@ -108,7 +121,7 @@ soak: deps
 	DBMULTIVERSE_SOAK=1 swift test --skip-build --filter SoakTests
 
 # Hardening (issue #7). `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
-# parsers for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
+# parsers and the site's markup extraction for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
 # `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under
 # ThreadSanitizer, each in its own scratch path. A leak fails the run: the test binary then exits
 # non-zero, and so does an instrumented service or CLI process the tests start, which fails the

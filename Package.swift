@@ -110,6 +110,8 @@ let package = Package(
             name: "dbmultiverse-bench",
             dependencies: ["DBus", "Desktop", "ComicDomain", "DBusTestSupport"]
         ),
+        // `make bench-site`: the site code's figures (parsing beside lxml and BeautifulSoup, sync on a 304).
+        .executableTarget(name: "dbmultiverse-site-bench", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),

@@ -260,6 +260,32 @@ const char *csite_node_text(const csite_node *node) {
     return text->type == XML_TEXT_NODE || text->type == XML_CDATA_SECTION_NODE ? (const char *)text->content : NULL;
 }
 
+int csite_node_is_named(const csite_node *node, const char *name) {
+    const xmlNode *element = (const xmlNode *)node;
+    return element->type == XML_ELEMENT_NODE && element->name != NULL && strcmp((const char *)element->name, name) == 0;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+int csite_node_has_class(const csite_node *node, const char *token) {
+    const xmlNode *element = (const xmlNode *)node;
+    if (element->type != XML_ELEMENT_NODE) return 0;
+    for (const xmlAttr *attribute = element->properties; attribute != NULL; attribute = attribute->next) {
+        if (attribute->name == NULL || strcmp((const char *)attribute->name, "class") != 0) continue;
+        // The value's text nodes; the HTML parser gives one (entities already decoded).
+        size_t length = strlen(token);
+        for (const xmlNode *text = attribute->children; text != NULL; text = text->next) {
+            if (text->type != XML_TEXT_NODE || text->content == NULL) continue;
+            const char *value = (const char *)text->content;
+            for (const char *start = strstr(value, token); start != NULL; start = strstr(start + 1, token)) {
+                if ((start == value || is_space(start[-1])) && (start[length] == '\0' || is_space(start[length]))) return 1;
+            }
+        }
+        return 0;
+    }
+    return 0;
+}
+
 char *csite_node_attribute(const csite_node *node, const char *name) {
     return (char *)xml.xmlGetProp((const xmlNode *)node, (const xmlChar *)name);
 }

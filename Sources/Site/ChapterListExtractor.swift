@@ -1,4 +1,4 @@
-internal import ComicDomain
+public import ComicDomain
 
 /// Reads the site's chapter list page (DESIGN §11): section headings `h1.horscadrelect`; after
 /// each, the chapters, elements with the class `cadrelect` or `chapter` (whole class tokens); a
@@ -11,19 +11,19 @@ internal import ComicDomain
 /// it, and each is read without its nested ones), page numbers come from the links' targets
 /// (their text as a fallback; "46-47" for a double page ends at 47), names without a colon keep
 /// their whole heading. A chapter it cannot read is skipped; none at all is a markup change.
-enum ChapterListExtractor {
+public enum ChapterListExtractor {
     /// The chapters in the page's order.
     /// - Parameters:
     ///   - pageURL: where the page came from, for the thumbnails' absolute URLs and messages.
     /// - Throws: `unexpectedContent` when no chapter can be read.
-    static func chapters(in html: [UInt8], encoding: String? = nil, pageURL: String) throws(SiteError) -> [Catalogue.Chapter] {
+    public static func chapters(in html: [UInt8], encoding: String? = nil, pageURL: String) throws(SiteError) -> [Catalogue.Chapter] {
         let document = try MarkupDocument.html(html, encoding: encoding, source: pageURL)
         let isChapter: (MarkupNode) -> Bool = { $0.hasClass("cadrelect") || $0.hasClass("chapter") }
         let expression = "//h1 | //*[\(MarkupDocument.hasClass("cadrelect")) or \(MarkupDocument.hasClass("chapter"))]"
         var universe: Int?? = .none // nil: before any section (or after a heading that is not one)
         var chapters: [Catalogue.Chapter] = []
         for node in document.select(expression) {
-            if node.name == "h1" {
+            if node.isNamed("h1") {
                 universe = node.hasClass("horscadrelect") ? .some(Self.universe(ofSection: node.text())) : .none
                 continue
             }
@@ -56,15 +56,15 @@ enum ChapterListExtractor {
                                 isChapter: @escaping (MarkupNode) -> Bool) -> Catalogue.Chapter? {
         // Its own content ends where a nested chapter or section starts (an unclosed tag nests
         // them): those are read on their own.
-        let ends: (MarkupNode) -> Bool = { isChapter($0) || $0.name == "h1" }
+        let ends: (MarkupNode) -> Bool = { $0.isNamed("h1") || isChapter($0) }
         let content = element.descendants(until: ends)
-        guard let heading = content.first(where: { $0.name == "h4" }) else { return nil }
+        guard let heading = content.first(where: { $0.isNamed("h4") }) else { return nil }
         let title = heading.text()
         guard let number = SiteURL.integers(in: title).first, Limits.chapters.contains(number) else { return nil }
-        let links = content.filter { $0.name == "p" }.flatMap { $0.descendants(until: ends).filter { $0.name == "a" } }
+        let links = content.filter { $0.isNamed("p") }.flatMap { $0.descendants(until: ends).filter { $0.isNamed("a") } }
         guard let first = links.first, let last = links.last,
               let startPage = page(of: first, end: false), let endPage = page(of: last, end: true) else { return nil }
-        let thumbnail = content.first(where: { $0.name == "img" })?.attribute("src").flatMap { SiteURL.resolve($0, against: pageURL) }
+        let thumbnail = content.first(where: { $0.isNamed("img") })?.attribute("src").flatMap { SiteURL.resolve($0, against: pageURL) }
         return try? Catalogue.Chapter(number: number, name: name(fromTitle: title, number: number), startPage: startPage,
                                       endPage: max(startPage, endPage), universe: universe, thumbnailURL: thumbnail ?? "")
     }

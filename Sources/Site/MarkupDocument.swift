@@ -88,10 +88,10 @@ struct MarkupNode {
     }
 
     /// Whether the class attribute lists `token` as a whole word.
-    func hasClass(_ token: String) -> Bool {
-        guard let classes = attribute("class") else { return false }
-        return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }).contains { $0 == token }
-    }
+    func hasClass(_ token: String) -> Bool { csite_node_has_class(pointer, token) != 0 }
+
+    /// Whether this is an element named `name` (lower-case for HTML).
+    func isNamed(_ name: String) -> Bool { csite_node_is_named(pointer, name) != 0 }
 
     /// The children, in order.
     var children: [MarkupNode] {

@@ -80,6 +80,11 @@ csite_node *csite_node_first_child(const csite_node *node);
 csite_node *csite_node_next_sibling(const csite_node *node);
 /// A text or CDATA node's own text, or NULL. Owned by the document.
 const char *csite_node_text(const csite_node *node);
+/// Whether the node is an element named `name` (ASCII, compared exactly), without allocating.
+int csite_node_is_named(const csite_node *node, const char *name);
+/// Whether the element's class attribute lists `token` as a whole word (separated by ASCII
+/// whitespace), without allocating: the extractors ask it of every element they walk.
+int csite_node_has_class(const csite_node *node, const char *token);
 /// The attribute's value (entities decoded), or NULL when absent. Free with csite_xml_free.
 char *csite_node_attribute(const csite_node *node, const char *name);
 void csite_xml_free(void *pointer);
