@@ -40,7 +40,9 @@ INSTALL_FILES = \
 	$(APPLICATIONS_DIR)/$(APP_ID).desktop \
 	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	$(DATADIR)/systemd/user/dbmultiverse.service \
-	$(DATADIR)/systemd/user/dbmultiverse-notifier.service
+	$(DATADIR)/systemd/user/dbmultiverse-notifier.service \
+	$(DATADIR)/systemd/user/dbmultiverse-sync.service \
+	$(DATADIR)/systemd/user/dbmultiverse-sync.timer
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line.
 define install_rewritten
@@ -69,6 +71,8 @@ install:
 ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 	$(call install_rewritten,desktop/dbmultiverse-notifier.service,$(DATADIR)/systemd/user/dbmultiverse-notifier.service)
 endif
+	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(DATADIR)/systemd/user/dbmultiverse-sync.service)
+	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(DATADIR)/systemd/user/dbmultiverse-sync.timer"
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 	-if command -v xdg-mime >/dev/null 2>&1; then xdg-mime default $(APP_ID).desktop x-scheme-handler/dbmultiverse; fi

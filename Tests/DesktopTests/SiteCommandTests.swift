@@ -171,6 +171,27 @@ struct SiteCommandTests {
         }
     }
 
+    /// The sync timer's calendar: release evenings (Wednesday, Friday, Sunday, UTC) and a daily
+    /// catch-up, as `systemd-analyze calendar` reads them. (`systemd-analyze verify` of the
+    /// installed units: InstallTests.)
+    @Test func theSyncTimerFiresOnReleaseEveningsAndDaily() throws {
+        let timer = try String(contentsOf: repositoryRoot.appendingPathComponent("desktop/dbmultiverse-sync.timer"), encoding: .utf8)
+        let calendars = timer.split(separator: "\n").filter { $0.hasPrefix("OnCalendar=") }.map { String($0.dropFirst("OnCalendar=".count)) }
+        #expect(calendars == ["Wed,Fri,Sun *-*-* 19:30:00 UTC", "*-*-* 12:00:00 UTC"])
+        #expect(timer.contains("\nPersistent=true\n") && timer.contains("\nRandomizedDelaySec="))
+        let release = try runCommand(["systemd-analyze", "calendar", "--iterations=6", calendars[0]])
+        #expect(release.status == 0, "\(release)")
+        let elapses = release.stdout.split(separator: "\n").filter { $0.contains("Next elapse:") || $0.contains("Iter. #") }
+        #expect(elapses.count == 6, "\(release.stdout)")
+        for line in elapses {
+            let day = line.split(separator: ":", maxSplits: 1)[1].split(separator: " ").first
+            #expect(["Wed", "Fri", "Sun"].contains(day ?? ""), "\(line)")
+            #expect(line.hasSuffix("19:30:00 UTC"), "\(line)")
+        }
+        let daily = try runCommand(["systemd-analyze", "calendar", calendars[1]])
+        #expect(daily.status == 0 && daily.stdout.contains("12:00:00 UTC"), "\(daily)")
+    }
+
     @Test func aFirstSyncThatFailsCreatesNothing() throws {
         let setup = try Setup()
         setup.environment["DBMULTIVERSE_SITE_URL"] = "http://127.0.0.1:\(try FixtureSite.closedPort())"
