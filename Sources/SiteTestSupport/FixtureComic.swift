@@ -109,7 +109,7 @@ public struct FixtureComic: Sendable {
             + Set(chapters.compactMap(\.universe)).sorted().map { ($0 == 20 ? "Broly: the special" : "Special Universe \($0)", $0) }
         for section in sections {
             html += variant == .drift
-                ? "<h1 class=\"  horscadrelect   big\">\n   \(section.title)\n</h1>\n<div class=\"cadrelectx\">not a chapter</div>\n"
+                ? "<h1 class=\"  horscadrelect   big\">\n   \(section.title)\n</h1>\n<div class=\"cadrelectx\"><h4>Chapter 901: not a chapter</h4><p><a href=\"page-9001.html\">9001</a></p></div>\n"
                 : "<h1 class=\"horscadrelect\">\(section.title)</h1>\n"
             for chapter in chapters where chapter.universe == section.universe {
                 html += chapterHTML(chapter, variant: variant, language: language)

@@ -23,6 +23,17 @@ struct ExtractorTests {
         }
     }
 
+    @Test func classesAreWholeTokens() throws {
+        let html = "<div class='horscadrelect big'></div><p class=' a\tcadrelect\n'></p><span class='cadrelect-x'></span>"
+        let document = try MarkupDocument.html(Array(html.utf8), encoding: nil, source: "test")
+        let div = try #require(document.select("//div").first), p = try #require(document.select("//p").first)
+        let span = try #require(document.select("//span").first)
+        #expect(div.hasClass("horscadrelect") && div.hasClass("big") && !div.hasClass("cadrelect"))
+        #expect(p.hasClass("cadrelect") && p.hasClass("a") && !p.hasClass("cadrelec"))
+        #expect(!span.hasClass("cadrelect"))
+        #expect(document.select("//*[\(MarkupDocument.hasClass("cadrelect"))]").count == 1)
+    }
+
     @Test func sectionTitlesNameTheUniverse() {
         #expect(ChapterListExtractor.universe(ofSection: "DBMultiverse") == nil)
         #expect(ChapterListExtractor.universe(ofSection: "Special Universe 16") == 16)
