@@ -10,10 +10,18 @@ import SiteTestSupport
 /// - `dbmultiverse sync` answered by a 304: requests, wall time and peak RSS of the process.
 ///
 /// usage: dbmultiverse-site-bench PATH-TO-dbmultiverse [--rounds N] [--json FILE]
+///        dbmultiverse-site-bench --serve [small|full]
+/// `--serve` runs the fixture site by hand (for trying the commands): it prints the
+/// `DBMULTIVERSE_SITE_URL=…` to use, then reads commands on stdin — `publish N` (N new pages),
+/// `status CODE [RETRY-AFTER]` (the feed answers that), `reset` — until end of input.
 @main
 enum SiteBench {
     static func main() throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--serve" {
+            try serve(arguments.dropFirst().first == "full" ? .fullSize : .small)
+            return
+        }
         guard let binary = arguments.first else {
             print("usage: dbmultiverse-site-bench PATH-TO-dbmultiverse [--rounds N] [--json FILE]")
             exit(2)
@@ -52,6 +60,34 @@ enum SiteBench {
             ]
             try FileManager.default.createDirectory(atPath: (jsonPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys]).write(to: URL(fileURLWithPath: jsonPath))
+        }
+    }
+
+    static func serve(_ comic: FixtureComic) throws {
+        let site = try FixtureSite()
+        defer { site.stop() }
+        var published = comic
+        site.publish(published)
+        print("DBMULTIVERSE_SITE_URL=\(site.origin)")
+        fflush(nil)
+        while let line = readLine() {
+            let words = line.split(separator: " ").map(String.init)
+            switch words.first {
+            case "publish":
+                published = published.publishing(Int(words.dropFirst().first ?? "") ?? 1)
+                site.publish(published)
+                print("published: latest page \(published.latestPage)")
+            case "status":
+                site.serve("/flux.rss.php?lang=en", .status(Int(words.dropFirst().first ?? "") ?? 503, retryAfter: words.count > 2 ? words[2] : nil))
+                print("the feed answers \(words.dropFirst().joined(separator: " "))")
+            case "reset":
+                site.publish(published)
+                print("serving the comic again")
+            default:
+                print("commands: publish N, status CODE [RETRY-AFTER], reset")
+            }
+            print("requests so far: \(site.requests.map { "\($0.target)" + ($0.headers["if-none-match"].map { " [If-None-Match: \($0)]" } ?? "") }.joined(separator: ", "))")
+            fflush(nil)
         }
     }
 

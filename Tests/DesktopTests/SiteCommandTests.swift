@@ -159,6 +159,7 @@ struct SiteCommandTests {
         #expect(lines.count == 1, "one line: \(result.stderr)")
         #expect(result.stderr.hasPrefix("dbmultiverse: ") && result.stderr.contains(fault.reason), "\(result.stderr)")
         #expect(try setup.storedFiles() == before, "the catalogue and the entry are untouched")
+        print("SiteCommandTests: \(fault): exit \(result.status): \(result.stderr)", terminator: "")
         if fault == .redirectLoop || fault == .tooManyRedirects {
             #expect(site.count(feed) + site.requests.filter { $0.target.hasPrefix("/hop") }.count <= 7, "at most 5 redirects followed")
         }
