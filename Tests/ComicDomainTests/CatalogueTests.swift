@@ -2,7 +2,7 @@ import Glibc
 import ComicDomain
 import Testing
 
-@Suite("Catalogue")
+@Suite("Catalogue", .timeLimit(.minutes(1)))
 struct CatalogueTests {
     static let fetch = Catalogue.FetchMetadata(url: "https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1",
                                                etag: "W/\"5e1\"", lastModified: nil, fetchedAt: 1_795_323_865)
@@ -84,7 +84,7 @@ struct CatalogueTests {
     }
 }
 
-@Suite("Config file")
+@Suite("Config file", .timeLimit(.minutes(1)))
 struct ConfigFileTests {
     @Test func keyValueLinesCommentsAndTheLastWins() throws {
         let config = ConfigFile(text: "# settings\n  browser = firefox --new-window %u  \r\nlanguage=fr\nnonsense\n = x\nlanguage = de\n")
@@ -114,7 +114,7 @@ struct ConfigFileTests {
     }
 }
 
-@Suite("Page links")
+@Suite("Page links", .timeLimit(.minutes(1)))
 struct ComicLinkTests {
     @Test func pageAndChapterLinks() throws {
         #expect(try ComicLink(parsing: "dbmultiverse://page/980") == .page(980))
