@@ -40,7 +40,9 @@ INSTALL_FILES = \
 	$(APPLICATIONS_DIR)/$(APP_ID).desktop \
 	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	$(DATADIR)/systemd/user/dbmultiverse.service \
-	$(DATADIR)/systemd/user/dbmultiverse-notifier.service
+	$(DATADIR)/systemd/user/dbmultiverse-notifier.service \
+	$(DATADIR)/systemd/user/dbmultiverse-sync.service \
+	$(DATADIR)/systemd/user/dbmultiverse-sync.timer
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line.
 define install_rewritten
@@ -69,6 +71,8 @@ install:
 ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 	$(call install_rewritten,desktop/dbmultiverse-notifier.service,$(DATADIR)/systemd/user/dbmultiverse-notifier.service)
 endif
+	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(DATADIR)/systemd/user/dbmultiverse-sync.service)
+	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(DATADIR)/systemd/user/dbmultiverse-sync.timer"
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 	-if command -v xdg-mime >/dev/null 2>&1; then xdg-mime default $(APP_ID).desktop x-scheme-handler/dbmultiverse; fi
@@ -93,6 +97,19 @@ bench: build
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
+	$(MAKE) --no-print-directory bench-site
+
+# The site code: chapter-list parsing beside Python's lxml and BeautifulSoup (installed
+# here with pip: the benchmark is their only user), and `sync` answered by a 304 (wall time, peak
+# RSS through GNU time). SITE_ROUNDS parses per parser (BeautifulSoup gets a tenth).
+SITE_BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-site-bench
+SITE_ROUNDS ?= 200
+
+.PHONY: bench-site
+bench-site: build
+	python3 -c "import lxml, bs4" 2>/dev/null || python3 -m pip install --quiet lxml beautifulsoup4
+	swift build -c release --product dbmultiverse-site-bench
+	"$(SITE_BENCH_BIN)" "$(RELEASE_BIN)" --rounds $(SITE_ROUNDS) --json bench-results/site.json
 
 # The order lld lays out the release binary's code in (linker/dbmultiverse.order): the functions
 # the service and notifier run, recorded under callgrind. Rerun after larger changes.
@@ -116,7 +133,7 @@ test-environments: deps
 	./scripts/test-environments.sh
 
 # Hardening. `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
-# parsers for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
+# parsers and the site's markup extraction for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
 # `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under
 # ThreadSanitizer, each in its own scratch path. A leak fails the run: the test binary then exits
 # non-zero, and so does an instrumented service or CLI process the tests start, which fails the

@@ -29,6 +29,21 @@ let releaseLinkerFlags: [String] = {
     #endif
 }()
 
+/// The C flags pkg-config gives for `module` (libxml2's headers live in their own folder), else
+/// `fallback`. Only flags: the libraries are loaded with dlopen (see CSiteLibraries.h), not linked.
+func pkgConfigCFlags(_ module: String, fallback: [String]) -> [String] {
+    #if os(Linux)
+    guard let pipe = popen("pkg-config --cflags \(module) 2>/dev/null", "r") else { return fallback }
+    var output = [CChar](repeating: 0, count: 512)
+    let line = fgets(&output, Int32(output.count), pipe).map { String(cString: $0) } ?? ""
+    guard pclose(pipe) == 0 else { return fallback }
+    let flags = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    return flags.isEmpty ? fallback : flags
+    #else
+    return fallback
+    #endif
+}
+
 let package = Package(
     name: "DBMultiverseDesktop",
     products: [
@@ -55,8 +70,19 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "EventLoop"]),
         // JSON values: a strict parser and a compact writer, without Foundation.
         .target(name: "JSON"),
-        // The comic domain: entry, storage, sync rules, deep links. Knows nothing of D-Bus.
+        // The comic domain: entry, storage, sync rules, deep links, the catalogue. Knows nothing
+        // of D-Bus or HTTP.
         .target(name: "ComicDomain", dependencies: ["JSON"]),
+        // libcurl and libxml2 (Debian: libcurl4-openssl-dev, libxml2-dev), loaded with dlopen by
+        // the commands that fetch, so the service and notifier never map them.
+        .target(
+            name: "CSiteLibraries",
+            // DWARF 4: the toolchain's clang writes DWARF 5, which Debian 12's valgrind cannot read
+            // (it gives up on the whole binary, and scripts/symbol-order.sh and leak checks with it).
+            cSettings: [.unsafeFlags(pkgConfigCFlags("libxml-2.0", fallback: ["-I/usr/include/libxml2"]) + ["-gdwarf-4"])]
+        ),
+        // The comic's site: HTTP with politeness, HTML/XML extraction, sync. Knows nothing of D-Bus.
+        .target(name: "Site", dependencies: ["ComicDomain", "JSON", "EventLoop", "CSiteLibraries"]),
         // The desktop layer: joins the domain to the bus (service, application, notifier, opener).
         .target(
             name: "Desktop",
@@ -69,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Desktop", "DBus", "EventLoop", "ComicDomain",
+                "Desktop", "DBus", "EventLoop", "ComicDomain", "Site",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -78,6 +104,10 @@ let package = Package(
         // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
         // Test-only, so Foundation's Process is fine here.
         .target(name: "DBusTestSupport", dependencies: ["DBus", "EventLoop"]),
+        // zlib, for the fixture site's gzip bodies (test support only).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The fixture site: a loopback HTTP/1.1 server with the comic's pages, feeds and faults.
+        .target(name: "SiteTestSupport", dependencies: ["CZlib"]),
         // A sample object served on the bus: activated by the binding's tests, measured idle.
         .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
         // The benchmark's reference peer: a minimal C libdbus service with the same reply.
@@ -87,13 +117,16 @@ let package = Package(
             name: "dbmultiverse-bench",
             dependencies: ["DBus", "EventLoop", "Desktop", "ComicDomain", "DBusTestSupport"]
         ),
+        // `make bench-site`: the site code's figures (parsing beside lxml and BeautifulSoup, sync on a 304).
+        .executableTarget(name: "dbmultiverse-site-bench", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
+        .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
         .testTarget(
             name: "DesktopTests",
-            dependencies: ["Desktop", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport"]
+            dependencies: ["Desktop", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
         ),
     ]
 )

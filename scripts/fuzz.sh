@@ -1,14 +1,16 @@
 #!/bin/sh
 # libFuzzer over the parsers that take outside input: `make fuzz` or
-# `scripts/fuzz.sh [SECONDS] [TARGET...]`; `scripts/fuzz.sh --seeds` rewrites the dbusbody seeds.
+# `scripts/fuzz.sh [SECONDS] [TARGET...]`; `scripts/fuzz.sh --seeds` rewrites the dbusbody and sitemarkup seeds.
 #
 # Each target in fuzz/ is compiled with swiftc (not SwiftPM) together with the sources it
 # exercises, into one module, so it reaches internal API; with -sanitize=fuzzer,address. The
-# modules those sources import (JSON; EventLoop for DBus) are built first as static libraries.
-# Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain) and dbusbody (Sources/DBus,
-# libdbus). Each runs SECONDS (default 60) on a scratch copy of its committed seed corpus
-# fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints per target the
-# executions and whether a crash was found; exits non-zero when any target crashed.
+# modules those sources import (JSON; ComicDomain; EventLoop for DBus and Site) are built first as static
+# libraries. Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain), dbusbody
+# (Sources/DBus, libdbus) and sitemarkup (Sources/Site: the chapter list, page and feed
+# extractors on libxml2, and the catalogue file's JSON). Each runs SECONDS (default 60) on a
+# scratch copy of its committed seed corpus fuzz/corpus/<target>/; crashes go to
+# fuzz-artifacts/<target>-*. Prints per target the executions and whether a crash was found;
+# exits non-zero when any target crashed.
 set -eu
 # Traps are reported by libFuzzer, not by the Swift runtime's backtracer (which trips ASan).
 export SWIFT_BACKTRACE=enable=no
@@ -16,7 +18,7 @@ export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-deeplink chapterjson syncjson dbusbody}
+TARGETS=${*:-deeplink chapterjson syncjson dbusbody sitemarkup}
 BUILD=.build-fuzz
 ARTIFACTS=fuzz-artifacts
 mkdir -p "$BUILD" "$ARTIFACTS"
@@ -57,6 +59,20 @@ build() { # target
             swiftc $SWIFT_FLAGS $DBUS_FLAGS -I "$BUILD/modules" -module-name FuzzDBusBody \
                 Sources/Desktop/Bus/EntryDictionary.swift fuzz/DBusBodyFuzz.swift \
                 "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/dbusbody" ;;
+        # The site module with its C shim (compiled by clang with the fuzzer's coverage, given a
+        # module map here as SwiftPM would), the modules it imports built alongside.
+        sitemarkup)
+            module JSON
+            module ComicDomain
+            module EventLoop -I Sources/CLinuxEvents
+            mkdir -p "$BUILD/csite"
+            printf 'module CSiteLibraries {\n    header "%s"\n    export *\n}\n' \
+                "$PWD/Sources/CSiteLibraries/include/CSiteLibraries.h" > "$BUILD/csite/module.modulemap"
+            clang -c -O1 -g -fsanitize=fuzzer-no-link,address $(pkg-config --cflags libxml-2.0) \
+                -I Sources/CSiteLibraries/include Sources/CSiteLibraries/CSiteLibraries.c -o "$BUILD/csite/CSiteLibraries.o"
+            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I "$BUILD/csite" -module-name FuzzSiteMarkup \
+                Sources/Site/*.swift fuzz/SiteMarkupFuzz.swift "$BUILD/csite/CSiteLibraries.o" "$BUILD/libComicDomain.a" \
+                "$BUILD/libJSON.a" "$BUILD/libEventLoop.a" -o "$BUILD/sitemarkup" ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }
@@ -73,6 +89,11 @@ if [ "${SECONDS_PER_TARGET}" = "--seeds" ]; then
         -o "$BUILD/make-dbus-seeds"
     # Deterministic hashing: the dictionaries, and so the seeds, come out the same every time.
     SWIFT_DETERMINISTIC_HASHING=1 "$BUILD/make-dbus-seeds" fuzz/corpus/dbusbody
+    # The fixture comic's markup (Sources/SiteTestSupport/FixtureComic.swift), by fuzz/MakeSiteSeeds.swift.
+    mkdir -p fuzz/corpus/sitemarkup
+    swiftc -parse-as-library -swift-version 6 -use-ld=lld Sources/SiteTestSupport/FixtureComic.swift fuzz/MakeSiteSeeds.swift \
+        -o "$BUILD/make-site-seeds"
+    "$BUILD/make-site-seeds" fuzz/corpus/sitemarkup
     exit 0
 fi
 

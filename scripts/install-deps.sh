@@ -2,7 +2,10 @@
 # Installs the system packages the build and the tests need, when any is missing.
 # Debian/Ubuntu (apt-get); run as root or with sudo available.
 set -euo pipefail
-packages=(libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils)
+# libcurl4-openssl-dev, libxml2-dev: the site code's libraries (headers; loaded with dlopen at run
+# time); zlib1g-dev: the fixture site's gzip; time: the site benchmark's peak RSS.
+packages=(libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
+    libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

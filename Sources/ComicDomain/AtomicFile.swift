@@ -66,19 +66,18 @@ enum AtomicFile {
         }
     }
 
-    /// The pid in a temporary file name made by `createTemporary` for one of the storage files
+    /// The pid in a temporary file name made by `createTemporary` for one of the folder's files
     /// (`.<name>.<pid>.<random>.tmp`), or nil for any other name.
     static func writerPID(ofTemporary temporary: String) -> pid_t? {
-        for name in [DataFolder.chapterDataFile, DataFolder.coverImageFile, DataFolder.syncStateFile] {
-            let prefix = "." + name + "."
-            guard temporary.hasPrefix(prefix), temporary.hasSuffix(".tmp") else { continue }
-            let middle = temporary.dropFirst(prefix.count).dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
-            guard middle.count == 2, let pid = pid_t(middle[0]), pid > 0,
-                  !middle[1].isEmpty, middle[1].allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLowercase) })
-            else { return nil }
-            return pid
-        }
-        return nil
+        guard temporary.hasPrefix("."), temporary.hasSuffix(".tmp") else { return nil }
+        // ".<name>.<pid>.<random>.tmp": the last two fields before ".tmp" are the pid and the random part.
+        let fields = temporary.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        guard fields.count >= 3 else { return nil }
+        let name = fields.dropLast(2).joined(separator: ".")
+        guard DataFolder.isStorageFile(name), let pid = pid_t(fields[fields.count - 2]), pid > 0 else { return nil }
+        let random = fields[fields.count - 1]
+        guard !random.isEmpty, random.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLowercase) }) else { return nil }
+        return pid
     }
 
     /// Creates a fresh temporary file; a name clash (EEXIST) retries with another name.

@@ -1,18 +1,39 @@
-/// Where the opener shows a chapter: the comic's own site.
+internal import Glibc
+
+/// Where the opener shows a chapter: the comic's own site, or the `$DBMULTIVERSE_SITE_URL`
+/// override, which replaces it everywhere (DESIGN §11).
 public enum ComicSite {
     /// The site's base address.
-    public static let base = "https://www.dragonball-multiverse.com"
+    public static let base = SiteOrigin.site.url
     /// The language used when none (or an invalid one) is known.
     public static let defaultLanguage = "en"
 
+    /// The origin this process uses: `$DBMULTIVERSE_SITE_URL` when it is set and valid, else the
+    /// real site (an invalid override is reported by the commands that fetch; the opener falls
+    /// back to the real site rather than open a broken address).
+    public static let processOrigin: SiteOrigin = {
+        guard let value = getenv(SiteOrigin.environmentVariable) else { return .site }
+        return (try? SiteOrigin(parsing: String(cString: value))) ?? .site
+    }()
+
     /// `…/<language>/page-<page>.html` when `page` is known (and in `Limits.pages`), else the
-    /// chapter list `…/<language>/chapters.html?comic=page&chaptersmode=1`. `language`
-    /// defaults to `en`, also when it is not a valid code, since it goes into the URL path.
-    public static func url(page: Int?, language: String?) -> String {
+    /// chapter list `…/<language>/chapters.html?comic=page&chaptersmode=1`, on `origin`.
+    /// `language` defaults to `en`, also when it is not a valid code, since it goes into the URL path.
+    public static func url(page: Int?, language: String?, origin: SiteOrigin = processOrigin) -> String {
         let lang = language.flatMap { Limits.isValidLanguage($0) ? $0 : nil } ?? defaultLanguage
         if let page, Limits.pages.contains(page) {
-            return "\(base)/\(lang)/page-\(page).html"
+            return origin.url(path: "/\(lang)/page-\(page).html")
         }
-        return "\(base)/\(lang)/chapters.html?comic=page&chaptersmode=1"
+        return origin.url(path: chapterListPath(language: lang))
+    }
+
+    /// `/<language>/chapters.html?comic=page&chaptersmode=1`.
+    public static func chapterListPath(language: String) -> String {
+        "/\(language)/chapters.html?comic=page&chaptersmode=1"
+    }
+
+    /// `/flux.rss.php?lang=<language>`, the feed of new pages.
+    public static func feedPath(language: String) -> String {
+        "/flux.rss.php?lang=\(language)"
     }
 }

@@ -14,6 +14,16 @@ public struct DataFolder: Sendable, Equatable {
     /// The last state a reload was signalled for.
     public static let syncStateFile = "widgetSyncState.json"
 
+    /// The site code's politeness state (last requests, Retry-After deadlines, the feed's validators).
+    public static let siteRequestsFile = "siteRequests.json"
+
+    /// Whether `name` is one of the files this program writes in the folder.
+    static func isStorageFile(_ name: String) -> Bool {
+        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile].contains(name) { return true }
+        guard name.hasPrefix("chapters-"), name.hasSuffix(".json") else { return false }
+        return SiteLanguage(code: String(name.dropFirst("chapters-".count).dropLast(".json".count))) != nil
+    }
+
     /// Absolute path of the folder, without a trailing slash.
     public let path: String
 
@@ -96,7 +106,7 @@ public struct DataFolder: Sendable, Equatable {
     }
 
     /// Removes the temporary files (`.<name>.<pid>.<random>.tmp`, see `AtomicFile`) that a writer
-    /// killed mid-write left behind: those of the three storage files whose writer process no
+    /// killed mid-write left behind: those of the folder's own files whose writer process no
     /// longer exists. A live writer's file (another pid that still runs, or this process) is kept.
     /// Call at start, before writing. Returns the names removed; failures are skipped (best effort).
     @discardableResult
@@ -141,12 +151,25 @@ public struct DataFolder: Sendable, Equatable {
         read(Self.syncStateFile) { bytes throws(ComicError) in try SyncState.decode(bytes) }
     }
 
+    /// Reads `chapters-<language>.json`; see `ReadResult` for the outcomes.
+    public func readCatalogue(_ language: SiteLanguage) -> ReadResult<Catalogue> {
+        read(Catalogue.fileName(for: language), limit: Catalogue.maxFileBytes) { bytes throws(ComicError) in
+            try Catalogue.decode(bytes, language: language)
+        }
+    }
+
+    /// Reads another file of the folder (one the site code keeps), decoded by `decode`, with the
+    /// same checks as the storage files.
+    package func readFile<Value>(_ name: String, limit: Int, decode: ([UInt8]) throws(ComicError) -> Value) -> ReadResult<Value> {
+        read(name, limit: limit, decode: decode)
+    }
+
     /// Opens without following a symlink and without blocking (a FIFO would block), checks it is
-    /// a regular file of at most `Limits.maxChapterFileBytes`, reads at most one byte more than
-    /// that (the file may grow meanwhile), and decodes.
-    private func read<Value>(_ name: String, decode: ([UInt8]) throws(ComicError) -> Value) -> ReadResult<Value> {
+    /// a regular file of at most `limit` bytes, reads at most one byte more than that (the file
+    /// may grow meanwhile), and decodes.
+    private func read<Value>(_ name: String, limit: Int = Limits.maxChapterFileBytes,
+                             decode: ([UInt8]) throws(ComicError) -> Value) -> ReadResult<Value> {
         let file = path + "/" + name
-        let limit = Limits.maxChapterFileBytes
         let fd: Int32
         switch Posix.openAt(AT_FDCWD, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
         case .success(let opened):
@@ -223,6 +246,19 @@ public struct DataFolder: Sendable, Equatable {
     public func writeSyncState(_ state: SyncState) throws(ComicError) {
         try create()
         try AtomicFile.replace([(Self.syncStateFile, state.encodeJSON() + [0x0A])], in: path)
+    }
+
+    /// Atomically replaces `chapters-<language>.json` (mode 0600), creating the folder if needed.
+    /// - Throws: `storageFailed`.
+    public func writeCatalogue(_ catalogue: Catalogue) throws(ComicError) {
+        try writeFile(Catalogue.fileName(for: catalogue.language), bytes: catalogue.encodeJSON() + [0x0A])
+    }
+
+    /// Atomically replaces another file of the folder (mode 0600), creating the folder if needed.
+    /// - Throws: `storageFailed`.
+    package func writeFile(_ name: String, bytes: [UInt8]) throws(ComicError) {
+        try create()
+        try AtomicFile.replace([(name, bytes)], in: path)
     }
 
     /// Removes `widgetSyncState.json` (after a reload to the placeholder); missing is fine.

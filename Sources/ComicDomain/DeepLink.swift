@@ -70,9 +70,17 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     /// Parses `text` without throwing.
     public static func parse(_ text: String) -> Result<DeepLink, Failure> {
+        parseLink(text, hosts: [host]).map { DeepLink(validChapter: $0.number) }
+    }
+
+    /// Parses `dbmultiverse://<host>/<N>` for one of `hosts` (see the type's grammar, which both
+    /// link kinds share); returns the host as listed and N.
+    static func parseLink(_ text: String, hosts: [String]) -> Result<(host: String, number: Int), Failure> {
         let bytes = Array(text.utf8)
-        func fail(_ problem: Problem, _ what: String) -> Result<DeepLink, Failure> {
-            let message = "invalid deep link \(quotedForMessage(text)): \(what); expected \(scheme)://\(host)/<\(Limits.describe(Limits.chapters))>"
+        let expected = hosts.map { "\(scheme)://\($0)/<\(Limits.describe(Limits.chapters))>" }.joined(separator: " or ")
+        let what = hosts == [host] ? "chapter" : "number"
+        func fail(_ problem: Problem, _ why: String) -> Result<(host: String, number: Int), Failure> {
+            let message = "invalid deep link \(quotedForMessage(text)): \(why); expected \(expected)"
             return .failure(Failure(problem: problem, error: ComicError(.invalidDeepLink, message)))
         }
         guard !bytes.isEmpty else { return fail(.empty, "it is empty") }
@@ -88,7 +96,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
         // Authority: after "//", up to '/', '?' or '#' (RFC 3986).
         var i = colon + 1
         guard bytes[i...].starts(with: Array("//".utf8)) else {
-            return fail(.unknownHost, "\"//\(host)\" must follow \"\(scheme):\"")
+            return fail(.unknownHost, "\"//\(hosts[0])\" must follow \"\(scheme):\"")
         }
         i += 2
         let authorityEnd = bytes[i...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.endIndex
@@ -97,41 +105,42 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
             return fail(.extraParts, "user information is not allowed")
         }
         if let portColon = authority.firstIndex(of: UInt8(ascii: ":")),
-           asciiLowercased(authority[..<portColon]) == Array(host.utf8) {
+           hosts.contains(where: { asciiLowercased(authority[..<portColon]) == Array($0.utf8) }) {
             return fail(.extraParts, "a port is not allowed")
         }
-        guard asciiLowercased(authority) == Array(host.utf8) else {
-            return fail(.unknownHost, "the host is not \(host)\(whitespaceNote(authority))")
+        guard let matchedHost = hosts.first(where: { asciiLowercased(authority) == Array($0.utf8) }) else {
+            return fail(.unknownHost, "the host is not \(hosts.joined(separator: " or "))\(whitespaceNote(authority))")
         }
         i = authorityEnd
 
         // Path: "/N" and at most one more "/".
-        guard i < bytes.endIndex else { return fail(.notANumber, "the chapter number is missing") }
+        guard i < bytes.endIndex else { return fail(.notANumber, "the \(what) number is missing") }
         if bytes[i] != UInt8(ascii: "/") { return fail(.extraParts, extraDescription(bytes[i])) }
         i += 1
         let numberEnd = bytes[i...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.endIndex
         let digits = bytes[i..<numberEnd]
-        guard !digits.isEmpty else { return fail(.notANumber, "the chapter number is missing") }
+        guard !digits.isEmpty else { return fail(.notANumber, "the \(what) number is missing") }
         guard digits.allSatisfy(\.isASCIIDigit) else {
-            return fail(.notANumber, "the chapter \(quotedForMessage(String(decoding: digits, as: UTF8.self))) is not a plain decimal number\(whitespaceNote(digits))")
+            return fail(.notANumber, "the \(what) \(quotedForMessage(String(decoding: digits, as: UTF8.self))) is not a plain decimal number\(whitespaceNote(digits))")
         }
         let rest = bytes[numberEnd...]
         if !(rest.isEmpty || rest.elementsEqual([UInt8(ascii: "/")])) {
             let first = rest.first ?? UInt8(ascii: "/")
-            return fail(.extraParts, first == UInt8(ascii: "/") ? "nothing may follow the chapter number but one \"/\"" : extraDescription(first))
+            return fail(.extraParts, first == UInt8(ascii: "/") ? "nothing may follow the \(what) number but one \"/\"" : extraDescription(first))
         }
         guard digits.count == 1 || digits.first != UInt8(ascii: "0") else {
-            return fail(.notANumber, "the chapter number has a leading zero")
+            return fail(.notANumber, "the \(what) number has a leading zero")
         }
         // Decimal digits only here; more than 5 digits (or a lone 0) is out of range anyway.
         var value = 0
         if digits.count <= 5 {
             for digit in digits { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
         }
-        guard digits.count <= 5, Limits.chapters.contains(value) else {
-            return fail(.outOfRange, "chapter \(shortened(String(decoding: digits, as: UTF8.self))) is out of range \(Limits.describe(Limits.chapters))")
+        // Chapters and pages share the range 1…99999.
+        guard digits.count <= 5, Limits.chapters.contains(value), Limits.pages.contains(value) else {
+            return fail(.outOfRange, "\(what == "number" ? matchedHost : what) \(shortened(String(decoding: digits, as: UTF8.self))) is out of range \(Limits.describe(Limits.chapters))")
         }
-        return .success(DeepLink(validChapter: value))
+        return .success((matchedHost, value))
     }
 
     private static func whitespaceNote(_ bytes: ArraySlice<UInt8>) -> String {
@@ -147,4 +156,54 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
         default: "unexpected extra parts"
         }
     }
+}
+
+/// A deep link of either kind (DESIGN §6): `dbmultiverse://chapter/<N>` (the main story's chapter
+/// N) or `dbmultiverse://page/<N>` (page N of the comic, in whatever chapter or special holds it).
+/// Both follow `DeepLink`'s grammar; only the host differs.
+///
+/// Valid: `dbmultiverse://page/980`, `DBMultiverse://Page/980/`, `dbmultiverse://chapter/42`.
+/// Invalid: `dbmultiverse://page/0980`, `dbmultiverse://page/980?lang=fr`, `dbmultiverse://pages/980`.
+public enum ComicLink: Sendable, Hashable, CustomStringConvertible {
+    case chapter(DeepLink)
+    /// A page number in `Limits.pages`.
+    case page(Int)
+
+    /// The host of page links.
+    public static let pageHost = "page"
+
+    /// `dbmultiverse://page/<page>`, unvalidated.
+    public static func uri(page: Int) -> String { "\(DeepLink.scheme)://\(pageHost)/\(page)" }
+
+    /// The link to `page`.
+    /// - Throws: `invalidPage` when `page` is outside `Limits.pages`.
+    public init(page: Int) throws(ComicError) {
+        guard Limits.pages.contains(page) else {
+            throw ComicError(.invalidPage, "page \(page) is out of range \(Limits.describe(Limits.pages))")
+        }
+        self = .page(page)
+    }
+
+    /// Parses a chapter or page link.
+    /// - Throws: `invalidDeepLink` quoting the link, saying what is wrong and what is expected.
+    public init(parsing text: String) throws(ComicError) {
+        switch DeepLink.parseLink(text, hosts: [DeepLink.host, Self.pageHost]) {
+        case .success(let link) where link.host == Self.pageHost:
+            self = .page(link.number)
+        case .success(let link):
+            self = .chapter(try DeepLink(chapter: link.number))
+        case .failure(let failure):
+            throw failure.error
+        }
+    }
+
+    /// The normalised form.
+    public var uri: String {
+        switch self {
+        case .chapter(let link): link.uri
+        case .page(let page): Self.uri(page: page)
+        }
+    }
+
+    public var description: String { uri }
 }

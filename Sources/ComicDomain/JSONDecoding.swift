@@ -7,10 +7,10 @@ internal import JSON
 struct JSONObjectReader {
     let value: JSONValue
 
-    /// Parses `bytes`, which must hold one JSON object of at most `Limits.maxChapterFileBytes`.
-    init(bytes: [UInt8]) throws(ComicError) {
-        guard bytes.count <= Limits.maxChapterFileBytes else {
-            throw ComicError(.storageFailed, "content is \(bytes.count) bytes, more than \(Limits.maxChapterFileBytes)")
+    /// Parses `bytes`, which must hold one JSON object of at most `limit` bytes.
+    init(bytes: [UInt8], limit: Int = Limits.maxChapterFileBytes) throws(ComicError) {
+        guard bytes.count <= limit else {
+            throw ComicError(.storageFailed, "content is \(bytes.count) bytes, more than \(limit)")
         }
         let parsed: JSONValue
         do {
@@ -22,6 +22,23 @@ struct JSONObjectReader {
             throw ComicError(.storageFailed, "expected a JSON object at the top level, found \(parsed.typeDescription)")
         }
         value = parsed
+    }
+
+    /// Reads a nested object; `what` names it in the error when `object` is not one.
+    init(object: JSONValue, what: String) throws(ComicError) {
+        guard case .object = object else {
+            throw ComicError(.storageFailed, "\(what) must be an object, found \(object.typeDescription)")
+        }
+        value = object
+    }
+
+    /// A required array.
+    func array(_ key: String) throws(ComicError) -> [JSONValue] {
+        guard let member = value[key] else { throw ComicError(.storageFailed, "missing key \"\(key)\"") }
+        guard case .array(let elements) = member else {
+            throw ComicError(.storageFailed, "key \"\(key)\" must be an array, found \(member.typeDescription)")
+        }
+        return elements
     }
 
     /// A required integer; `outOfRange` builds the error for a value that is not in `range`

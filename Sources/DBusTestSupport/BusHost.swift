@@ -12,8 +12,8 @@ import Synchronization
 /// set up are touched only on the loop thread, through `onLoop` or `perform`. `stop()` (also run
 /// by `deinit`) closes the connection and ends the thread.
 ///
-/// `@unchecked Sendable`: `connection` and `server` are confined as just said; `thread` is
-/// guarded by a `Mutex`.
+/// `@unchecked Sendable`: `connection` and `server` are confined as just said; the state and the
+/// names owned are guarded by `Mutex`es.
 public final class BusHost: @unchecked Sendable {
     public let loop: EventLoop
     public let connection: Connection
@@ -21,6 +21,7 @@ public final class BusHost: @unchecked Sendable {
     /// The connection's unique name (read at set-up, so readable from any thread).
     public let uniqueName: String
     private let state = Mutex(State.setUp)
+    private let ownedNames = Mutex<[BusName]>([])
 
     private enum State {
         case setUp
@@ -38,6 +39,16 @@ public final class BusHost: @unchecked Sendable {
 
     deinit {
         if let stuck = stop() { FileHandle.standardError.write(Data("BusHost: \(stuck)\n".utf8)) }
+    }
+
+    /// Owns `name` (at set-up). `stop` releases it before closing the connection, so that once
+    /// `stop` returns the name is free: a bus daemon handles a closed connection in its own time,
+    /// and a new owner asking at once could find the name still taken.
+    /// - Throws: `FixtureError` when another connection owns it.
+    public func own(_ name: BusName) throws {
+        let ownership = try connection.requestNameBlocking(name)
+        guard ownership == .primaryOwner else { throw FixtureError("could not own \(name): \(ownership)") }
+        ownedNames.withLock { $0.append(name) }
     }
 
     /// Starts the loop thread.
@@ -79,8 +90,8 @@ public final class BusHost: @unchecked Sendable {
         }
     }
 
-    /// Runs `teardown` on the loop thread, then unregisters the objects, closes the connection
-    /// (its names go with it) and ends the thread. Later calls do nothing.
+    /// Runs `teardown` on the loop thread, then unregisters the objects, releases the names `own`
+    /// took, closes the connection and ends the thread. Later calls do nothing.
     ///
     /// Waits at most `seconds` for the thread to end: a loop stuck in the code under test is
     /// returned as an error (for the caller to record against its test) and left behind, rather
@@ -88,9 +99,11 @@ public final class BusHost: @unchecked Sendable {
     @discardableResult
     public func stop(within seconds: Double = 30, _ teardown: @escaping @Sendable () -> Void = {}) -> FixtureError? {
         let objects = LoopBound((connection, server))
+        let names = ownedNames.withLock { $0 }
         let close: @Sendable () -> Void = {
             teardown()
             objects.value.1.unregister()
+            for name in names where objects.value.0.isConnected { objects.value.0.releaseNameBlocking(name) }
             objects.value.0.close()
         }
         let previous = state.withLock { state in

@@ -16,10 +16,7 @@ public final class SampleHost: @unchecked Sendable {
     public init(address: String, requestName: Bool = true) throws {
         host = try BusHost(address: address)
         sample = try SampleObject(server: host.server)
-        if requestName {
-            let ownership = try host.connection.requestNameBlocking(SampleObject.busName)
-            guard ownership == .primaryOwner else { throw FixtureError("could not own \(SampleObject.busName): \(ownership)") }
-        }
+        if requestName { try host.own(SampleObject.busName) }
         try host.start()
     }
 

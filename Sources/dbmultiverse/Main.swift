@@ -1,4 +1,5 @@
 import ArgumentParser
+import ComicDomain
 import DBus
 import Glibc
 import Logging
@@ -57,10 +58,11 @@ struct DBMultiverse: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dbmultiverse",
         abstract: "The DBMultiverse comic reader's widget on the Linux desktop, over the D-Bus session bus.",
-        version: "0.1.0",
+        version: ProjectInfo.version,
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
             ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
+            SyncCommand.self, ChaptersCommand.self,
         ]
     )
 }

@@ -45,11 +45,13 @@ import Testing
             let (zombie, reap) = try zombiePID()
             defer { reap() }
             let stale = [".currentChapterData.json.\(dead).k3j9x.tmp", ".chapterCoverImage.jpg.\(dead).0.tmp",
-                         ".widgetSyncState.json.\(dead).zz.tmp", ".currentChapterData.json.\(zombie).z0mb1e.tmp"]
+                         ".widgetSyncState.json.\(dead).zz.tmp", ".currentChapterData.json.\(zombie).z0mb1e.tmp",
+                         ".chapters-pt_BR.json.\(dead).q1.tmp", ".siteRequests.json.\(dead).q2.tmp"]
             let kept = [
                 ".currentChapterData.json.\(getpid()).abc.tmp", // this process: a write in progress
                 ".currentChapterData.json.1.abc.tmp", // a live process
                 ".other.json.\(dead).abc.tmp", // not one of ours
+                ".chapters-xx.json.\(dead).abc.tmp", // not a language of the site
                 ".currentChapterData.json.\(dead).tmp", // not the pattern
                 ".currentChapterData.json.x\(dead).abc.tmp",
                 "currentChapterData.json",

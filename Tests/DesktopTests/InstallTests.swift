@@ -154,6 +154,8 @@ enum DesktopInstall {
             "\(prefix)/share/applications/com.nobadi.DBMultiverse.desktop",
             "\(prefix)/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
             "\(prefix)/share/systemd/user/dbmultiverse.service",
+            "\(prefix)/share/systemd/user/dbmultiverse-sync.service",
+            "\(prefix)/share/systemd/user/dbmultiverse-sync.timer",
         ]
         if FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/dbmultiverse-notifier.service").path) {
             files.append("\(prefix)/share/systemd/user/dbmultiverse-notifier.service")
@@ -175,7 +177,12 @@ enum DesktopInstall {
             ("dbus/com.nobadi.DBMultiverse.service", "/share/dbus-1/services/com.nobadi.DBMultiverse.service"),
             (desktopSource, "/share/applications/com.nobadi.DBMultiverse.desktop"),
             ("desktop/dbmultiverse.service", "/share/systemd/user/dbmultiverse.service"),
+            ("desktop/dbmultiverse-sync.service", "/share/systemd/user/dbmultiverse-sync.service"),
         ]
+        // The timer names no program: installed as it is.
+        #expect(FileManager.default.contentsEqual(atPath: root + prefix + "/share/systemd/user/dbmultiverse-sync.timer",
+                                                  andPath: repository.appendingPathComponent("desktop/dbmultiverse-sync.timer").path),
+                sourceLocation: sourceLocation)
         if installedFiles(prefix: prefix).contains(prefix + "/share/systemd/user/dbmultiverse-notifier.service") {
             sources.append(("desktop/dbmultiverse-notifier.service", "/share/systemd/user/dbmultiverse-notifier.service"))
         }

@@ -70,10 +70,7 @@ final class NotifierTestWidget: Sendable {
                 continuation.yield(OpenCall(uris: uris, platformData: platformData))
             },
         ]), at: WidgetBus.objectPath))
-        guard try host.connection.requestNameBlocking(WidgetBus.busName) == .primaryOwner else {
-            host.stop()
-            throw FixtureError("could not own \(WidgetBus.busName)")
-        }
+        try host.own(WidgetBus.busName)
         try host.start()
     }
 

@@ -1,3 +1,4 @@
+internal import ComicDomain
 internal import Glibc
 public import Logging
 
@@ -8,7 +9,7 @@ public import Logging
 public final class ChapterOpener {
     /// Where the browser command comes from, first match wins.
     public static let environmentVariable = "DBMULTIVERSE_BROWSER"
-    public static let configFileName = "config"
+    public static let configFileName = ConfigFile.fileName
 
     private let environment: [String: String]
     private let logger: Logger
@@ -20,9 +21,7 @@ public final class ChapterOpener {
 
     /// `$XDG_CONFIG_HOME/dbmultiverse/config`, else `~/.config/dbmultiverse/config`.
     public static func configPath(environment: [String: String]) -> String? {
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/dbmultiverse/" + configFileName }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/dbmultiverse/" + configFileName }
-        return nil
+        ConfigFile.path(environment: environment)
     }
 
     /// The configured command: the environment variable, else the config file's `browser =` line,
@@ -32,15 +31,9 @@ public final class ChapterOpener {
             if let command = BrowserCommand.parse(value) { return command }
             logger.warning("ignoring \(Self.environmentVariable): unterminated quote in '\(value)'")
         }
-        if let path = Self.configPath(environment: environment), let text = readSmallFile(path) {
-            for rawLine in text.split(separator: "\n") {
-                let line = String(rawLine).trimmingWhitespace()
-                guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
-                guard String(line[..<equals]).trimmingWhitespace() == "browser" else { continue }
-                let value = String(line[line.index(after: equals)...])
-                if let command = BrowserCommand.parse(value) { return command }
-                logger.warning("ignoring the browser line of \(path): cannot parse '\(value)'")
-            }
+        if let value = ConfigFile.load(environment: environment)["browser"] {
+            if let command = BrowserCommand.parse(value) { return command }
+            logger.warning("ignoring the browser line of \(Self.configPath(environment: environment) ?? "the config file"): cannot parse '\(value)'")
         }
         return .default
     }
@@ -85,15 +78,5 @@ public final class ChapterOpener {
         var pid = pid_t()
         let result = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)
         return result == 0 ? nil : String(cString: strerror(result))
-    }
-
-    private func readSmallFile(_ path: String) -> String? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { _ = close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return String(decoding: bytes[0..<count], as: UTF8.self)
     }
 }

@@ -73,10 +73,7 @@ final class FakeNotificationServer: @unchecked Sendable {
     func start() throws {
         let host = try BusHost(address: address)
         let exported = LoopBound(try host.server.export(interface, at: Notifications.object.path))
-        guard try host.connection.requestNameBlocking(Notifications.object.destination) == .primaryOwner else {
-            host.stop()
-            throw FixtureError("could not own \(Notifications.object.destination)")
-        }
+        try host.own(Notifications.object.destination)
         locked {
             nextID = 1
             running = (host, exported)

@@ -1,0 +1,78 @@
+internal import Glibc
+
+/// The user's small hand-edited settings file, `$XDG_CONFIG_HOME/dbmultiverse/config` (else
+/// `~/.config/dbmultiverse/config`): one `key = value` a line, `#` starts a comment line, blank
+/// lines are skipped, the last line of a key wins. Keys: `browser`, `language`.
+///
+/// Reading never fails: a missing, unreadable or oversized file, or a line without `=`, is
+/// simply no setting (the file is a convenience; the commands say when a value is invalid).
+public struct ConfigFile: Sendable, Equatable {
+    /// The file's name inside `dbmultiverse/`.
+    public static let fileName = "config"
+    /// The largest file read; anything longer is ignored as not a settings file.
+    public static let maxBytes = 16 * 1024
+
+    /// The settings, trimmed of whitespace at both ends; keys as written.
+    public let values: [String: String]
+
+    /// Settings from `text` (see the type's format).
+    public init(text: String) {
+        var values: [String: String] = [:]
+        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = trimmedWhitespace(rawLine)
+            guard !line.isEmpty, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            let key = trimmedWhitespace(line[..<equals])
+            guard !key.isEmpty else { continue }
+            values[key] = trimmedWhitespace(line[line.index(after: equals)...])
+        }
+        self.values = values
+    }
+
+    /// The value of `key`, or nil when it is not set.
+    public subscript(key: String) -> String? { values[key] }
+
+    /// `$XDG_CONFIG_HOME/dbmultiverse/config` when that is absolute, else
+    /// `$HOME/.config/dbmultiverse/config`; nil without either.
+    public static func path(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/dbmultiverse/" + fileName }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/dbmultiverse/" + fileName }
+        return nil
+    }
+
+    /// The user's settings (empty when there is no usable file). Read on every call, so an
+    /// edited file applies at once.
+    public static func load(environment: [String: String]) -> ConfigFile {
+        guard let path = path(environment: environment) else { return ConfigFile(text: "") }
+        return load(path: path)
+    }
+
+    /// The settings in the file at `path` (empty when it cannot be used).
+    public static func load(path: String) -> ConfigFile {
+        guard case .success(let fd) = Posix.openAt(AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) else {
+            return ConfigFile(text: "")
+        }
+        defer { close(fd) }
+        guard case .success(let status) = Posix.fileStatus(fd), Posix.isRegular(status.st_mode),
+              status.st_size <= maxBytes, case .success(let bytes) = Posix.readUpTo(fd, limit: maxBytes)
+        else { return ConfigFile(text: "") }
+        return ConfigFile(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The default language of the site commands: `language = …`, else English.
+    /// - Throws: `invalidLanguage` when the file names a language the site does not have.
+    public func language() throws(ComicError) -> SiteLanguage {
+        guard let code = values["language"], !code.isEmpty else { return .english }
+        do {
+            return try SiteLanguage(validating: code)
+        } catch {
+            throw ComicError(.invalidLanguage, "in the config file: \(error.message)")
+        }
+    }
+}
+
+/// `text` without spaces and tabs at both ends.
+private func trimmedWhitespace<Text: StringProtocol>(_ text: Text) -> String {
+    let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+    guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else { return "" }
+    return String(text[first...last])
+}

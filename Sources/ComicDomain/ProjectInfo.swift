@@ -1,0 +1,11 @@
+/// What the program says about itself: `dbmultiverse --version`, and the User-Agent it sends to
+/// the comic's site (DESIGN §11).
+public enum ProjectInfo {
+    /// The release version.
+    public static let version = "0.1.0"
+    /// Where the project lives, named in the User-Agent so the site's volunteers can reach us.
+    /// A placeholder until the maintainers confirm the address.
+    public static let url = "https://github.com/nobadi/dbmultiverse-desktop"
+    /// `dbmultiverse-desktop/<version> (+<url>)`.
+    public static let userAgent = "dbmultiverse-desktop/\(version) (+\(url))"
+}

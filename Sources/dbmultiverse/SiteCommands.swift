@@ -1,0 +1,89 @@
+import ArgumentParser
+import ComicDomain
+import Site
+
+/// `--language L`, defaulting to the config file's `language = …`, else English.
+struct LanguageOption: ParsableArguments {
+    @Option(help: "Site language code (en, fr, pt_BR, …); default: the config file's language, else en.")
+    var language: String?
+
+    /// The language to use. Exits 2 naming the valid codes when it is not one of them.
+    func resolved() throws -> SiteLanguage {
+        do {
+            if let language { return try SiteLanguage(validating: language) }
+            return try ConfigFile.load(environment: environment()).language()
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+    }
+}
+
+/// The site configuration of this process; an invalid override exits 2.
+func siteConfiguration() throws -> SiteConfiguration {
+    do {
+        return try SiteConfiguration.resolve(environment: environment()) { Output.error("warning: " + $0) }
+    } catch {
+        throw CommandFailure.usage(error.message)
+    }
+}
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Read the comic's feed and, when there are new pages, its chapter list.",
+        discussion: """
+            Prints one summary line. Exit status 0 when the catalogue is up to date (new or not), \
+            1 when the site fails (one line on stderr says why; nothing stored changes), 2 on bad usage. \
+            The site is asked at most once per 15 minutes per address unless --force; a Retry-After \
+            from the site holds even --force back.
+            """)
+
+    @OptionGroup var language: LanguageOption
+    @Flag(help: "Read the chapter list too, and skip the 15-minute wait (not a Retry-After).") var force = false
+
+    func run() throws {
+        let language = try language.resolved()
+        let sync = CatalogueSync(configuration: try siteConfiguration())
+        do {
+            Output.line(try sync.sync(language: language, force: force).line)
+        } catch {
+            throw CommandFailure(message: error.message, status: 1)
+        }
+    }
+}
+
+struct ChaptersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chapters", abstract: "Print the stored chapter list (offline; see sync).")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @OptionGroup var language: LanguageOption
+    @Option(help: "Output: text (one line per chapter) or json (the stored catalogue).") var format: Format = .text
+
+    func run() throws {
+        let language = try language.resolved()
+        let folder = DataFolder.resolve(environment: environment())
+        let catalogue: Catalogue
+        switch folder.readCatalogue(language) {
+        case .missing:
+            throw CommandFailure(message: "no catalogue yet: run dbmultiverse sync", status: 1)
+        case .invalid(let reason):
+            throw CommandFailure(message: "the stored catalogue cannot be read (\(reason)): run dbmultiverse sync", status: 1)
+        case .valid(let stored):
+            catalogue = stored
+        }
+        switch format {
+        case .json:
+            Output.line(String(decoding: catalogue.encodeJSON(), as: UTF8.self))
+        case .text:
+            let range = catalogue.pageRange
+            Output.line("\(language.code): \(catalogue.chapters.count) chapters, pages \(range.lowerBound)–\(range.upperBound), latest page \(catalogue.latestPage)")
+            for chapter in catalogue.chapters {
+                let story = chapter.universe.map { "Special Universe \($0) · " } ?? ""
+                Output.line("\(story)Chapter \(chapter.number): \(chapter.name) — pages \(chapter.startPage)–\(chapter.endPage)")
+            }
+        }
+    }
+}
