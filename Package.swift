@@ -47,11 +47,20 @@ let package = Package(
         ),
         // epoll, eventfd, signalfd and inotify, which Glibc's Swift module leaves out.
         .systemLibrary(name: "CLinuxEvents"),
+        // SQLite, as the system provides it. Only `BrowserHistory` imports it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // The typed libdbus binding: names, values, messages, connection, event loop, object export.
         // Knows nothing of comics and needs no Foundation.
         .target(name: "DBus", dependencies: ["CDBus", "CLinuxEvents"]),
         // The comic domain: entry, storage, sync rules, deep links. Knows nothing of D-Bus.
         .target(name: "ComicDomain"),
+        // Browser history: finds Firefox and Chromium-family profiles and reads the newest visit
+        // to a comic page from a private copy of their databases. Knows nothing of D-Bus or HTTP.
+        .target(name: "BrowserHistory", dependencies: ["CSQLite", "ComicDomain"]),
         // The desktop layer: joins the domain to the bus (service, application, notifier, opener).
         .target(
             name: "Desktop",
@@ -64,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Desktop", "DBus", "ComicDomain",
+                "Desktop", "DBus", "ComicDomain", "BrowserHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -82,8 +91,20 @@ let package = Package(
             name: "dbmultiverse-bench",
             dependencies: ["DBus", "Desktop", "ComicDomain", "DBusTestSupport"]
         ),
+        // Browser profiles with history databases in the browsers' real schemas, for the tests
+        // and the history benchmark. Test-only, so Foundation's Process is fine here.
+        .target(name: "BrowserHistoryFixtures", dependencies: ["DBusTestSupport"]),
+        // `make bench-history`: the import-history lookup on a 100 000-visit history.
+        .executableTarget(
+            name: "dbmultiverse-history-bench",
+            dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain"]
+        ),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain"]),
+        .testTarget(
+            name: "BrowserHistoryTests",
+            dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain", "DBusTestSupport"]
+        ),
         .testTarget(
             name: "DesktopTests",
             dependencies: ["Desktop", "DBus", "ComicDomain", "DBusTestSupport"]

@@ -61,6 +61,7 @@ struct DBMultiverse: ParsableCommand {
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
             ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
+            ImportHistoryCommand.self,
         ]
     )
 }
