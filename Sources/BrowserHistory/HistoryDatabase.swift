@@ -1,5 +1,6 @@
 import ComicDomain
 import CSQLite
+import Glibc
 
 /// What the lookup reads in one browser's history database: the table of pages (URLs) and the
 /// table of visits to them, with each visit's time and its epoch.
@@ -65,6 +66,10 @@ enum HistoryDatabase {
     private static func newestPageVisit(in copy: borrowing DatabaseCopy, of profile: BrowserProfile, origin: SiteOrigin) throws(HistoryError) -> HistoryVisit? {
         let source = profile.databasePath
         let schema = HistorySchema.of(profile.format)
+        // SQLite takes an empty file for an empty database; for a browser's it means a broken one.
+        guard FileSystem.status(copy.path).map({ $0.st_size > 0 }) ?? false else {
+            throw HistoryError(.notADatabase, "\(quotedPath(source)) is empty, not an SQLite database")
+        }
         do {
             let database = try SQLiteDatabase(path: copy.path)
             try checkSchema(schema, of: database, source: source)

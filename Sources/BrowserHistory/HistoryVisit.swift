@@ -32,7 +32,7 @@ public struct UTCTime: Sendable, Equatable, CustomStringConvertible {
     /// Gregorian calendar.
     public init(unixSeconds: Int64) {
         let days = unixSeconds.floorDividing(by: 86_400)
-        let secondOfDay = Int(unixSeconds - days * 86_400)
+        let secondOfDay = Int((unixSeconds % 86_400 + 86_400) % 86_400)
         (year, month, day) = Self.civilDate(daysSinceEpoch: days)
         hour = secondOfDay / 3600
         minute = secondOfDay % 3600 / 60

@@ -21,13 +21,13 @@ struct ImportHistoryCommand: ParsableCommand {
 
     func run() throws {
         let environment = environment()
-        let profiles = try chosenProfiles(environment: environment)
         let origin: SiteOrigin
         do {
             origin = try SiteOrigin.resolve(environment: environment)
         } catch {
             throw CommandFailure.usage(error.message)
         }
+        let profiles = try chosenProfiles(environment: environment)
         let outcome = HistoryLookup.newestPageVisit(
             in: profiles, origin: origin, temporaryRoot: HistoryLookup.temporaryRoot(environment: environment))
         guard let visit = outcome.newest else {
