@@ -24,13 +24,6 @@ public struct BrowserProfile: Sendable, Hashable, CustomStringConvertible {
     /// The profile folder.
     public let folder: String
 
-    public init(owner: Owner, format: HistoryFormat, name: String, folder: String) {
-        self.owner = owner
-        self.format = format
-        self.name = name
-        self.folder = folder
-    }
-
     /// The history database in the folder.
     public var databasePath: String { folder + "/" + format.databaseName }
 

@@ -82,21 +82,11 @@ package struct DatabaseCopy: ~Copyable {
     /// Copies one file, spending its size from `budget`; returns the version copied, or nil
     /// when the file does not exist (allowed only for a companion).
     private static func copyFile(_ source: String, to destination: String, budget: inout Int64, required: Bool) throws(HistoryError) -> FileVersion? {
-        let input: Int32
-        switch FileSystem.openForReading(source) {
-        case .success(let fd): input = fd
-        case .failure(let error):
-            if error.code == ENOENT, !required { return nil }
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(source)): \(error)")
+        guard let (input, status) = try FileSystem.openRegularFile(source) else {
+            if required { throw HistoryError(.unreadable, "cannot read \(quotedPath(source)): \(FileSystem.describe(ENOENT))") }
+            return nil
         }
         defer { close(input) }
-        var status = stat()
-        guard fstat(input, &status) == 0 else {
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(source)): \(FileSystem.describe(errno))")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(source)): it is not a regular file")
-        }
         guard Int64(status.st_size) <= budget else { throw tooLarge(source) }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard output >= 0 else {

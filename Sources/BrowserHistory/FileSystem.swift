@@ -41,35 +41,32 @@ enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// Opens `path` for reading, without blocking on a FIFO planted where a database should be.
-    /// Returns the descriptor or the errno.
-    static func openForReading(_ path: String) -> Result<Int32, Errno> {
-        while true {
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            if fd >= 0 { return .success(fd) }
-            let code = errno
-            if code != EINTR { return .failure(Errno(code)) }
+    /// Opens `path` for reading and checks that it is a regular file (no blocking on a FIFO
+    /// planted where a database should be); nil when it does not exist. The caller closes it.
+    /// - Throws: `unreadable` when it cannot be opened or is not a regular file.
+    static func openRegularFile(_ path: String) throws(HistoryError) -> (fd: Int32, status: stat)? {
+        var fd: Int32
+        repeat {
+            fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(describe(errno))")
         }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            let why = status.st_mode == 0 ? describe(errno) : "it is not a regular file"
+            close(fd)
+            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(why)")
+        }
+        return (fd, status)
     }
 
     /// Reads a whole regular file of at most `limit` bytes; nil when it does not exist.
     /// - Throws: `unreadable` when it cannot be read, is not a regular file or is too large.
     static func readSmallFile(_ path: String, limit: Int) throws(HistoryError) -> [UInt8]? {
-        let fd: Int32
-        switch openForReading(path) {
-        case .success(let opened): fd = opened
-        case .failure(let error):
-            if error.code == ENOENT { return nil }
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(error)")
-        }
+        guard let (fd, _) = try openRegularFile(path) else { return nil }
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(describe(errno))")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): not a regular file")
-        }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

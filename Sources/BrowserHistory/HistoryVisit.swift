@@ -11,13 +11,6 @@ public struct HistoryVisit: Sendable, Equatable, CustomStringConvertible {
     /// Whose history it is in.
     public let profile: BrowserProfile
 
-    public init(page: SitePage, url: String, time: Int64, profile: BrowserProfile) {
-        self.page = page
-        self.url = url
-        self.time = time
-        self.profile = profile
-    }
-
     /// `firefox profile abcd.default-release: en page 980, read 2026-11-20 21:14 UTC`.
     public var description: String {
         "\(profile): \(page), read \(UTCTime(unixSeconds: time.floorDividing(by: 1_000_000)))"

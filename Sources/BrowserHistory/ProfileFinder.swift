@@ -46,8 +46,11 @@ public struct ProfileFinder: Sendable {
     public func nothingFound(for browsers: [Browser]) -> HistoryError {
         let names = browsers.map(\.rawValue)
         let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1] : names.joined()
+        guard let home else {
+            return HistoryError(.noProfile, "no \(list) profile can be looked for: no home folder is known (HOME is not set); give a profile folder with --profile")
+        }
         let places = [home, configHome].compactMap { $0 }.map(quotedPath).joined(separator: " and ")
-        return HistoryError(.noProfile, "no \(list) profile with a history found under \(places.isEmpty ? "a home folder (none is set)" : places); give a profile folder with --profile")
+        return HistoryError(.noProfile, "no \(list) profile with a history found under \(places); give a profile folder with --profile")
     }
 
     /// The profile in a folder the user names: the browser is told by the history database it

@@ -123,7 +123,7 @@ import Testing
         let search = ProfileFinder(environment: home.environment()).profiles(of: Browser.allCases)
         #expect(search.profiles.map(\.description) == ["chromium profile Default"])
         #expect(search.problems.map(\.kind) == [.unreadable])
-        #expect(search.problems.first?.message == "cannot read \"\(home.home)/.mozilla/firefox/profiles.ini\": not a regular file")
+        #expect(search.problems.first?.message == "cannot read \"\(home.home)/.mozilla/firefox/profiles.ini\": it is not a regular file")
     }
 
     @Test func aFolderGivenByTheUserIsToldByItsHistoryFile() throws {
