@@ -10,10 +10,10 @@ import Testing
 /// validation, several profiles, a running browser's lock and WAL, and broken files. Every
 /// lookup is checked to leave the browsers' files byte-identical and no copy behind.
 @Suite(.timeLimit(.minutes(3))) struct HistoryReadingTests {
-    @Test func theNewestValidComicPageWins() throws {
+    @Test func theNewestValidComicPageWins() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addFirefoxProfile("abcd.default-release", visits: [
+        try await home.addFirefoxProfile("abcd.default-release", visits: [
             comicPage(979, after: 0), comicPage(980, after: 3600), otherPage("later", after: 7200),
             // Later, but not pages of the comic: each must be skipped, not taken.
             PageVisit("\(site)/en/page-0981.html", atUnixSeconds: t0 + 7300),
@@ -22,7 +22,7 @@ import Testing
             PageVisit("\(site)/en/chapters.html?comic=page&chaptersmode=1", atUnixSeconds: t0 + 7600),
             PageVisit("ftp://www.dragonball-multiverse.com/en/page-984.html", atUnixSeconds: t0 + 7700),
         ])
-        let (search, outcome) = try lookUp(in: home)
+        let (search, outcome) = try await lookUp(in: home)
         #expect(search.profiles.count == 1)
         #expect(outcome.failures.isEmpty)
         let visit = try #require(outcome.newest)
@@ -31,65 +31,65 @@ import Testing
         #expect(visit.description == "firefox profile abcd.default-release: en page 980, read 2026-11-18 12:06 UTC")
     }
 
-    @Test func aPageCountsAtItsLatestVisit() throws {
+    @Test func aPageCountsAtItsLatestVisit() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
         // Page 979 first read before 980, then read again after it (a reader going back).
-        try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [
             comicPage(979, "fr", after: 0), comicPage(980, "fr", after: 60), comicPage(979, "fr", after: 120), comicPage(12, "pt_BR", after: -60),
         ])
-        let visit = try #require(try lookUp(in: home).outcome.newest)
+        let visit = try #require(try await lookUp(in: home).outcome.newest)
         #expect(visit.description == "chromium profile Default: fr page 979, read 2026-11-18 11:08 UTC")
     }
 
-    @Test func eachBrowsersEpochGivesTheSameMoment() throws {
+    @Test func eachBrowsersEpochGivesTheSameMoment() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
         let visits = [PageVisit("http://dragonball-multiverse.com/pt_BR/page-12.html#pagetop", at: (t0 + 61) * 1_000_000 + 999_999)]
-        try home.addFirefoxProfile("ff.default", visits: visits)
-        try home.addChromiumProfile("Default", userData: ".config/google-chrome", visits: visits)
-        let firefox = try #require(try lookUp(in: home, [.firefox]).outcome.newest)
-        let chrome = try #require(try lookUp(in: home, [.chrome]).outcome.newest)
+        try await home.addFirefoxProfile("ff.default", visits: visits)
+        try await home.addChromiumProfile("Default", userData: ".config/google-chrome", visits: visits)
+        let firefox = try #require(try await lookUp(in: home, [.firefox]).outcome.newest)
+        let chrome = try #require(try await lookUp(in: home, [.chrome]).outcome.newest)
         #expect(firefox.time == chrome.time)
         #expect(firefox.description == "firefox profile ff.default: pt_BR page 12, read 2026-11-18 11:07 UTC")
         #expect(chrome.description == "chrome profile Default: pt_BR page 12, read 2026-11-18 11:07 UTC")
         #expect(chrome.url == visits[0].url)
     }
 
-    @Test func theNewestAcrossProfilesAndBrowsersWins() throws {
+    @Test func theNewestAcrossProfilesAndBrowsersWins() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addFirefoxProfile("abcd.default-release", visits: [comicPage(100, after: 0), otherPage("newest-of-all", after: 9000)])
-        try home.addFirefoxProfile("snap1.default", firefoxHome: "snap/firefox/common/.mozilla/firefox", visits: [comicPage(200, after: 100)])
-        try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(300, after: 200)])
-        try home.addChromiumProfile("Profile 2", userData: ".config/chromium", visits: [comicPage(400, "de", after: 400)])
-        try home.addChromiumProfile("Default", userData: ".var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser",
+        try await home.addFirefoxProfile("abcd.default-release", visits: [comicPage(100, after: 0), otherPage("newest-of-all", after: 9000)])
+        try await home.addFirefoxProfile("snap1.default", firefoxHome: "snap/firefox/common/.mozilla/firefox", visits: [comicPage(200, after: 100)])
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(300, after: 200)])
+        try await home.addChromiumProfile("Profile 2", userData: ".config/chromium", visits: [comicPage(400, "de", after: 400)])
+        try await home.addChromiumProfile("Default", userData: ".var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser",
                                     visits: [comicPage(350, after: 300)])
-        let (search, outcome) = try lookUp(in: home)
+        let (search, outcome) = try await lookUp(in: home)
         #expect(search.profiles.count == 5)
         #expect(outcome.newest?.description == "chromium profile Profile 2: de page 400, read 2026-11-18 11:13 UTC")
         #expect(outcome.profilesRead == 5)
-        #expect(try lookUp(in: home, [.firefox]).outcome.newest?.description == "firefox (snap) profile snap1.default: en page 200, read 2026-11-18 11:08 UTC")
-        #expect(try lookUp(in: home, [.brave]).outcome.newest?.page.number == 350)
+        #expect(try await lookUp(in: home, [.firefox]).outcome.newest?.description == "firefox (snap) profile snap1.default: en page 200, read 2026-11-18 11:08 UTC")
+        #expect(try await lookUp(in: home, [.brave]).outcome.newest?.page.number == 350)
     }
 
-    @Test func noComicPageIsNoVisitAndNoFailure() throws {
+    @Test func noComicPageIsNoVisitAndNoFailure() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addFirefoxProfile("a.default", visits: [otherPage("one"), otherPage("two", after: 5)])
-        try home.addChromiumProfile("Default", userData: ".config/vivaldi", visits: [])
-        let outcome = try lookUp(in: home).outcome
+        try await home.addFirefoxProfile("a.default", visits: [otherPage("one"), otherPage("two", after: 5)])
+        try await home.addChromiumProfile("Default", userData: ".config/vivaldi", visits: [])
+        let outcome = try await lookUp(in: home).outcome
         #expect(outcome.newest == nil)
         #expect(outcome.failures.isEmpty)
         #expect(outcome.profilesRead == 2)
     }
 
-    @Test func pagesOnTheSiteOverrideCountOnlyWithIt() throws {
+    @Test func pagesOnTheSiteOverrideCountOnlyWithIt() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addFirefoxProfile("a.default", visits: [comicPage(5, after: 0), comicPage(6, after: 60, origin: "http://127.0.0.1:8080")])
-        #expect(try lookUp(in: home).outcome.newest?.page.number == 5)
-        let overridden = try lookUp(in: home, environment: ["DBMULTIVERSE_SITE_URL": "http://127.0.0.1:8080"]).outcome
+        try await home.addFirefoxProfile("a.default", visits: [comicPage(5, after: 0), comicPage(6, after: 60, origin: "http://127.0.0.1:8080")])
+        #expect(try await lookUp(in: home).outcome.newest?.page.number == 5)
+        let overridden = try await lookUp(in: home, environment: ["DBMULTIVERSE_SITE_URL": "http://127.0.0.1:8080"]).outcome
         #expect(overridden.newest?.page.number == 6)
     }
 
@@ -97,26 +97,26 @@ import Testing
 
     /// Firefox keeps places.sqlite in WAL mode with SQLite's exclusive locking: recent visits
     /// are only in places.sqlite-wal, there is no -shm, and no other connection gets in.
-    @Test func aRunningFirefoxsLockedDatabaseWithItsNewestVisitOnlyInTheWAL() throws {
+    @Test func aRunningFirefoxsLockedDatabaseWithItsNewestVisitOnlyInTheWAL() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        let database = try home.addFirefoxProfile("abcd.default-release", visits: [comicPage(979)])
-        let firefox = try SQLiteHolder(database: database, setup: """
+        let database = try await home.addFirefoxProfile("abcd.default-release", visits: [comicPage(979)])
+        let firefox = try await SQLiteHolder.start(database: database, setup: """
             PRAGMA locking_mode = EXCLUSIVE;
             \(HistoryDatabases.insertion(of: comicPage(980, after: 3600), .firefox))
             """)
         defer { firefox.stop() }
 
-        #expect(try isLocked(database))
+        #expect(try await isLocked(database))
         #expect(FileManager.default.fileExists(atPath: database + "-wal"))
         #expect(!FileManager.default.fileExists(atPath: database + "-shm"))
         // The main file alone still has page 979 as its newest: page 980 is only in the WAL.
         let scratch = home.root + "/main-file-only.sqlite"
         try FileManager.default.copyItem(atPath: database, toPath: scratch)
-        #expect(try HistoryDatabases.run("SELECT max(visit_date) FROM moz_historyvisits;", on: scratch)
+        #expect(try await HistoryDatabases.run("SELECT max(visit_date) FROM moz_historyvisits;", on: scratch)
             == "\(t0 * 1_000_000)\n")
 
-        let visit = try #require(try lookUp(in: home).outcome.newest)
+        let visit = try #require(try await lookUp(in: home).outcome.newest)
         #expect(visit.description == "firefox profile abcd.default-release: en page 980, read 2026-11-18 12:06 UTC")
     }
 
@@ -124,11 +124,11 @@ import Testing
     /// progress holds the lock, and one too large for its cache has already written pages into
     /// History itself, their old content saved in History-journal: only with the journal does
     /// the copy read the committed state (SQLite rolls the copy's hot journal back).
-    @Test func aRunningChromiumsLockedDatabaseMidTransaction() throws {
+    @Test func aRunningChromiumsLockedDatabaseMidTransaction() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        let database = try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(979), comicPage(980, after: 60)])
-        let chromium = try SQLiteHolder(database: database, setup: """
+        let database = try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(979), comicPage(980, after: 60)])
+        let chromium = try await SQLiteHolder.start(database: database, setup: """
             PRAGMA locking_mode = EXCLUSIVE;
             PRAGMA cache_size = 1;
             BEGIN EXCLUSIVE;
@@ -139,25 +139,25 @@ import Testing
             """)
         defer { chromium.stop() }
 
-        #expect(try isLocked(database))
+        #expect(try await isLocked(database))
         // History alone already holds the uncommitted visit: the journal is what undoes it.
         let scratch = home.root + "/main-file-only.sqlite"
         try FileManager.default.copyItem(atPath: database, toPath: scratch)
-        #expect(try HistoryDatabases.run("SELECT count(*) FROM urls WHERE url LIKE '%page-999%';", on: scratch) == "1\n")
+        #expect(try await HistoryDatabases.run("SELECT count(*) FROM urls WHERE url LIKE '%page-999%';", on: scratch) == "1\n")
 
-        let visit = try #require(try lookUp(in: home).outcome.newest)
+        let visit = try #require(try await lookUp(in: home).outcome.newest)
         #expect(visit.description == "chromium profile Default: en page 980, read 2026-11-18 11:07 UTC")
     }
 
     // MARK: Bad files
 
     @Test(arguments: BadDatabase.allCases)
-    func aBadDatabaseIsReportedAndTheOthersStillCount(_ bad: BadDatabase) throws {
+    func aBadDatabaseIsReportedAndTheOthersStillCount(_ bad: BadDatabase) async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(42)])
-        let path = try bad.install(in: home)
-        let (search, outcome) = try lookUp(in: home, checkFiles: bad != .huge)
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(42)])
+        let path = try await bad.install(in: home)
+        let (search, outcome) = try await lookUp(in: home, checkFiles: bad != .huge)
         #expect(search.profiles.count == 2)
         #expect(outcome.newest?.description == "chromium profile Default: en page 42, read 2026-11-18 11:06 UTC")
         #expect(outcome.failures.count == 1)
@@ -199,8 +199,8 @@ enum BadDatabase: CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(self)" }
 
     /// Puts the file in place; returns the database's path.
-    func install(in home: ProfileHome) throws -> String {
-        let path = try home.addFirefoxProfile("bad.default", visits: [PageVisit("\(site)/en/page-1.html", atUnixSeconds: t0 + 99_999)])
+    func install(in home: ProfileHome) async throws -> String {
+        let path = try await home.addFirefoxProfile("bad.default", visits: [PageVisit("\(site)/en/page-1.html", atUnixSeconds: t0 + 99_999)])
         let valid = try Data(contentsOf: URL(fileURLWithPath: path))
         try FileManager.default.removeItem(atPath: path)
         switch self {
@@ -216,9 +216,9 @@ enum BadDatabase: CaseIterable, Sendable, CustomTestStringConvertible {
             bytes.replaceSubrange(keep..<bytes.count, with: repeatElement(0xA5, count: bytes.count - keep))
             try bytes.write(to: URL(fileURLWithPath: path))
         case .chromiumsFile:
-            try HistoryDatabases.write(.chromium, at: path, visits: [comicPage(7)])
+            try await HistoryDatabases.write(.chromium, at: path, visits: [comicPage(7)])
         case .olderFirefox:
-            try HistoryDatabases.run("""
+            try await HistoryDatabases.run("""
                 CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url LONGVARCHAR, title LONGVARCHAR);
                 CREATE TABLE moz_historyvisits (id INTEGER PRIMARY KEY, place_id INTEGER, visit_time INTEGER);
                 INSERT INTO moz_places VALUES (1, '\(site)/en/page-7.html', 'x');

@@ -10,9 +10,10 @@ import Testing
 
     /// Runs the command in `home` and checks that it wrote nothing there and left no copy.
     func importHistory(_ arguments: String..., in home: ProfileHome, environment extra: [String: String] = [:],
-                       sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
         let check = try UntouchedCheck(home)
-        let result = try runCommand([Self.binary, "import-history"] + arguments, environment: home.environment(extra))
+        let environment = home.environment(extra)
+        let result = try await offThePool { try runCommand([Self.binary, "import-history"] + arguments, environment: environment) }
         try check.verify(sourceLocation: sourceLocation)
         return result
     }
@@ -54,94 +55,94 @@ import Testing
     ]
 
     @Test(arguments: layouts)
-    func findsThePageInEachLayout(_ layout: Layout) throws {
+    func findsThePageInEachLayout(_ layout: Layout) async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try layout.add(home, comicPage(980, "fr", after: 3600))
-        let result = try importHistory(in: home)
+        try await offThePool { try layout.add(home, comicPage(980, "fr", after: 3600)) }
+        let result = try await importHistory(in: home)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "\(layout.label): fr page 980, read 2026-11-18 12:06 UTC\n")
         #expect(result.stderr == "")
     }
 
-    @Test func theBrowserOptionChoosesWhoseHistoryIsRead() throws {
+    @Test func theBrowserOptionChoosesWhoseHistoryIsRead() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addFirefoxProfile("abcd.default-release", visits: [comicPage(10, after: 0)])
-        try home.addChromiumProfile("Default", userData: ".config/BraveSoftware/Brave-Browser", visits: [comicPage(20, after: 60)])
-        #expect(try importHistory(in: home).stdout == "brave profile Default: en page 20, read 2026-11-18 11:07 UTC\n")
-        #expect(try importHistory("--browser", "all", in: home).stdout == "brave profile Default: en page 20, read 2026-11-18 11:07 UTC\n")
-        #expect(try importHistory("--browser", "firefox", in: home).stdout == "firefox profile abcd.default-release: en page 10, read 2026-11-18 11:06 UTC\n")
+        try await home.addFirefoxProfile("abcd.default-release", visits: [comicPage(10, after: 0)])
+        try await home.addChromiumProfile("Default", userData: ".config/BraveSoftware/Brave-Browser", visits: [comicPage(20, after: 60)])
+        #expect(try await importHistory(in: home).stdout == "brave profile Default: en page 20, read 2026-11-18 11:07 UTC\n")
+        #expect(try await importHistory("--browser", "all", in: home).stdout == "brave profile Default: en page 20, read 2026-11-18 11:07 UTC\n")
+        #expect(try await importHistory("--browser", "firefox", in: home).stdout == "firefox profile abcd.default-release: en page 10, read 2026-11-18 11:06 UTC\n")
 
-        let chrome = try importHistory("--browser", "chrome", in: home)
+        let chrome = try await importHistory("--browser", "chrome", in: home)
         #expect(chrome.status == 1)
         #expect(chrome.stdout == "")
         #expect(chrome.stderr == "dbmultiverse: no chrome profile with a history found under \"\(home.home)\" and \"\(home.home)/.config\"; give a profile folder with --profile\n")
 
-        let unknown = try importHistory("--browser", "opera", in: home)
+        let unknown = try await importHistory("--browser", "opera", in: home)
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "dbmultiverse: unknown browser \"opera\": the browsers are firefox, chromium, chrome, brave, vivaldi, edge and all\n")
     }
 
-    @Test func aProfileFolderGivenByTheUser() throws {
+    @Test func aProfileFolderGivenByTheUser() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
         let folder = home.home + "/portable/firefox-profile"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try HistoryDatabases.write(.firefox, at: folder + "/places.sqlite", visits: [comicPage(5, after: 0)])
-        try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(6, after: 60)])
+        try await HistoryDatabases.write(.firefox, at: folder + "/places.sqlite", visits: [comicPage(5, after: 0)])
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [comicPage(6, after: 60)])
 
-        let given = try importHistory("--profile", folder, in: home)
+        let given = try await importHistory("--profile", folder, in: home)
         #expect(given.status == 0, "\(given)")
         #expect(given.stdout == "firefox profile \(folder): en page 5, read 2026-11-18 11:06 UTC\n")
-        let both = try importHistory("--profile", folder, "--profile", home.home + "/.config/chromium/Default", in: home)
+        let both = try await importHistory("--profile", folder, "--profile", home.home + "/.config/chromium/Default", in: home)
         #expect(both.stdout == "chromium-family profile \(home.home)/.config/chromium/Default: en page 6, read 2026-11-18 11:07 UTC\n")
 
-        let missing = try importHistory("--profile", home.home + "/nowhere", in: home)
+        let missing = try await importHistory("--profile", home.home + "/nowhere", in: home)
         #expect(missing.status == 2)
         #expect(missing.stderr == "dbmultiverse: profile folder \"\(home.home)/nowhere\": it does not exist\n")
-        let withBrowser = try importHistory("--profile", folder, "--browser", "firefox", in: home)
+        let withBrowser = try await importHistory("--profile", folder, "--browser", "firefox", in: home)
         #expect(withBrowser.status == 2)
         #expect(withBrowser.stderr == "dbmultiverse: give --browser or --profile, not both\n")
     }
 
-    @Test func nothingToFindExitsOneWithOneLine() throws {
+    @Test func nothingToFindExitsOneWithOneLine() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        let none = try importHistory(in: home)
+        let none = try await importHistory(in: home)
         #expect(none.status == 1)
         #expect(none.stdout == "")
         #expect(none.stderr == "dbmultiverse: no firefox, chromium, chrome, brave, vivaldi or edge profile with a history found under \"\(home.home)\" and \"\(home.home)/.config\"; give a profile folder with --profile\n")
 
-        try home.addFirefoxProfile("abcd.default-release", visits: [otherPage("a")])
-        let noPage = try importHistory(in: home)
+        try await home.addFirefoxProfile("abcd.default-release", visits: [otherPage("a")])
+        let noPage = try await importHistory(in: home)
         #expect(noPage.status == 1)
         #expect(noPage.stderr == "dbmultiverse: no page of the comic in the history of firefox profile abcd.default-release\n")
 
-        try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [])
-        let noPageTwice = try importHistory(in: home)
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [])
+        let noPageTwice = try await importHistory(in: home)
         #expect(noPageTwice.status == 1)
         #expect(noPageTwice.stderr == "dbmultiverse: no page of the comic in the history of 2 profiles: firefox profile abcd.default-release, chromium profile Default\n")
     }
 
-    @Test func aBrokenDatabaseIsOneLineAloneAndSkippedBesideOthers() throws {
+    @Test func aBrokenDatabaseIsOneLineAloneAndSkippedBesideOthers() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        let path = try BadDatabase.text.install(in: home)
-        let alone = try importHistory(in: home)
+        let path = try await BadDatabase.text.install(in: home)
+        let alone = try await importHistory(in: home)
         #expect(alone.status == 1)
         #expect(alone.stdout == "")
         #expect(alone.stderr == "dbmultiverse: firefox profile bad.default: \"\(path)\" is not an SQLite database\n")
 
-        try home.addChromiumProfile("Default", userData: ".config/vivaldi", visits: [comicPage(77)])
-        let beside = try importHistory(in: home)
+        try await home.addChromiumProfile("Default", userData: ".config/vivaldi", visits: [comicPage(77)])
+        let beside = try await importHistory(in: home)
         #expect(beside.status == 0, "\(beside)")
         #expect(beside.stdout == "vivaldi profile Default: en page 77, read 2026-11-18 11:06 UTC\n")
         #expect(beside.stderr == "dbmultiverse: skipped firefox profile bad.default: \"\(path)\" is not an SQLite database\n")
 
         try FileManager.default.removeItem(atPath: home.home + "/.config/vivaldi/Default/History")
         try FileManager.default.createDirectory(atPath: home.home + "/.config/vivaldi/Default/History", withIntermediateDirectories: false)
-        let bothBroken = try importHistory(in: home)
+        let bothBroken = try await importHistory(in: home)
         #expect(bothBroken.status == 1)
         #expect(bothBroken.stderr.split(separator: "\n") == [
             "dbmultiverse: skipped firefox profile bad.default: \"\(path)\" is not an SQLite database",
@@ -150,25 +151,25 @@ import Testing
         ])
     }
 
-    @Test func aRunningFirefoxIsReadWithoutDisturbingIt() throws {
+    @Test func aRunningFirefoxIsReadWithoutDisturbingIt() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        let database = try home.addFirefoxProfile("abcd.default-release", firefoxHome: "snap/firefox/common/.mozilla/firefox", visits: [comicPage(979)])
-        let firefox = try SQLiteHolder(database: database, setup: """
+        let database = try await home.addFirefoxProfile("abcd.default-release", firefoxHome: "snap/firefox/common/.mozilla/firefox", visits: [comicPage(979)])
+        let firefox = try await SQLiteHolder.start(database: database, setup: """
             PRAGMA locking_mode = EXCLUSIVE;
             \(HistoryDatabases.insertion(of: comicPage(980, after: 3600), .firefox))
             """)
         defer { firefox.stop() }
-        #expect(try isLocked(database))
-        let result = try importHistory(in: home)
+        #expect(try await isLocked(database))
+        let result = try await importHistory(in: home)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "firefox (snap) profile abcd.default-release: en page 980, read 2026-11-18 12:06 UTC\n")
     }
 
-    @Test func aBadSiteOverrideIsBadUsage() throws {
+    @Test func aBadSiteOverrideIsBadUsage() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        let result = try importHistory(in: home, environment: ["DBMULTIVERSE_SITE_URL": "ftp://mirror.example"])
+        let result = try await importHistory(in: home, environment: ["DBMULTIVERSE_SITE_URL": "ftp://mirror.example"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("dbmultiverse: invalid site URL \"ftp://mirror.example\""), "\(result)")
     }

@@ -5,14 +5,14 @@ import Testing
 
 /// Where the browsers keep their profiles: every layout `import-history` reads.
 @Suite(.timeLimit(.minutes(2))) struct ProfileFinderTests {
-    @Test func firefoxProfilesInEveryHome() throws {
+    @Test func firefoxProfilesInEveryHome() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addFirefoxProfile("abcd.default-release", visits: [])
-        try home.addFirefoxProfile("elsewhere", at: "Profiles/elsewhere", visits: []) // absolute Path=
-        try home.addFirefoxProfile("xdg1.default-release", firefoxHome: ".config/mozilla/firefox", visits: [])
-        try home.addFirefoxProfile("snap1.default", firefoxHome: "snap/firefox/common/.mozilla/firefox", visits: [])
-        try home.addFirefoxProfile("flat1.default", firefoxHome: ".var/app/org.mozilla.firefox/.mozilla/firefox", visits: [])
+        try await home.addFirefoxProfile("abcd.default-release", visits: [])
+        try await home.addFirefoxProfile("elsewhere", at: "Profiles/elsewhere", visits: []) // absolute Path=
+        try await home.addFirefoxProfile("xdg1.default-release", firefoxHome: ".config/mozilla/firefox", visits: [])
+        try await home.addFirefoxProfile("snap1.default", firefoxHome: "snap/firefox/common/.mozilla/firefox", visits: [])
+        try await home.addFirefoxProfile("flat1.default", firefoxHome: ".var/app/org.mozilla.firefox/.mozilla/firefox", visits: [])
         // Listed but never used: no places.sqlite, so no history to read.
         try home.writeFile(".mozilla/firefox/profiles.ini", Array((try String(contentsOfFile: home.home + "/.mozilla/firefox/profiles.ini", encoding: .utf8)
             + "\n[Profile9]\nName=unused\nIsRelative=1\nPath=unused.profile\n").utf8))
@@ -28,7 +28,7 @@ import Testing
         #expect(search.profiles.allSatisfy { $0.format == .firefox })
     }
 
-    @Test func chromiumFamilyProfilesInEveryHome() throws {
+    @Test func chromiumFamilyProfilesInEveryHome() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
         for (userData, profile) in [
@@ -43,7 +43,7 @@ import Testing
             // Not the user's browsing: never read.
             (".config/chromium", "System Profile"), (".config/chromium", "Guest Profile"), (".config/chromium", "Profile x"),
         ] {
-            try home.addChromiumProfile(profile, userData: userData, visits: [])
+            try await home.addChromiumProfile(profile, userData: userData, visits: [])
         }
         // A profile folder without History (never used) is no profile to read.
         try FileManager.default.createDirectory(atPath: home.home + "/.config/chromium/Profile 3", withIntermediateDirectories: true)
@@ -64,11 +64,11 @@ import Testing
         #expect(brave.map(\.description) == ["brave profile Default", "brave (flatpak) profile Default"])
     }
 
-    @Test func homeAndConfigHomeComeFromTheEnvironment() throws {
+    @Test func homeAndConfigHomeComeFromTheEnvironment() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addChromiumProfile("Default", userData: "elsewhere/config/chromium", visits: [])
-        try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [])
+        try await home.addChromiumProfile("Default", userData: "elsewhere/config/chromium", visits: [])
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [])
         let custom = ProfileFinder(environment: home.environment(["XDG_CONFIG_HOME": home.home + "/elsewhere/config"]))
         #expect(custom.configHome == home.home + "/elsewhere/config")
         #expect(custom.profiles(of: [.chromium]).profiles.map(\.folder) == [home.home + "/elsewhere/config/chromium/Default"])
@@ -77,10 +77,10 @@ import Testing
         #expect(relative.profiles(of: [.chromium]).profiles.map(\.folder) == [home.home + "/.config/chromium/Default"])
     }
 
-    @Test func aProfileListedTwiceIsReadOnce() throws {
+    @Test func aProfileListedTwiceIsReadOnce() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
-        try home.addFirefoxProfile("shared", at: "Profiles/shared", visits: [])
+        try await home.addFirefoxProfile("shared", at: "Profiles/shared", visits: [])
         // The same folder listed again by the XDG home (absolute) and reached through a symlink.
         try FileManager.default.createSymbolicLink(atPath: home.home + "/Profiles/link", withDestinationPath: home.home + "/Profiles/shared")
         try home.writeFile(".config/mozilla/firefox/profiles.ini", Array("""
@@ -98,12 +98,12 @@ import Testing
         #expect(profiles.map(\.description) == ["firefox profile shared"])
     }
 
-    @Test func profilesIniAsFirefoxWritesItAndOddlyWritten() throws {
+    @Test func profilesIniAsFirefoxWritesItAndOddlyWritten() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
         for folder in ["a.default", "b.default", "c.default"] {
             try FileManager.default.createDirectory(atPath: home.home + "/.mozilla/firefox/" + folder, withIntermediateDirectories: true)
-            try HistoryDatabases.write(.firefox, at: home.home + "/.mozilla/firefox/\(folder)/places.sqlite", visits: [])
+            try await HistoryDatabases.write(.firefox, at: home.home + "/.mozilla/firefox/\(folder)/places.sqlite", visits: [])
         }
         // CRLF line ends, comments, blanks around '=', no IsRelative (a relative path), a
         // section without Path, and [Install…] sections, which name profiles already listed.
@@ -115,18 +115,18 @@ import Testing
         #expect(profiles.map(\.name) == ["b.default", "a.default"])
     }
 
-    @Test func anUnreadableProfileListIsReportedAndTheOthersCount() throws {
+    @Test func anUnreadableProfileListIsReportedAndTheOthersCount() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
         try FileManager.default.createDirectory(atPath: home.home + "/.mozilla/firefox/profiles.ini", withIntermediateDirectories: true)
-        try home.addChromiumProfile("Default", userData: ".config/chromium", visits: [])
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [])
         let search = ProfileFinder(environment: home.environment()).profiles(of: Browser.allCases)
         #expect(search.profiles.map(\.description) == ["chromium profile Default"])
         #expect(search.problems.map(\.kind) == [.unreadable])
         #expect(search.problems.first?.message == "cannot read \"\(home.home)/.mozilla/firefox/profiles.ini\": it is not a regular file")
     }
 
-    @Test func aFolderGivenByTheUserIsToldByItsHistoryFile() throws {
+    @Test func aFolderGivenByTheUserIsToldByItsHistoryFile() async throws {
         let home = try ProfileHome()
         defer { home.remove() }
         let firefox = home.home + "/custom/ff"
@@ -134,8 +134,8 @@ import Testing
         for folder in [firefox, chromium, home.home + "/custom/empty"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        try HistoryDatabases.write(.firefox, at: firefox + "/places.sqlite", visits: [])
-        try HistoryDatabases.write(.chromium, at: chromium + "/History", visits: [])
+        try await HistoryDatabases.write(.firefox, at: firefox + "/places.sqlite", visits: [])
+        try await HistoryDatabases.write(.chromium, at: chromium + "/History", visits: [])
 
         let found = try ProfileFinder.profiles(inFolder: firefox) + ProfileFinder.profiles(inFolder: chromium)
         #expect(found.map(\.description) == ["firefox profile \(firefox)", "chromium-family profile \(chromium)"])
@@ -152,14 +152,14 @@ import Testing
         }
     }
 
-    @Test func browsersByName() throws {
+    @Test func browsersByName() async throws {
         #expect(try Browser(validating: "brave") == .brave)
         let error = #expect(throws: HistoryError.self) { try Browser(validating: "Firefox") }
         #expect(error?.kind == .invalidArgument)
         #expect(error?.message == "unknown browser \"Firefox\": the browsers are firefox, chromium, chrome, brave, vivaldi, edge and all")
     }
 
-    @Test func nothingFoundSaysWhichBrowsersAndWhere() throws {
+    @Test func nothingFoundSaysWhichBrowsersAndWhere() async throws {
         let finder = ProfileFinder(environment: ["HOME": "/nonexistent/home"])
         #expect(finder.profiles(of: Browser.allCases).profiles.isEmpty)
         #expect(finder.nothingFound(for: [.firefox, .brave]).message

@@ -42,13 +42,15 @@ struct UntouchedCheck {
 /// Finds the profiles of `browsers` in `home` and looks up the newest comic page, as
 /// `import-history` does, checking that nothing was written next to the browsers' files.
 func lookUp(in home: ProfileHome, _ browsers: [Browser] = Browser.allCases, environment extra: [String: String] = [:],
-            checkFiles: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> (search: ProfileFinder.Search, outcome: HistoryLookup.Outcome) {
+            checkFiles: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) async throws -> (search: ProfileFinder.Search, outcome: HistoryLookup.Outcome) {
     let check = checkFiles ? try UntouchedCheck(home) : nil
     let environment = home.environment(extra)
-    let search = ProfileFinder(environment: environment).profiles(of: browsers)
-    let outcome = HistoryLookup.newestPageVisit(
-        in: search.profiles, origin: try SiteOrigin.resolve(environment: environment),
-        temporaryRoot: HistoryLookup.temporaryRoot(environment: environment))
+    let origin = try SiteOrigin.resolve(environment: environment)
+    let (search, outcome) = try await offThePool {
+        let search = ProfileFinder(environment: environment).profiles(of: browsers)
+        return (search, HistoryLookup.newestPageVisit(in: search.profiles, origin: origin,
+                                                      temporaryRoot: HistoryLookup.temporaryRoot(environment: environment)))
+    }
     try check?.verify(sourceLocation: sourceLocation)
     #expect(try home.temporaryLeftovers() == [], "copies left behind", sourceLocation: sourceLocation)
     return (search, outcome)
@@ -56,7 +58,7 @@ func lookUp(in home: ProfileHome, _ browsers: [Browser] = Browser.allCases, envi
 
 /// Whether another SQLite connection is kept out of `database` by a lock, as a running browser
 /// keeps it. The lock turns the probe away before it reads the database or makes any file.
-func isLocked(_ database: String) throws -> Bool {
-    let result = try runCommand(["sqlite3", "-batch", database, "SELECT count(*) FROM sqlite_schema;"])
+func isLocked(_ database: String) async throws -> Bool {
+    let result = try await offThePool { try runCommand(["sqlite3", "-batch", database, "SELECT count(*) FROM sqlite_schema;"]) }
     return result.status != 0 && result.stderr.contains("locked")
 }
