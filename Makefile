@@ -98,6 +98,7 @@ bench: build
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
 	$(MAKE) --no-print-directory bench-site
+	$(MAKE) --no-print-directory bench-history
 
 # The site code: chapter-list parsing beside Python's lxml and BeautifulSoup (installed
 # here with pip: the benchmark is their only user), and `sync` answered by a 304 (wall time, peak
@@ -110,6 +111,16 @@ bench-site: build
 	python3 -c "import lxml, bs4" 2>/dev/null || python3 -m pip install --quiet lxml beautifulsoup4
 	swift build -c release --product dbmultiverse-site-bench
 	"$(SITE_BENCH_BIN)" "$(RELEASE_BIN)" --rounds $(SITE_ROUNDS) --json bench-results/site.json
+
+# The import-history lookup on a 100 000-visit Firefox and Chromium history: p50/p99
+# end to end (find profiles, copy, open, query) over HISTORY_RUNS runs, and the copy's share.
+HISTORY_BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-history-bench
+HISTORY_RUNS ?= 100
+
+.PHONY: bench-history
+bench-history: deps
+	swift build -c release --product dbmultiverse-history-bench
+	"$(HISTORY_BENCH_BIN)" --runs $(HISTORY_RUNS)
 
 # The order lld lays out the release binary's code in (linker/dbmultiverse.order): the functions
 # the service and notifier run, recorded under callgrind. Rerun after larger changes.

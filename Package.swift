@@ -83,6 +83,15 @@ let package = Package(
         ),
         // The comic's site: HTTP with politeness, HTML/XML extraction, sync. Knows nothing of D-Bus.
         .target(name: "Site", dependencies: ["ComicDomain", "JSON", "EventLoop", "CSiteLibraries"]),
+        // SQLite, as the system provides it. Only `BrowserHistory` imports it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Browser history: finds Firefox and Chromium-family profiles and reads the newest visit
+        // to a comic page from a private copy of their databases. Knows nothing of D-Bus or HTTP.
+        .target(name: "BrowserHistory", dependencies: ["CSQLite", "ComicDomain"]),
         // The desktop layer: joins the domain to the bus (service, application, notifier, opener).
         .target(
             name: "Desktop",
@@ -95,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Desktop", "DBus", "EventLoop", "ComicDomain", "Site",
+                "Desktop", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -119,11 +128,23 @@ let package = Package(
         ),
         // `make bench-site`: the site code's figures (parsing beside lxml and BeautifulSoup, sync on a 304).
         .executableTarget(name: "dbmultiverse-site-bench", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
+        // Browser profiles with history databases in the browsers' real schemas, for the tests
+        // and the history benchmark. Test-only, so Foundation's Process is fine here.
+        .target(name: "BrowserHistoryFixtures", dependencies: ["DBusTestSupport"]),
+        // `make bench-history`: the import-history lookup on a 100 000-visit history.
+        .executableTarget(
+            name: "dbmultiverse-history-bench",
+            dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain"]
+        ),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
+        .testTarget(
+            name: "BrowserHistoryTests",
+            dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain", "DBusTestSupport"]
+        ),
         .testTarget(
             name: "DesktopTests",
             dependencies: ["Desktop", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]

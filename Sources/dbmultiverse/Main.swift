@@ -62,7 +62,7 @@ struct DBMultiverse: ParsableCommand {
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
             ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
-            SyncCommand.self, ChaptersCommand.self,
+            SyncCommand.self, ChaptersCommand.self, ImportHistoryCommand.self,
         ]
     )
 }

@@ -5,18 +5,7 @@ import Foundation
 /// The built `dbmultiverse`, next to the test bundle (both for `swift test` and a direct run of
 /// the `.xctest`).
 enum Binary {
-    static let dbmultiverse: String = {
-        let candidates = [
-            Bundle.main.bundleURL,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.executableURL?.deletingLastPathComponent(),
-        ]
-        for directory in candidates.compactMap({ $0 }) {
-            let path = directory.appendingPathComponent("dbmultiverse").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return "dbmultiverse-not-built-next-to-\(CommandLine.arguments[0])"
-    }()
+    static let dbmultiverse = builtProduct("dbmultiverse")
 }
 
 /// The repository root, from this file's path.

@@ -1,0 +1,46 @@
+public import Foundation
+
+/// Every file below a folder with its bytes, size and modification time: taken before and after
+/// a lookup, equal snapshots prove nothing was written, added or removed next to the browsers'
+/// files. (The bytes themselves are compared, which a hash would only stand for.)
+public struct FolderSnapshot: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public let bytes: Data
+        public let modified: Date?
+    }
+
+    public let folder: String
+    public let entries: [String: Entry]
+
+    public init(of folder: String) throws {
+        self.folder = folder
+        var entries: [String: Entry] = [:]
+        let manager = FileManager.default
+        for path in try manager.subpathsOfDirectory(atPath: folder).sorted() {
+            let full = folder + "/" + path
+            let attributes = try manager.attributesOfItem(atPath: full)
+            let type = attributes[.type] as? FileAttributeType
+            let bytes = type == .typeRegular ? try Data(contentsOf: URL(fileURLWithPath: full)) : Data()
+            entries[path] = Entry(bytes: bytes, modified: attributes[.modificationDate] as? Date)
+        }
+        self.entries = entries
+    }
+
+    /// What differs from `earlier`, one line a file; empty when nothing does.
+    public func differences(from earlier: FolderSnapshot) -> [String] {
+        var lines: [String] = []
+        for path in Set(entries.keys).union(earlier.entries.keys).sorted() {
+            switch (earlier.entries[path], entries[path]) {
+            case (nil, _?): lines.append("new file \(path)")
+            case (_?, nil): lines.append("removed \(path)")
+            case let (before?, after?) where before != after:
+                lines.append("changed \(path) (\(before.bytes.count) → \(after.bytes.count) bytes)")
+            default: break
+            }
+        }
+        return lines
+    }
+
+    /// The files, for a test's message.
+    public var fileNames: [String] { entries.keys.sorted() }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import BrowserHistory
+import ComicDomain
+
+struct ImportHistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-history",
+        abstract: "Find the newest page of the comic read in a browser, from its history.",
+        discussion: """
+            Reads Firefox (places.sqlite) and Chromium, Google Chrome, Brave, Vivaldi and Edge \
+            (History) profiles, including their snap and Flatpak homes, from private copies: a \
+            running browser is not disturbed and nothing is written next to its files. Prints \
+            the browser, profile, page and time of the newest visit; exit 0 when one is found, \
+            1 when none is (or the history cannot be read), 2 on bad usage.
+            """)
+
+    @Option(help: "The browser whose profiles are read: \(Browser.allCases.map(\.rawValue).joined(separator: ", ")), or all.")
+    var browser: String?
+    @Option(help: ArgumentHelp("A profile folder holding places.sqlite or History, instead of the browsers' own (repeatable).", valueName: "folder"))
+    var profile: [String] = []
+
+    func run() throws {
+        let environment = environment()
+        let origin: SiteOrigin
+        do {
+            origin = try SiteOrigin.resolve(environment: environment)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+        let profiles = try chosenProfiles(environment: environment)
+        let outcome = HistoryLookup.newestPageVisit(
+            in: profiles, origin: origin, temporaryRoot: HistoryLookup.temporaryRoot(environment: environment))
+        guard let visit = outcome.newest else {
+            // One clear line: the failure itself when the only profile could not be read.
+            if profiles.count == 1, let failure = outcome.failures.first {
+                throw CommandFailure(message: failure.description, status: 1)
+            }
+            for failure in outcome.failures { Output.error("skipped \(failure)") }
+            throw CommandFailure(message: Self.nothingFound(in: profiles, outcome), status: 1)
+        }
+        for failure in outcome.failures { Output.error("skipped \(failure)") }
+        Output.line(visit.description)
+        // Storing the page, as `update --page` does, comes here once the site module and the
+        // typed service client are available to map it to chapter, name, progress and cover.
+    }
+
+    /// The profiles `--profile` names, else those of `--browser` (all by default).
+    private func chosenProfiles(environment: [String: String]) throws -> [BrowserProfile] {
+        if !profile.isEmpty {
+            guard browser == nil else { throw CommandFailure.usage("give --browser or --profile, not both") }
+            do {
+                var profiles: [BrowserProfile] = []
+                for folder in profile { profiles += try ProfileFinder.profiles(inFolder: folder) }
+                return profiles
+            } catch {
+                throw CommandFailure.usage(error.message)
+            }
+        }
+        let browsers: [Browser]
+        switch browser {
+        case nil, "all":
+            browsers = Browser.allCases
+        case let name?:
+            do {
+                browsers = [try Browser(validating: name)]
+            } catch {
+                throw CommandFailure.usage(error.message)
+            }
+        }
+        let finder = ProfileFinder(environment: environment)
+        let search = finder.profiles(of: browsers)
+        for problem in search.problems { Output.error("skipped \(problem)") }
+        guard !search.profiles.isEmpty else {
+            throw CommandFailure(message: finder.nothingFound(for: browsers).message, status: 1)
+        }
+        return search.profiles
+    }
+
+    /// The line for a lookup over several profiles that found no visit.
+    private static func nothingFound(in profiles: [BrowserProfile], _ outcome: HistoryLookup.Outcome) -> String {
+        let read = profiles.filter { profile in !outcome.failures.contains { $0.profile == profile } }
+        guard !read.isEmpty else { return "none of the \(profiles.count) profiles' histories could be read" }
+        let names = read.map(\.description).joined(separator: ", ")
+        return "no page of the comic in the history of \(read.count == 1 ? "" : "\(read.count) profiles: ")\(names)"
+    }
+}
