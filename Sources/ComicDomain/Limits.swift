@@ -38,7 +38,7 @@ extension UInt8 {
 
 /// `text` in double quotes for an error message: control characters, quotes and backslashes
 /// escaped so a hostile value cannot forge log lines, and cut after `limit` characters.
-func quotedForMessage(_ text: String, limit: Int = 80) -> String {
+package func quotedForMessage(_ text: String, limit: Int = 80) -> String {
     var out = "\""
     var count = 0
     for scalar in text.unicodeScalars {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import Desktop
 import Glibc
 import Logging
 
@@ -18,6 +19,10 @@ enum Main {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.count == 1, let only = arguments.first, let status = runDaemon(only) {
             exit(status)
+        }
+        // A browser starts the binary named in the host manifest with arguments of its own.
+        if BrowserCaller(arguments: Array(arguments)) != nil {
+            exit(BrowserHostCommand.runHost(Array(arguments)))
         }
         do {
             var command = try DBMultiverse.parseAsRoot()
@@ -39,11 +44,12 @@ enum Main {
         }
     }
 
-    /// `service` and `notifier` without options: run directly (nil for anything else).
+    /// `service`, `notifier` and `browser-host` without options: run directly (nil for anything else).
     private static func runDaemon(_ name: String) -> Int32? {
         switch name {
         case "service": ServiceCommand.runService()
         case "notifier": NotifierCommand.runNotifier()
+        case "browser-host": BrowserHostCommand.runHost([])
         default: nil
         }
     }
@@ -61,6 +67,7 @@ struct DBMultiverse: ParsableCommand {
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
             ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
+            BrowserHostCommand.self,
         ]
     )
 }
