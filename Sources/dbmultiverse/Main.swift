@@ -21,8 +21,9 @@ enum Main {
             exit(status)
         }
         // A browser starts the binary named in the host manifest with arguments of its own.
-        if BrowserCaller(arguments: Array(arguments)) != nil {
-            exit(BrowserHostCommand.runHost(Array(arguments)))
+        let browserArguments = Array(arguments.first == "browser-host" ? arguments.dropFirst() : arguments)
+        if BrowserCaller(arguments: browserArguments) != nil {
+            exit(BrowserHostCommand.runHost(browserArguments))
         }
         do {
             var command = try DBMultiverse.parseAsRoot()

@@ -27,6 +27,8 @@ package struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
 
     package let kind: Kind
 
+    package init(kind: Kind) { self.kind = kind }
+
     package var description: String {
         switch kind {
         case .oversized(let length):
