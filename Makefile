@@ -69,6 +69,7 @@ install:
 ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 	$(call install_rewritten,desktop/dbmultiverse-notifier.service,$(DATADIR)/systemd/user/dbmultiverse-notifier.service)
 endif
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(INSTALLED_BIN)"
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 	-if command -v xdg-mime >/dev/null 2>&1; then xdg-mime default $(APP_ID).desktop x-scheme-handler/dbmultiverse; fi
@@ -76,9 +77,16 @@ endif
 
 uninstall:
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 endif
+
+# The browser extension (DESIGN §12): browser/ packed as a .zip for the Chromium family and an
+# unsigned .xpi for Firefox, in dist/ (scripts/browser-extension.sh).
+.PHONY: browser-extension
+browser-extension: deps
+	./scripts/browser-extension.sh dist
 
 # The benchmark (issue #6): the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run.
