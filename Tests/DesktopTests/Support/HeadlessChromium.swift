@@ -140,21 +140,24 @@ final class HeadlessChromium: @unchecked Sendable {
         return events.count
     }
 
-    /// The params of every event `method` received so far.
-    func receivedEvents(_ method: String) -> [[String: Any]] {
+    /// The params of every event `method` received so far, or before the event at index `end`.
+    func receivedEvents(_ method: String, before end: Int? = nil) -> [[String: Any]] {
         lock.lock()
         defer { lock.unlock() }
-        return events.filter { $0["method"] as? String == method }.map { $0["params"] as? [String: Any] ?? [:] }
+        return events.prefix(end ?? events.count).filter { $0["method"] as? String == method }.map { $0["params"] as? [String: Any] ?? [:] }
     }
 
-    /// Opens a new tab and attaches to it; returns the session for its commands.
-    func openTab() throws -> String {
+    /// Opens a new tab of `width`×`height` CSS pixels and attaches to it; returns the session for
+    /// its commands.
+    func openTab(width: Int = 1024, height: Int = 640) throws -> String {
         let target = try send("Target.createTarget", ["url": "about:blank"])
         guard let targetID = target["targetId"] as? String else { throw FixtureError("no targetId in \(target)") }
         let attached = try send("Target.attachToTarget", ["targetId": targetID, "flatten": true])
         guard let session = attached["sessionId"] as? String else { throw FixtureError("no sessionId in \(attached)") }
         try send("Page.enable", session: session)
         try send("Runtime.enable", session: session)
+        try send("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false],
+                 session: session)
         return session
     }
 
