@@ -56,9 +56,7 @@ struct ChromiumEndToEndTests {
 
         // Headless Chromium reads user-level host manifests only from its --user-data-dir.
         let userData = home.root.path + "/chromium"
-        let template = try String(contentsOf: DesktopInstall.repository.appendingPathComponent("desktop/com.nobadi.dbmultiverse.chromium.json"),
-                                  encoding: .utf8)
-        try DesktopHome.write(template.replacingOccurrences(of: #""path": "/usr/bin/dbmultiverse""#, with: #""path": "\#(Binary.dbmultiverse)""#),
+        try DesktopHome.write(try DesktopInstall.hostManifest(family: "chromium", binary: Binary.dbmultiverse),
                               to: userData + "/NativeMessagingHosts/com.nobadi.dbmultiverse.json")
 
         var environment = home.environment

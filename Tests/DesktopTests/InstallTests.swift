@@ -210,6 +210,12 @@ enum DesktopInstall {
 }
 
 extension DesktopInstall {
+    /// The host manifest of `family` (`firefox` or `chromium`) naming `binary`, as `make install` writes it.
+    static func hostManifest(family: String, binary: String) throws -> String {
+        try String(contentsOf: repository.appendingPathComponent("desktop/com.nobadi.dbmultiverse.\(family).json"), encoding: .utf8)
+            .replacingOccurrences(of: #""path": "/usr/bin/dbmultiverse""#, with: #""path": "\#(binary)""#)
+    }
+
     /// Checks the native messaging host manifests under `root`: each is its family's template with
     /// `<prefix>/bin/dbmultiverse` (no DESTDIR) as `path` and nothing else changed, mode 0644,
     /// naming the host and allowing only our extension.
@@ -217,10 +223,8 @@ extension DesktopInstall {
                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
         for manifest in home.hostManifests {
             let family = manifest.contains("/.mozilla/") ? "firefox" : "chromium"
-            let template = try String(contentsOf: repository.appendingPathComponent("desktop/com.nobadi.dbmultiverse.\(family).json"), encoding: .utf8)
             let installed = try String(contentsOfFile: root + manifest, encoding: .utf8)
-            #expect(installed == template.replacingOccurrences(of: #""path": "/usr/bin/dbmultiverse""#, with: #""path": "\#(prefix)/bin/dbmultiverse""#),
-                    "\(manifest)", sourceLocation: sourceLocation)
+            #expect(installed == (try hostManifest(family: family, binary: prefix + "/bin/dbmultiverse")), "\(manifest)", sourceLocation: sourceLocation)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(installed.utf8)) as? [String: Any], sourceLocation: sourceLocation)
             #expect(json["name"] as? String == BrowserExtension.hostName, sourceLocation: sourceLocation)
             #expect(json["path"] as? String == prefix + "/bin/dbmultiverse", sourceLocation: sourceLocation)

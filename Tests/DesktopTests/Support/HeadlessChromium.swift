@@ -7,8 +7,8 @@ import Glibc
 /// message ended by a NUL byte). Its stderr, where it also forwards its native messaging hosts'
 /// stderr and (with `--enable-logging=stderr`) extension console messages, is read line by line.
 ///
-/// Started in a process group of its own; `stop()` closes the browser, then kills the whole group
-/// (renderers, zygotes, native hosts) and checks nothing of it is left. Every wait has a timeout.
+/// `stop()` closes the browser, then kills its whole process group (renderers, zygotes, native
+/// hosts) and checks nothing of it is left. Every wait has a timeout.
 ///
 /// `@unchecked Sendable`: the mutable state is only touched under `lock`.
 final class HeadlessChromium: @unchecked Sendable {
@@ -16,66 +16,33 @@ final class HeadlessChromium: @unchecked Sendable {
     static let binary = "/usr/lib/chromium/chromium"
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
-    let pid: pid_t
+    let process: ProcessGroup
     private let commands: Int32
     private let lock = NSCondition()
     private var nextID = 1
     private var responses: [Int: [String: Any]] = [:]
     private var events: [[String: Any]] = []
-    private var stderrLines: [String] = []
-    private var readersDone = 0
+    private var protocolEnded = false
     private var stopped = false
 
-    /// Starts Chromium with `arguments` (after the binary) and `environment`.
+    /// Starts Chromium with `arguments` (after the binary; `--remote-debugging-pipe` is added) and `environment`.
     init(arguments: [String], environment: [String: String]) throws {
         // toBrowser: we write, Chromium reads on fd 3. fromBrowser: Chromium writes on fd 4.
-        let toBrowser = try Self.pipe(), fromBrowser = try Self.pipe(), output = try Self.pipe()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, output.write, 2)
-        posix_spawn_file_actions_adddup2(&actions, toBrowser.read, 3)
-        posix_spawn_file_actions_adddup2(&actions, fromBrowser.write, 4)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group, to kill it whole; no signal blocked or ignored (test threads
-        // block some, and a child inherits that).
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-
-        let argv = ([Self.binary] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, Self.binary, &actions, &attributes, argv, envp)
-        for fd in [toBrowser.read, fromBrowser.write, output.write] { close(fd) }
-        guard status == 0 else {
-            for fd in [toBrowser.write, fromBrowser.read, output.read] { close(fd) }
-            throw FixtureError("posix_spawn \(Self.binary): \(String(cString: strerror(status)))")
+        let toBrowser = try ProcessGroup.pipe(), fromBrowser = try ProcessGroup.pipe()
+        do {
+            process = try ProcessGroup(binary: Self.binary, arguments: arguments + ["--remote-debugging-pipe"], environment: environment,
+                                       descriptors: [3: toBrowser.read, 4: fromBrowser.write])
+        } catch {
+            for fd in [toBrowser.read, toBrowser.write, fromBrowser.read, fromBrowser.write] { close(fd) }
+            throw error
         }
-        pid = child
+        close(toBrowser.read)
+        close(fromBrowser.write)
         commands = toBrowser.write
         Thread.detachNewThread { [self] in readProtocol(fromBrowser.read) }
-        Thread.detachNewThread { [self] in readOutput(output.read) }
     }
 
     deinit { stop() }
-
-    private static func pipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard Glibc.pipe(&fds) == 0 else { throw FixtureError("pipe: \(String(cString: strerror(errno)))") }
-        // Not inherited by other children; the spawn's dup2 gives Chromium its own copies.
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (fds[0], fds[1])
-    }
 
     // MARK: The DevTools protocol
 
@@ -103,8 +70,8 @@ final class HeadlessChromium: @unchecked Sendable {
                 if let error = response["error"] { throw FixtureError("\(method) failed: \(error)") }
                 return response["result"] as? [String: Any] ?? [:]
             }
-            guard readersDone < 2, lock.wait(until: deadline) else {
-                throw FixtureError("no reply to \(method) within \(timeout) s\(tail)")
+            guard !protocolEnded, lock.wait(until: deadline) else {
+                throw FixtureError("no reply to \(method) within \(timeout) s; Chromium's last output:\n\(process.tail)")
             }
         }
     }
@@ -127,8 +94,8 @@ final class HeadlessChromium: @unchecked Sendable {
                     return (params, position)
                 }
             }
-            guard readersDone < 2, lock.wait(until: deadline) else {
-                throw FixtureError("no \(method) event within \(timeout) s\(tail)")
+            guard !protocolEnded, lock.wait(until: deadline) else {
+                throw FixtureError("no \(method) event within \(timeout) s; Chromium's last output:\n\(process.tail)")
             }
         }
     }
@@ -180,29 +147,14 @@ final class HeadlessChromium: @unchecked Sendable {
 
     // MARK: Its output
 
-    /// Waits for a stderr line satisfying `predicate`, within `timeout`.
+    /// Waits for a line of Chromium's output satisfying `predicate`, within `timeout`.
     @discardableResult
     func waitForLine(timeout: TimeInterval = 20, _ what: String, where predicate: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if let line = stderrLines.first(where: predicate) { return line }
-            guard readersDone < 2, lock.wait(until: deadline) else {
-                throw FixtureError("no \(what) within \(timeout) s\(tail)")
-            }
-        }
+        try process.waitForLine(timeout: timeout, what, where: predicate)
     }
 
-    /// Every stderr line so far.
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stderrLines
-    }
-
-    /// The last lines of output, for failure messages (call under the lock).
-    private var tail: String { "; Chromium's last output:\n" + stderrLines.suffix(30).joined(separator: "\n") }
+    /// Every line of output so far.
+    var lines: [String] { process.lines }
 
     private func readProtocol(_ fd: Int32) {
         var pending: [UInt8] = []
@@ -220,38 +172,16 @@ final class HeadlessChromium: @unchecked Sendable {
             }
         }
         close(fd)
-        finishedReading()
-    }
-
-    private func readOutput(_ fd: Int32) {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while case let count = read(fd, &chunk, chunk.count), count > 0 {
-            pending += chunk[..<count]
-            lock.lock()
-            while let newline = pending.firstIndex(of: 0x0A) {
-                stderrLines.append(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
-            }
-            lock.broadcast()
-            lock.unlock()
-        }
-        close(fd)
-        finishedReading()
-    }
-
-    private func finishedReading() {
         lock.lock()
-        readersDone += 1
+        protocolEnded = true
         lock.broadcast()
         lock.unlock()
     }
 
     // MARK: Stopping
 
-    /// Asks the browser to close, then kills its whole process group (which also holds the native
-    /// hosts it started) and reaps it. Returns the processes of the group still alive afterwards
-    /// (none expected), waiting up to `timeout` for them to go.
+    /// Asks the browser to close, then kills its process group (which also holds the native hosts
+    /// it started). Returns the group's processes still alive afterwards (none expected).
     @discardableResult
     func stop(timeout: TimeInterval = 10) -> [pid_t] {
         lock.lock()
@@ -260,33 +190,8 @@ final class HeadlessChromium: @unchecked Sendable {
         lock.unlock()
         guard first else { return [] }
         _ = try? send("Browser.close", timeout: 5)
-        kill(-pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let left = process.stop(timeout: timeout)
         close(commands)
-        // The group's other processes were reparented; SIGKILL ends them, the kernel reaps them.
-        let deadline = Date().addingTimeInterval(timeout)
-        var left = Self.processes(inGroup: pid)
-        while !left.isEmpty, Date() < deadline {
-            kill(-pid, SIGKILL)
-            usleep(20_000) // polling /proc until a bounded deadline: there is no event for another parent's child exiting
-            left = Self.processes(inGroup: pid)
-        }
-        lock.lock()
-        while readersDone < 2, lock.wait(until: deadline) {}
-        lock.unlock()
         return left
-    }
-
-    /// Live (not zombie) processes whose process group is `group`.
-    static func processes(inGroup group: pid_t) -> [pid_t] {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        return entries.compactMap { Int32($0) }.filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            // After "(comm)": state, ppid, pgrp.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 2 && fields[0] != "Z" && Int32(fields[2]) == group
-        }
     }
 }
