@@ -4,8 +4,8 @@
 #
 # Each target in fuzz/ is compiled with swiftc (not SwiftPM) together with the sources it
 # exercises, into one module, so it reaches internal API; with -sanitize=fuzzer,address.
-# Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain) and dbusbody (Sources/DBus,
-# libdbus). Each runs SECONDS (default 60) on a scratch copy of its committed seed corpus
+# Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain), dbusbody (Sources/DBus,
+# libdbus) and browsermessage (the browser host's framing and requests, Sources/Desktop/BrowserHost). Each runs SECONDS (default 60) on a scratch copy of its committed seed corpus
 # fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints per target the
 # executions and whether a crash was found; exits non-zero when any target crashed.
 set -eu
@@ -15,7 +15,7 @@ export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-deeplink chapterjson syncjson dbusbody}
+TARGETS=${*:-deeplink chapterjson syncjson dbusbody browsermessage}
 BUILD=.build-fuzz
 ARTIFACTS=fuzz-artifacts
 mkdir -p "$BUILD" "$ARTIFACTS"
@@ -44,6 +44,15 @@ build() { # target
             swiftc $SWIFT_FLAGS $DBUS_FLAGS -I "$BUILD/modules" -module-name FuzzDBusBody \
                 Sources/Desktop/Bus/EntryDictionary.swift fuzz/DBusBodyFuzz.swift \
                 "$BUILD/libDBus.a" "$BUILD/libComicDomain.a" -o "$BUILD/dbusbody" ;;
+        # The browser host's pure files (no Logging, no I/O) over the domain built as its own module.
+        browsermessage)
+            swiftc -emit-module -emit-library -static $SWIFT_FLAGS -module-name ComicDomain \
+                Sources/ComicDomain/*.swift -emit-module-path "$BUILD/modules/ComicDomain.swiftmodule" \
+                -o "$BUILD/libComicDomain.a"
+            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -module-name FuzzBrowserMessage \
+                Sources/Desktop/BrowserHost/NativeMessageFraming.swift Sources/Desktop/BrowserHost/BrowserRequest.swift \
+                Sources/Desktop/BrowserHost/BrowserReply.swift Sources/Desktop/BrowserHost/PageStore.swift \
+                fuzz/BrowserMessageFuzz.swift "$BUILD/libComicDomain.a" -o "$BUILD/browsermessage" ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }
