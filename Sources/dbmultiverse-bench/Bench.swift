@@ -364,6 +364,7 @@ final class Bench {
             waitpid(pid, &status, 0)
         }
         rows.append(Row(name: "dbmultiverse open → OpenRequested p50", value: openLatency.p50 / 1e6, unit: "ms"))
+        rows += try browserHostRows()
 
         // Memory after 100 000 and 200 000 calls.
         let pid = try servicePID()
