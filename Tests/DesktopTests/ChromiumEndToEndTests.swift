@@ -15,29 +15,6 @@ import Testing
 struct ChromiumEndToEndTests {
     static let extensionName = "DBMultiverse Desktop"
 
-    /// A page of the fixture site, plain HTML worth a screenshot.
-    static func page(_ title: String, _ body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
-        <style>
-          body { font-family: sans-serif; background: #1d2b53; color: #fff1e8; margin: 40px; }
-          h1 { color: #ffa300; }
-          .panel { background: #fff1e8; color: #1d2b53; border: 6px solid #ff004d; height: 260px;
-                   display: flex; align-items: center; justify-content: center; font-size: 56px; }
-        </style></head>
-        <body><h1>\(title)</h1><div class="panel">\(body)</div>
-        <p>Served by the test's loopback server; Chromium resolves the site's host names to it.</p></body></html>
-        """
-    }
-
-    static let pages = [
-        "/en/page-42.html": page("Dragon Ball Multiverse — page 42", "Page 42 (fixture)"),
-        "/fr/page-3.html": page("Dragon Ball Multiverse — page 3 (fr)", "Page 3 (fixture)"),
-        "/en/chapters.html": page("Dragon Ball Multiverse — chapters", "Chapter list (fixture)"),
-        "/en/page-7.html": page("Another site — page 7", "Not the comic's site"),
-    ]
-
     /// Whether an execution context is our content script's isolated world.
     static func isOurContentScript(_ params: [String: Any]) -> Bool {
         guard let context = params["context"] as? [String: Any], let auxData = context["auxData"] as? [String: Any] else { return false }
@@ -46,28 +23,21 @@ struct ChromiumEndToEndTests {
     }
 
     @Test func visitingTheComicsPagesReachesTheRealHostAndOtherPagesDoNot() throws {
-        let site = try LoopbackSite(pages: Self.pages)
-        defer { site.stop() }
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let home = try DesktopHome()
-        let dataFolder = home.root.path + "/data"
-        try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        let session = try BrowserSession()
+        defer { session.stop() }
+        let site = session.site
+        let userData = session.home.root.path + "/chromium"
 
         // Headless Chromium reads user-level host manifests only from its --user-data-dir.
-        let userData = home.root.path + "/chromium"
         try DesktopHome.write(try DesktopInstall.hostManifest(family: "chromium", binary: Binary.dbmultiverse),
                               to: userData + "/NativeMessagingHosts/com.nobadi.dbmultiverse.json")
 
-        var environment = home.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address // never the developer's session bus
-        environment["DBMULTIVERSE_DATA_DIR"] = dataFolder // the host inherits Chromium's environment
         let rules = ["www.dragonball-multiverse.com", "dragonball-multiverse.com", "example.org"]
             .map { "MAP \($0) 127.0.0.1:\(site.port)" }.joined(separator: ",")
-        let chromium = try HeadlessChromium(arguments: [
+        // The tests run as root (CI, containers), where Chromium refuses to start with its sandbox.
+        let sandbox = getuid() == 0 ? ["--no-sandbox"] : []
+        let chromium = try HeadlessChromium(arguments: sandbox + [
             "--headless=new",
-            // The tests run as root, where Chromium refuses to start with its sandbox.
-            "--no-sandbox",
             "--user-data-dir=\(userData)",
             "--load-extension=\(DesktopInstall.repository.appendingPathComponent("browser").path)",
             "--host-resolver-rules=\(rules)",
@@ -75,8 +45,7 @@ struct ChromiumEndToEndTests {
             "--no-first-run", "--no-default-browser-check", "--disable-sync", "--disable-background-networking",
             "--disable-component-update", "--disable-default-apps", "--window-size=1024,640",
             "--enable-logging=stderr", "--v=0", // extension console messages on stderr
-            "--remote-debugging-pipe",
-        ], environment: environment)
+        ], environment: session.environment)
         defer {
             let left = chromium.stop()
             #expect(left.isEmpty, "Chromium processes left after the kill: \(left)")
@@ -119,7 +88,7 @@ struct ChromiumEndToEndTests {
         let hostLines = chromium.lines.filter { $0.contains("dbmultiverse.browser-host") }
         #expect(hostLines.count == 2, "\(hostLines)")
         #expect(!chromium.lines.contains { $0.contains("example.org") || $0.contains("chapters.html") }, "\(chromium.lines)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dataFolder).isEmpty)
+        #expect(try session.storedFiles().isEmpty)
     }
 
     /// Checks `png` is a PNG of the window's size and keeps it where a person can look at it:

@@ -45,13 +45,9 @@ struct FirefoxEndToEndTests {
     }
 
     @Test func theXPIReachesTheRealHostFromFirefox() throws {
-        let site = try LoopbackSite(pages: ChromiumEndToEndTests.pages)
-        defer { site.stop() }
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let home = try DesktopHome()
-        let dataFolder = home.root.path + "/data"
-        try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        let session = try BrowserSession()
+        defer { session.stop() }
+        let site = session.site, home = session.home
 
         // The .xpi as `make browser-extension` builds it, sideloaded under its id.
         let packed = home.root.path + "/dist"
@@ -65,15 +61,12 @@ struct FirefoxEndToEndTests {
         try DesktopHome.write(try DesktopInstall.hostManifest(family: "firefox", binary: Binary.dbmultiverse),
                               to: home.home + "/.mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json")
 
-        var environment = home.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address // never the developer's session bus
-        environment["DBMULTIVERSE_DATA_DIR"] = dataFolder // the host inherits Firefox's environment
         // Tabs in this order: another host, the site's chapter list, then two comic pages.
         let firefox = try ProcessGroup(binary: FirefoxESR.binary, arguments: [
             "--headless", "--no-remote", "--profile", profile,
             "http://example.org/en/page-7.html", "http://www.dragonball-multiverse.com/en/chapters.html",
             "http://www.dragonball-multiverse.com/en/page-42.html", "http://dragonball-multiverse.com/fr/page-3.html?lang=fr#pagetop",
-        ], environment: environment)
+        ], environment: session.environment)
         defer {
             let left = firefox.stop()
             #expect(left.isEmpty, "Firefox processes left after the kill: \(left)")
@@ -91,7 +84,7 @@ struct FirefoxEndToEndTests {
         }
         // Those two pages loaded before the replies came; neither was reported.
         #expect(!firefox.lines.contains { $0.contains("dbmultiverse: http://example.org") || $0.contains("chapters.html: ") }, "\(firefox.tail)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dataFolder).isEmpty)
+        #expect(try session.storedFiles().isEmpty)
     }
 }
 

@@ -62,18 +62,12 @@ final class HeadlessChromium: @unchecked Sendable {
             guard count > 0 else { throw FixtureError("Chromium closed its DevTools pipe (sending \(method))") }
             written += count
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if let response = responses.removeValue(forKey: id) {
-                if let error = response["error"] { throw FixtureError("\(method) failed: \(error)") }
-                return response["result"] as? [String: Any] ?? [:]
-            }
-            guard !protocolEnded, lock.wait(until: deadline) else {
-                throw FixtureError("no reply to \(method) within \(timeout) s; Chromium's last output:\n\(process.tail)")
-            }
+        let response = try lock.waitForValue(timeout: timeout, isOver: { protocolEnded },
+                                             failure: { "no reply to \(method) within \(timeout) s; Chromium's last output:\n\(process.tail)" }) {
+            responses.removeValue(forKey: id)
         }
+        if let error = response["error"] { throw FixtureError("\(method) failed: \(error)") }
+        return response["result"] as? [String: Any] ?? [:]
     }
 
     /// Waits for an event `method` (of `session`, when given) whose params satisfy `predicate`,
@@ -81,11 +75,9 @@ final class HeadlessChromium: @unchecked Sendable {
     @discardableResult
     func waitForEvent(_ method: String, session: String? = nil, from index: Int = 0, timeout: TimeInterval = 20,
                       where predicate: ([String: Any]) -> Bool = { _ in true }) throws -> (params: [String: Any], next: Int) {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
         var position = index
-        while true {
+        return try lock.waitForValue(timeout: timeout, isOver: { protocolEnded },
+                                     failure: { "no \(method) event within \(timeout) s; Chromium's last output:\n\(process.tail)" }) {
             while position < events.count {
                 let event = events[position]
                 position += 1
@@ -94,9 +86,7 @@ final class HeadlessChromium: @unchecked Sendable {
                     return (params, position)
                 }
             }
-            guard !protocolEnded, lock.wait(until: deadline) else {
-                throw FixtureError("no \(method) event within \(timeout) s; Chromium's last output:\n\(process.tail)")
-            }
+            return nil
         }
     }
 
@@ -157,25 +147,11 @@ final class HeadlessChromium: @unchecked Sendable {
     var lines: [String] { process.lines }
 
     private func readProtocol(_ fd: Int32) {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while case let count = read(fd, &chunk, chunk.count), count > 0 {
-            pending += chunk[..<count]
-            while let end = pending.firstIndex(of: 0) {
-                let message = (try? JSONSerialization.jsonObject(with: Data(pending[..<end]))) as? [String: Any]
-                pending.removeSubrange(...end)
-                guard let message else { continue }
-                lock.lock()
-                if let id = message["id"] as? Int { responses[id] = message } else { events.append(message) }
-                lock.broadcast()
-                lock.unlock()
-            }
+        readRecords(from: fd, separator: 0) { bytes in
+            guard let message = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return }
+            lock.publish { if let id = message["id"] as? Int { responses[id] = message } else { events.append(message) } }
         }
-        close(fd)
-        lock.lock()
-        protocolEnded = true
-        lock.broadcast()
-        lock.unlock()
+        lock.publish { protocolEnded = true }
     }
 
     // MARK: Stopping
@@ -184,10 +160,7 @@ final class HeadlessChromium: @unchecked Sendable {
     /// it started). Returns the group's processes still alive afterwards (none expected).
     @discardableResult
     func stop(timeout: TimeInterval = 10) -> [pid_t] {
-        lock.lock()
-        let first = !stopped
-        stopped = true
-        lock.unlock()
+        let first = lock.publish { defer { stopped = true }; return !stopped }
         guard first else { return [] }
         _ = try? send("Browser.close", timeout: 5)
         let left = process.stop(timeout: timeout)

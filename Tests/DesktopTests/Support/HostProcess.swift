@@ -35,15 +35,9 @@ final class HostProcess: @unchecked Sendable {
             Thread.detachNewThread { [self] in
                 let handle = pipe.fileHandleForReading
                 while case let data = handle.availableData, !data.isEmpty {
-                    lock.lock()
-                    if isStdout { stdoutBytes += data } else { stderrBytes += data }
-                    lock.broadcast()
-                    lock.unlock()
+                    lock.publish { if isStdout { stdoutBytes += data } else { stderrBytes += data } }
                 }
-                lock.lock()
-                readersDone += 1
-                lock.broadcast()
-                lock.unlock()
+                lock.publish { readersDone += 1 }
             }
         }
     }
@@ -73,15 +67,10 @@ final class HostProcess: @unchecked Sendable {
 
     /// Waits for the next complete reply after the `already` replies seen, within `timeout`.
     func reply(after already: Int = 0, timeout: TimeInterval = 10) throws -> [UInt8] {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
+        try lock.waitForValue(timeout: timeout, isOver: { readersDone == 2 },
+                              failure: { "no reply \(already + 1) within \(timeout) s; stderr: \(String(decoding: stderrBytes, as: UTF8.self))" }) {
             let messages = Self.messages(in: stdoutBytes).messages
-            if messages.count > already { return messages[already] }
-            if readersDone == 2 || !lock.wait(until: deadline) {
-                throw FixtureError("no reply \(already + 1) within \(timeout) s; stderr: \(String(decoding: stderrBytes, as: UTF8.self))")
-            }
+            return messages.count > already ? messages[already] : nil
         }
     }
 

@@ -70,14 +70,8 @@ final class LoopbackSite: @unchecked Sendable {
     /// Waits until a request satisfies `predicate`, within `timeout`.
     @discardableResult
     func waitForRequest(timeout: TimeInterval = 20, _ what: String, where predicate: (Request) -> Bool) throws -> Request {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if let request = recorded.first(where: predicate) { return request }
-            guard lock.wait(until: deadline) else {
-                throw FixtureError("no request for \(what) within \(timeout) s; requests: \(recorded)")
-            }
+        try lock.waitForValue(timeout: timeout, failure: { "no request for \(what) within \(timeout) s; requests: \(recorded)" }) {
+            recorded.first(where: predicate)
         }
     }
 
@@ -93,8 +87,9 @@ final class LoopbackSite: @unchecked Sendable {
         lock.unlock()
         // Wakes the blocked accept(), which then fails and ends its loop.
         shutdown(listener, Int32(SHUT_RDWR))
+        let deadline = Date().addingTimeInterval(5)
         lock.lock()
-        while !acceptorDone { _ = lock.wait(until: Date().addingTimeInterval(5)) }
+        while !acceptorDone, lock.wait(until: deadline) {}
         lock.unlock()
         close(listener)
     }
@@ -102,12 +97,9 @@ final class LoopbackSite: @unchecked Sendable {
     private func acceptConnections() {
         while true {
             let connection = accept(listener, nil, nil)
+            if connection < 0, errno == EINTR { continue }
             if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
             lock.lock()
-            if connection < 0, errno == EINTR {
-                lock.unlock()
-                continue
-            }
             guard connection >= 0, !stopped else {
                 if connection >= 0 { close(connection) }
                 acceptorDone = true
@@ -162,10 +154,7 @@ final class LoopbackSite: @unchecked Sendable {
             host = String(rest[..<slash])
             target = slash == rest.endIndex ? "/" : String(rest[slash...])
         }
-        lock.lock()
-        recorded.append(Request(method: method, host: host, path: target))
-        lock.broadcast()
-        lock.unlock()
+        lock.publish { recorded.append(Request(method: method, host: host, path: target)) }
 
         let path = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
         let page = method == "GET" ? pages[path] : nil

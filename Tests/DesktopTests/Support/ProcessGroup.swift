@@ -72,14 +72,9 @@ final class ProcessGroup: @unchecked Sendable {
     /// Waits for an output line satisfying `predicate`, within `timeout`.
     @discardableResult
     func waitForLine(timeout: TimeInterval = 20, _ what: String, where predicate: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if let line = outputLines.first(where: predicate) { return line }
-            guard !outputEnded, lock.wait(until: deadline) else {
-                throw FixtureError("no \(what) within \(timeout) s; last output:\n" + outputLines.suffix(30).joined(separator: "\n"))
-            }
+        try lock.waitForValue(timeout: timeout, isOver: { outputEnded },
+                              failure: { "no \(what) within \(timeout) s; last output:\n" + outputLines.suffix(30).joined(separator: "\n") }) {
+            outputLines.first(where: predicate)
         }
     }
 
@@ -87,33 +82,17 @@ final class ProcessGroup: @unchecked Sendable {
     var tail: String { lines.suffix(30).joined(separator: "\n") }
 
     private func readOutput(_ fd: Int32) {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while case let count = read(fd, &chunk, chunk.count), count > 0 {
-            pending += chunk[..<count]
-            lock.lock()
-            while let newline = pending.firstIndex(of: 0x0A) {
-                outputLines.append(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
-            }
-            lock.broadcast()
-            lock.unlock()
+        readRecords(from: fd, separator: 0x0A) { line in
+            lock.publish { outputLines.append(String(decoding: line, as: UTF8.self)) }
         }
-        close(fd)
-        lock.lock()
-        outputEnded = true
-        lock.broadcast()
-        lock.unlock()
+        lock.publish { outputEnded = true }
     }
 
     /// Kills the whole group and reaps the program; returns the group's processes still alive
     /// `timeout` seconds later (none expected).
     @discardableResult
     func stop(timeout: TimeInterval = 10) -> [pid_t] {
-        lock.lock()
-        let first = !stopped
-        stopped = true
-        lock.unlock()
+        let first = lock.publish { defer { stopped = true }; return !stopped }
         guard first else { return [] }
         kill(-pid, SIGKILL)
         var status: Int32 = 0
