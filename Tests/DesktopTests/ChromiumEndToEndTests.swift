@@ -32,8 +32,10 @@ struct ChromiumEndToEndTests {
         try DesktopHome.write(try DesktopInstall.hostManifest(family: "chromium", binary: Binary.dbmultiverse),
                               to: userData + "/NativeMessagingHosts/com.nobadi.dbmultiverse.json")
 
-        let rules = ["www.dragonball-multiverse.com", "dragonball-multiverse.com", "example.org"]
-            .map { "MAP \($0) 127.0.0.1:\(site.port)" }.joined(separator: ",")
+        // The site's names (and another host's) to the fixture; every other name to nothing, so
+        // the browser's own background requests never leave the machine.
+        let rules = (["www.dragonball-multiverse.com", "dragonball-multiverse.com", "example.org"]
+            .map { "MAP \($0) 127.0.0.1:\(site.port)" } + ["MAP * ~NOTFOUND"]).joined(separator: ",")
         // The tests run as root (CI, containers), where Chromium refuses to start with its sandbox.
         let sandbox = getuid() == 0 ? ["--no-sandbox"] : []
         let chromium = try HeadlessChromium(arguments: sandbox + [
