@@ -93,7 +93,8 @@ public enum BrowserHostMain {
     /// Checks who started the host, then serves standard input and output. Returns the exit status.
     ///
     /// - Parameter arguments: the browser's arguments (see `BrowserCaller`), or none when started
-    ///   by hand. A browser's other than ours ends the host at once (status 1).
+    ///   by hand. Another extension's origin or id ends the host at once (status 1); arguments no
+    ///   browser passes are bad usage (status 2).
     public static func run(arguments: [String], environment: [String: String], store: any PageStore, logger: Logger) -> Int32 {
         if !arguments.isEmpty {
             guard let caller = BrowserCaller(arguments: arguments) else {
