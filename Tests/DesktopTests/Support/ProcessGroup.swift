@@ -25,6 +25,9 @@ final class ProcessGroup: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
         posix_spawn_file_actions_adddup2(&actions, output.write, 2)
         for (child, ours) in descriptors { posix_spawn_file_actions_adddup2(&actions, ours, child) }
+        // Nothing else of the test process: a browser left behind by a crashed test must not hold
+        // the test runner's pipes and sockets open.
+        Self.closeOthers(from: 3 + Int32(descriptors.count), in: &actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -54,12 +57,30 @@ final class ProcessGroup: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// A pipe whose ends are not inherited by other children (a spawn's dup2 gives the child its copy).
+    /// Adds to `actions` the closing of every descriptor from `first` on: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34; not in Swift's Glibc module, so looked up),
+    /// else each descriptor open now (/proc/self/fd).
+    private static func closeOthers(from first: Int32, in actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        for fd in open where fd >= first { posix_spawn_file_actions_addclose(&actions, fd) }
+    }
+
+    /// A pipe whose ends are not inherited by other children (a spawn's dup2 gives the child its
+    /// copy), numbered above the descriptors a child is given (so no dup2 overwrites another's source).
     static func pipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard Glibc.pipe(&fds) == 0 else { throw FixtureError("pipe: \(String(cString: strerror(errno)))") }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (fds[0], fds[1])
+        let moved = fds.map { fd in
+            defer { close(fd) }
+            return fcntl(fd, F_DUPFD_CLOEXEC, 10)
+        }
+        guard moved.allSatisfy({ $0 >= 0 }) else { throw FixtureError("fcntl: \(String(cString: strerror(errno)))") }
+        return (moved[0], moved[1])
     }
 
     /// Every output line so far.
