@@ -28,7 +28,7 @@ final class HeadlessChromium: @unchecked Sendable {
     /// Starts Chromium with `arguments` (after the binary; `--remote-debugging-pipe` is added) and `environment`.
     init(arguments: [String], environment: [String: String]) throws {
         // toBrowser: we write, Chromium reads on fd 3. fromBrowser: Chromium writes on fd 4.
-        let toBrowser = try ProcessGroup.pipe(), fromBrowser = try ProcessGroup.pipe()
+        let toBrowser = try Spawn.pipe(), fromBrowser = try Spawn.pipe()
         do {
             process = try ProcessGroup(binary: Self.binary, arguments: arguments + ["--remote-debugging-pipe"], environment: environment,
                                        descriptors: [3: toBrowser.read, 4: fromBrowser.write])
@@ -39,7 +39,7 @@ final class HeadlessChromium: @unchecked Sendable {
         close(toBrowser.read)
         close(fromBrowser.write)
         commands = toBrowser.write
-        Thread.detachNewThread { [self] in readProtocol(fromBrowser.read) }
+        detachIOThread { [self] in readProtocol(fromBrowser.read) }
     }
 
     deinit { stop() }

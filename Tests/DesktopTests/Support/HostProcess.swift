@@ -6,7 +6,8 @@ import Glibc
 /// The built `dbmultiverse` started the way a browser starts its native messaging host: the
 /// browser's arguments, framed messages on stdin, replies read from stdout as they come.
 ///
-/// `@unchecked Sendable`: `stdoutBytes`, `stderrBytes` and `ended` are only touched under `lock`.
+/// `@unchecked Sendable`: `stdoutBytes`, `stderrBytes`, `readersDone` and `exited` are only
+/// touched under `lock`; `input` only by the test's thread.
 final class HostProcess: @unchecked Sendable {
     /// What Chromium passes: the extension's origin.
     static let chromiumArguments = [BrowserExtension.chromiumOrigin]
@@ -14,38 +15,48 @@ final class HostProcess: @unchecked Sendable {
     /// What Firefox passes: the manifest's path and the extension's id.
     static func firefoxArguments(manifest: String) -> [String] { [manifest, BrowserExtension.firefoxID] }
 
-    private let process = Process()
-    private let input = Pipe()
+    private let pid: pid_t
+    private var input: Int32
     private let lock = NSCondition()
     private var stdoutBytes: [UInt8] = []
     private var stderrBytes: [UInt8] = []
     private var readersDone = 0
-    private var inputOpen = true
+    private var exited = false
 
     init(arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: Binary.dbmultiverse)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        for (pipe, isStdout) in [(output, true), (errors, false)] {
-            Thread.detachNewThread { [self] in
-                let handle = pipe.fileHandleForReading
-                while case let data = handle.availableData, !data.isEmpty {
-                    lock.publish { if isStdout { stdoutBytes += data } else { stderrBytes += data } }
+        _ = Self.pipeSignalIgnored
+        let stdin = try Spawn.pipe(), stdout = try Spawn.pipe(), stderr = try Spawn.pipe()
+        defer { [stdin.read, stdout.write, stderr.write].forEach { close($0) } }
+        do {
+            pid = try Spawn.start(Binary.dbmultiverse, arguments, environment: environment,
+                                  descriptors: [0: stdin.read, 1: stdout.write, 2: stderr.write])
+        } catch {
+            [stdin.write, stdout.read, stderr.read].forEach { close($0) }
+            throw error
+        }
+        input = stdin.write
+        for (fd, isStdout) in [(stdout.read, true), (stderr.read, false)] {
+            detachIOThread { [self] in
+                var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+                while case let count = read(fd, &chunk, chunk.count), count > 0 {
+                    lock.publish { if isStdout { stdoutBytes += chunk[..<count] } else { stderrBytes += chunk[..<count] } }
                 }
+                close(fd)
                 lock.publish { readersDone += 1 }
             }
         }
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        closeInput()
+        if !exited {
+            kill(pid, SIGKILL)
+            _ = Spawn.wait(for: pid, timeout: 10)
+        }
     }
+
+    /// A write to a host that has exited fails with EPIPE instead of killing the test process.
+    private static let pipeSignalIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Runs the host on `input` (then end of input) and returns how it ended, within `timeout`.
     static func run(arguments: [String], input: [UInt8], environment: [String: String], timeout: TimeInterval = 10) throws -> HostResult {
@@ -55,14 +66,23 @@ final class HostProcess: @unchecked Sendable {
         return try host.waitForExit(timeout: timeout)
     }
 
+    /// Writes to the host's input. A host that has already exited (one that refuses its caller
+    /// does, before reading) is not an error here: the test checks how it ended.
     func write(_ bytes: [UInt8]) throws {
-        try input.fileHandleForWriting.write(contentsOf: Data(bytes))
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EPIPE { return }
+            guard count > 0 else { throw FixtureError("writing to the host: \(String(cString: strerror(errno)))") }
+            written += count
+        }
     }
 
     /// Ends the host's input, as a browser does after the reply.
     func closeInput() {
-        if inputOpen { try? input.fileHandleForWriting.close() }
-        inputOpen = false
+        if input >= 0 { close(input) }
+        input = -1
     }
 
     /// Waits for the next complete reply after the `already` replies seen, within `timeout`.
@@ -74,22 +94,19 @@ final class HostProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits for the exit and for both outputs to end, within `timeout` (then kills the host).
+    /// Waits for both outputs to end and the exit, within `timeout` (then kills the host).
     func waitForExit(timeout: TimeInterval) throws -> HostResult {
         let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        while readersDone < 2 {
-            guard lock.wait(until: deadline) else {
-                lock.unlock()
-                kill(process.processIdentifier, SIGKILL)
-                throw FixtureError("the host did not exit within \(timeout) s of its input ending")
-            }
+        try lock.waitForValue(timeout: timeout, failure: { "the host did not close its output within \(timeout) s" }) {
+            readersDone == 2 ? () : nil
         }
-        let stdout = stdoutBytes, stderr = String(decoding: stderrBytes, as: UTF8.self)
-        lock.unlock()
-        process.waitUntilExit()
+        guard let status = Spawn.wait(for: pid, timeout: max(0, deadline.timeIntervalSinceNow)) else {
+            throw FixtureError("the host did not exit within \(timeout) s of its input ending")
+        }
+        exited = true
+        let (stdout, stderr) = lock.publish { (stdoutBytes, String(decoding: stderrBytes, as: UTF8.self)) }
         let (messages, rest) = Self.messages(in: stdout)
-        return HostResult(status: process.terminationStatus, replies: messages, unframed: rest, stderr: stderr)
+        return HostResult(status: Spawn.exitStatus(status), replies: messages, unframed: rest, stderr: stderr)
     }
 
     /// The complete messages at the start of `bytes`, and the bytes left after them.

@@ -52,7 +52,7 @@ final class LoopbackSite: @unchecked Sendable {
         }
         listener = fd
         port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { [self] in acceptConnections() }
+        detachIOThread { [self] in acceptConnections() }
     }
 
     deinit { stop() }
@@ -109,7 +109,7 @@ final class LoopbackSite: @unchecked Sendable {
             }
             connections.insert(connection)
             lock.unlock()
-            Thread.detachNewThread { [self] in
+            detachIOThread { [self] in
                 serve(connection)
                 lock.lock()
                 connections.remove(connection)

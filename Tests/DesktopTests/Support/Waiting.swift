@@ -42,3 +42,16 @@ func readRecords(from fd: Int32, separator: UInt8, _ record: ([UInt8]) -> Void) 
     }
     close(fd)
 }
+
+/// Runs `body` on a new thread that takes no signals: the test support's I/O threads end right as
+/// the processes they read from exit, and a process-wide SIGCHLD or SIGPIPE delivered to a
+/// finishing thread trips ThreadSanitizer ("CHECK failed: thr->slot"); such signals belong to
+/// the threads that wait for them.
+func detachIOThread(_ body: @escaping @Sendable () -> Void) {
+    Thread.detachNewThread {
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
+        body()
+    }
+}
