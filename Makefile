@@ -73,6 +73,7 @@ ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 endif
 	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(DATADIR)/systemd/user/dbmultiverse-sync.service)
 	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(DATADIR)/systemd/user/dbmultiverse-sync.timer"
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(INSTALLED_BIN)"
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 	-if command -v xdg-mime >/dev/null 2>&1; then xdg-mime default $(APP_ID).desktop x-scheme-handler/dbmultiverse; fi
@@ -80,9 +81,16 @@ endif
 
 uninstall:
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 endif
+
+# The browser extension: browser/ packed as a .zip for the Chromium family and an
+# unsigned .xpi for Firefox, in dist/ (scripts/browser-extension.sh).
+.PHONY: browser-extension
+browser-extension: deps
+	./scripts/browser-extension.sh dist
 
 # The benchmark: the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run.

@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "Desktop",
             dependencies: [
-                "DBus", "ComicDomain", "EventLoop",
+                "DBus", "ComicDomain", "EventLoop", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DesktopTests",
-            dependencies: ["Desktop", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
+            dependencies: ["Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
         ),
     ]
 )

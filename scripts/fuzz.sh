@@ -4,13 +4,13 @@
 #
 # Each target in fuzz/ is compiled with swiftc (not SwiftPM) together with the sources it
 # exercises, into one module, so it reaches internal API; with -sanitize=fuzzer,address. The
-# modules those sources import (JSON; ComicDomain; EventLoop for DBus and Site) are built first as static
-# libraries. Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain), dbusbody
-# (Sources/DBus, libdbus) and sitemarkup (Sources/Site: the chapter list, page and feed
-# extractors on libxml2, and the catalogue file's JSON). Each runs SECONDS (default 60) on a
-# scratch copy of its committed seed corpus fuzz/corpus/<target>/; crashes go to
-# fuzz-artifacts/<target>-*. Prints per target the executions and whether a crash was found;
-# exits non-zero when any target crashed.
+# modules those sources import (JSON; ComicDomain; EventLoop for DBus and Site) are built first as
+# static libraries. Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain), dbusbody
+# (Sources/DBus, libdbus), sitemarkup (Sources/Site: the chapter list, page and feed extractors
+# on libxml2, and the catalogue file's JSON) and browsermessage (the browser host's framing and
+# requests, Sources/Desktop/BrowserHost). Each runs SECONDS (default 60) on a scratch copy of its
+# committed seed corpus fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints
+# per target the executions and whether a crash was found; exits non-zero when any target crashed.
 set -eu
 # Traps are reported by libFuzzer, not by the Swift runtime's backtracer (which trips ASan).
 export SWIFT_BACKTRACE=enable=no
@@ -18,7 +18,7 @@ export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-deeplink chapterjson syncjson dbusbody sitemarkup}
+TARGETS=${*:-deeplink chapterjson syncjson dbusbody sitemarkup browsermessage}
 BUILD=.build-fuzz
 ARTIFACTS=fuzz-artifacts
 mkdir -p "$BUILD" "$ARTIFACTS"
@@ -73,6 +73,14 @@ build() { # target
             swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I "$BUILD/csite" -module-name FuzzSiteMarkup \
                 Sources/Site/*.swift fuzz/SiteMarkupFuzz.swift "$BUILD/csite/CSiteLibraries.o" "$BUILD/libComicDomain.a" \
                 "$BUILD/libJSON.a" "$BUILD/libEventLoop.a" -o "$BUILD/sitemarkup" ;;
+        # The browser host's pure files (no Logging, no I/O) over the domain built as its own module.
+        browsermessage)
+            module JSON
+            module ComicDomain
+            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -module-name FuzzBrowserMessage \
+                Sources/Desktop/BrowserHost/NativeMessageFraming.swift Sources/Desktop/BrowserHost/BrowserRequest.swift \
+                Sources/Desktop/BrowserHost/BrowserReply.swift Sources/Desktop/BrowserHost/PageStore.swift \
+                fuzz/BrowserMessageFuzz.swift "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/browsermessage" ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }

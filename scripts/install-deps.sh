@@ -4,16 +4,26 @@
 set -euo pipefail
 # libcurl4-openssl-dev, libxml2-dev: the site code's libraries (headers; loaded with dlopen at run
 # time); zlib1g-dev: the fixture site's gzip; time: the site benchmark's peak RSS; libsqlite3-dev:
-# import-history; sqlite3: its tests.
+# import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
 packages=(libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
-    libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3)
+    libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl)
+# The browsers of the extension's end-to-end tests, where the distribution has them as debs
+# (Debian does; Ubuntu ships snaps): without them those tests are skipped.
+browsers=(chromium firefox-esr)
+is_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+available_browsers() { # the missing browsers apt can install
+    for package in "${browsers[@]}"; do
+        is_installed "$package" || ! apt-cache policy "$package" 2>/dev/null | grep -q "Candidate: [0-9]" || echo "$package"
+    done
+}
 missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}" >&2
+for package in "${packages[@]}"; do is_installed "$package" || missing+=("$package"); done
+[ ${#missing[@]} -eq 0 ] && [ -z "$(available_browsers)" ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 $sudo apt-get update -qq
+read -r -a wanted <<< "$(available_browsers | tr '\n' ' ')"
+missing+=(${wanted[@]+"${wanted[@]}"})
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"

@@ -1,9 +1,9 @@
 import Glibc
 
-/// Thin, non-trapping helpers over the Glibc calls the storage code uses.
-enum Posix {
+/// Thin, non-trapping helpers over the Glibc calls the storage code (and the browser host) uses.
+package enum Posix {
     /// The text of `code`, e.g. "Permission denied".
-    static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }
@@ -70,8 +70,18 @@ enum Posix {
         return .success(buffer)
     }
 
+    /// One `read` of at most `buffer.count` bytes, retrying EINTR: the count read, 0 at end of file.
+    package static func readSome(_ fd: Int32, into buffer: inout [UInt8]) -> Result<Int, Errno> {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress, raw.count) }
+            if count >= 0 { return .success(count) }
+            let code = errno
+            if code != EINTR { return .failure(Errno(code)) }
+        }
+    }
+
     /// Writes all of `bytes`, retrying EINTR and short writes.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Errno> {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Errno> {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
@@ -105,8 +115,8 @@ enum Posix {
 }
 
 /// An errno value carried through `Result`.
-struct Errno: Error, Equatable {
-    let code: Int32
+package struct Errno: Error, Equatable {
+    package let code: Int32
     init(_ code: Int32) { self.code = code }
-    var text: String { Posix.describe(code) }
+    package var text: String { Posix.describe(code) }
 }

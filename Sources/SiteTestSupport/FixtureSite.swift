@@ -6,15 +6,26 @@ import Glibc
 /// matching validators, and can misbehave on purpose. Used through
 /// `DBMULTIVERSE_SITE_URL=\(site.origin)`. Each connection carries one request (`Connection: close`).
 ///
+/// It answers whatever the `Host` header names, and absolute-form targets (`GET http://host/path`)
+/// as an HTTP proxy receives them, so a browser can reach it under the site's real host names
+/// (Chromium's `--host-resolver-rules`, or Firefox with it as its proxy).
+///
 /// `@unchecked Sendable`: the routes and the records are touched only under `lock`; the listening
 /// socket is set in `init` and closed once in `stop`.
 public final class FixtureSite: @unchecked Sendable {
     /// A request as received.
-    public struct Request: Sendable {
-        /// The request target, e.g. `/en/page-3.html` or `/flux.rss.php?lang=en`.
+    public struct Request: Sendable, CustomStringConvertible {
+        /// `GET`, `HEAD`, …
+        public let method: String
+        /// The host asked for: the `Host` header, or the host of an absolute-form target.
+        public let host: String
+        /// The request target in origin form (path and query), e.g. `/en/page-3.html` or
+        /// `/flux.rss.php?lang=en`; an absolute-form `http://host/path` is recorded as `/path`.
         public let target: String
         /// Header names lower-cased, values exactly as sent.
         public let headers: [String: String]
+
+        public var description: String { "\(method) \(host)\(target)" }
     }
 
     /// What to answer for a path.
@@ -38,7 +49,7 @@ public final class FixtureSite: @unchecked Sendable {
     public var origin: String { "http://127.0.0.1:\(port)" }
 
     private let listener: Int32
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var routes: [String: Behaviour] = [:]
     private var fallback: (@Sendable (String) -> Behaviour?)?
     private var recorded: [Request] = []
@@ -118,6 +129,21 @@ public final class FixtureSite: @unchecked Sendable {
     /// How many requests came for `target`.
     public func count(_ target: String) -> Int { requests(for: target).count }
 
+    /// Waits at most `seconds` for a request satisfying `predicate`, and returns the first.
+    /// - Throws: `FixtureSiteError` naming `what` and the requests seen when none comes in time.
+    @discardableResult
+    public func waitForRequest(within seconds: Double = 20, _ what: String, where predicate: (Request) -> Bool) throws -> Request {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let request = recorded.first(where: predicate) { return request }
+            guard lock.wait(until: deadline) else {
+                throw FixtureSiteError("no request for \(what) within \(seconds) s; requests: \(recorded)")
+            }
+        }
+    }
+
     // MARK: Serving
 
     private func acceptLoop() {
@@ -142,6 +168,7 @@ public final class FixtureSite: @unchecked Sendable {
         guard let request = readRequest(connection) else { return }
         lock.lock()
         recorded.append(request)
+        lock.broadcast()
         let behaviour = routes[request.target] ?? fallback?(request.target)
         lock.unlock()
         guard let behaviour else {
@@ -212,7 +239,14 @@ public final class FixtureSite: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Request(target: String(requestLine[1]), headers: headers)
+        var host = headers["host"] ?? "", target = String(requestLine[1])
+        if target.hasPrefix("http://") { // absolute form, as a proxy receives it
+            let rest = target.dropFirst("http://".count)
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            host = String(rest[..<slash])
+            target = slash == rest.endIndex ? "/" : String(rest[slash...])
+        }
+        return Request(method: String(requestLine[0]), host: host, target: target, headers: headers)
     }
 
     private func head(status: Int, headers: [(String, String)], contentLength: Int?) -> String {

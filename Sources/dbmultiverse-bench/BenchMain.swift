@@ -36,6 +36,7 @@ enum BenchMain {
         rows += try bench.measureChangeToSignal()
         rows += try bench.measureNotification()
         rows += bench.measureOpen()
+        rows += try bench.measureBrowserHost()
         rows += try bench.measureMemoryAndIdle(idleSeconds: idleSeconds)
         bench.shutdown()
         report(rows, label: label, binary: binary, jsonPath: jsonPath)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ComicDomain
 import DBus
+import Desktop
 import Glibc
 import Logging
 
@@ -19,6 +20,11 @@ enum Main {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.count == 1, let only = arguments.first, let status = runDaemon(only) {
             exit(status)
+        }
+        // A browser starts the binary named in the host manifest with arguments of its own.
+        let browserArguments = Array(arguments.first == "browser-host" ? arguments.dropFirst() : arguments)
+        if BrowserCaller(arguments: browserArguments) != nil {
+            exit(BrowserHostCommand.runHost(browserArguments))
         }
         do {
             var command = try DBMultiverse.parseAsRoot()
@@ -40,11 +46,12 @@ enum Main {
         }
     }
 
-    /// `service` and `notifier` without options: run directly (nil for anything else).
+    /// `service`, `notifier` and `browser-host` without options: run directly (nil for anything else).
     private static func runDaemon(_ name: String) -> Int32? {
         switch name {
         case "service": ServiceCommand.runService()
         case "notifier": NotifierCommand.runNotifier()
+        case "browser-host": BrowserHostCommand.runHost([])
         default: nil
         }
     }
@@ -62,7 +69,7 @@ struct DBMultiverse: ParsableCommand {
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
             ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
-            SyncCommand.self, ChaptersCommand.self, ImportHistoryCommand.self,
+            SyncCommand.self, ChaptersCommand.self, ImportHistoryCommand.self, BrowserHostCommand.self,
         ]
     )
 }

@@ -1,4 +1,5 @@
 import DBusTestSupport
+import Desktop
 import Foundation
 import Glibc
 import Testing
@@ -40,8 +41,9 @@ import Testing
         let install = try DesktopInstall.make(["install", "PREFIX=\(prefix)", "DESTDIR=\(stage)"], environment: home.environment)
         #expect(install.status == 0, "\(install)")
         let installed = try DesktopHome.files(under: stage).subtracting(before)
-        #expect(installed == Set(DesktopInstall.installedFiles(prefix: prefix).map { stage + $0 }))
+        #expect(installed == Set((DesktopInstall.installedFiles(prefix: prefix) + home.hostManifests).map { stage + $0 }))
         try DesktopInstall.expectInstalledContents(root: stage, prefix: prefix)
+        try DesktopInstall.expectHostManifests(root: stage, home: home, prefix: prefix)
         // A staging install leaves the database and the scheme registration to the package.
         #expect(!FileManager.default.fileExists(atPath: stage + "\(prefix)/share/applications/mimeinfo.cache"))
         #expect(!FileManager.default.fileExists(atPath: home.configHome + "/mimeapps.list"))
@@ -51,6 +53,10 @@ import Testing
         let uninstall = try DesktopInstall.make(["uninstall", "PREFIX=\(prefix)", "DESTDIR=\(stage)"], environment: home.environment)
         #expect(uninstall.status == 0, "\(uninstall)")
         #expect(try DesktopHome.files(under: stage) == before)
+        // The browsers' folders install created are gone too.
+        for folder in [home.home + "/.mozilla", home.configHome + "/chromium", home.configHome + "/BraveSoftware"] {
+            #expect(!FileManager.default.fileExists(atPath: stage + folder), "\(folder)")
+        }
         for neighbour in neighbours {
             #expect(try String(contentsOfFile: stage + neighbour, encoding: .utf8) == "keep me\n")
         }
@@ -67,10 +73,11 @@ import Testing
 
         let install = try home.install()
         #expect(install.status == 0, "\(install)")
-        let installed = Set(DesktopInstall.installedFiles(prefix: home.prefix))
+        let installed = Set(DesktopInstall.installedFiles(prefix: home.prefix) + home.hostManifests)
         let generated: Set = [home.prefix + "/share/applications/mimeinfo.cache", home.configHome + "/mimeapps.list"]
         #expect(try DesktopHome.files(under: home.root.path).subtracting(before) == installed.union(generated))
         try DesktopInstall.expectInstalledContents(root: "", prefix: home.prefix)
+        try DesktopInstall.expectHostManifests(root: "", home: home, prefix: home.prefix)
 
         // The scheme: xdg-mime's default (mimeapps.list) and the desktop database (mimeinfo.cache).
         let query = try runCommand(["xdg-mime", "query", "default", "x-scheme-handler/dbmultiverse"], environment: home.environment)
@@ -209,6 +216,35 @@ enum DesktopInstall {
     }
 }
 
+extension DesktopInstall {
+    /// The host manifest of `family` (`firefox` or `chromium`) naming `binary`, as `make install` writes it.
+    static func hostManifest(family: String, binary: String) throws -> String {
+        try String(contentsOf: repository.appendingPathComponent("desktop/com.nobadi.dbmultiverse.\(family).json"), encoding: .utf8)
+            .replacingOccurrences(of: #""path": "/usr/bin/dbmultiverse""#, with: #""path": "\#(binary)""#)
+    }
+
+    /// Checks the native messaging host manifests under `root`: each is its family's template with
+    /// `<prefix>/bin/dbmultiverse` (no DESTDIR) as `path` and nothing else changed, mode 0644,
+    /// naming the host and allowing only our extension.
+    static func expectHostManifests(root: String, home: DesktopHome, prefix: String,
+                                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for manifest in home.hostManifests {
+            let family = manifest.contains("/.mozilla/") ? "firefox" : "chromium"
+            let installed = try String(contentsOfFile: root + manifest, encoding: .utf8)
+            #expect(installed == (try hostManifest(family: family, binary: prefix + "/bin/dbmultiverse")), "\(manifest)", sourceLocation: sourceLocation)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(installed.utf8)) as? [String: Any], sourceLocation: sourceLocation)
+            #expect(json["name"] as? String == BrowserExtension.hostName, sourceLocation: sourceLocation)
+            #expect(json["path"] as? String == prefix + "/bin/dbmultiverse", sourceLocation: sourceLocation)
+            #expect(json["type"] as? String == "stdio", sourceLocation: sourceLocation)
+            let allowed = family == "firefox" ? json["allowed_extensions"] : json["allowed_origins"]
+            #expect(allowed as? [String] == [family == "firefox" ? BrowserExtension.firefoxID : BrowserExtension.chromiumOrigin],
+                    "\(manifest)", sourceLocation: sourceLocation)
+            let attributes = try FileManager.default.attributesOfItem(atPath: root + manifest)
+            #expect((attributes[.posixPermissions] as? Int) == 0o644, "\(manifest)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
 /// A temporary home for a desktop session: HOME, XDG_CONFIG_HOME, XDG_DATA_HOME (= the install
 /// prefix's share) and XDG_RUNTIME_DIR under one directory, no XDG_CURRENT_DESKTOP (a generic
 /// desktop for xdg-utils), and a clean environment that never names the developer's session bus.
@@ -230,6 +266,14 @@ final class DesktopHome: @unchecked Sendable { // immutable after init
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// Where `make install` writes the browser extension's host manifests in this home: Firefox's
+    /// folder, then the Chromium family's (Chromium, Google Chrome, Brave, Vivaldi, Edge).
+    var hostManifests: [String] {
+        let chromiumFamily = ["chromium", "google-chrome", "BraveSoftware/Brave-Browser", "vivaldi", "microsoft-edge"]
+        let folders = [home + "/.mozilla/native-messaging-hosts"] + chromiumFamily.map { configHome + "/" + $0 + "/NativeMessagingHosts" }
+        return folders.map { $0 + "/com.nobadi.dbmultiverse.json" }
+    }
 
     /// The environment of a process in this session (no bus address: callers add theirs).
     var environment: [String: String] {

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Desktop
+import Logging
+
+struct BrowserHostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browser-host",
+        abstract: "Run the browser extension's native messaging host (com.nobadi.dbmultiverse).",
+        discussion: """
+            Browsers start it through the host manifest that `make install` writes: Firefox passes \
+            the manifest's path and the extension id, Chromium-family browsers the extension's \
+            origin; the binary recognises those arguments by themselves too. It reads framed \
+            requests on stdin, answers on stdout and exits when stdin ends.
+            """
+    )
+
+    @Argument(help: "The browser's arguments.") var browserArguments: [String] = []
+
+    /// Runs the host to its exit status (also `Main`'s parser-free path for the browsers).
+    static func runHost(_ arguments: [String]) -> Int32 {
+        BrowserHostMain.run(arguments: arguments, environment: environment(), store: CatalogueMissingPageStore(),
+                            logger: Logger(label: "dbmultiverse.browser-host"))
+    }
+
+    func run() throws {
+        let status = Self.runHost(browserArguments)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
