@@ -1,3 +1,4 @@
+import ComicDomain
 import Glibc
 
 /// A private copy of a browser's SQLite database with its `-wal` and `-journal`, in a fresh
@@ -35,7 +36,7 @@ package struct DatabaseCopy: ~Copyable {
     package init(of source: String, in temporaryRoot: String) throws(HistoryError) {
         var template = Array((temporaryRoot + "/dbmultiverse-history-XXXXXX").utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw HistoryError(.unreadable, "cannot make a private folder in \(quotedPath(temporaryRoot)) for a copy of \(quotedPath(source)): \(FileSystem.describe(errno))")
+            throw HistoryError(.unreadable, "cannot make a private folder in \(quotedPath(temporaryRoot)) for a copy of \(quotedPath(source)): \(Posix.describe(errno))")
         }
         let folder = String(cString: created)
         let path = folder + "/history.sqlite"
@@ -83,14 +84,14 @@ package struct DatabaseCopy: ~Copyable {
     /// when the file does not exist (allowed only for a companion).
     private static func copyFile(_ source: String, to destination: String, budget: inout Int64, required: Bool) throws(HistoryError) -> FileVersion? {
         guard let (input, status) = try FileSystem.openRegularFile(source) else {
-            if required { throw HistoryError(.unreadable, "cannot read \(quotedPath(source)): \(FileSystem.describe(ENOENT))") }
+            if required { throw HistoryError(.unreadable, "cannot read \(quotedPath(source)): \(Posix.describe(ENOENT))") }
             return nil
         }
         defer { close(input) }
         guard Int64(status.st_size) <= budget else { throw tooLarge(source) }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard output >= 0 else {
-            throw HistoryError(.unreadable, "cannot copy \(quotedPath(source)) to \(quotedPath(destination)): \(FileSystem.describe(errno))")
+            throw HistoryError(.unreadable, "cannot copy \(quotedPath(source)) to \(quotedPath(destination)): \(Posix.describe(errno))")
         }
         defer { close(output) }
         // One byte over the budget tells a file that grew past it from one that ends there.
@@ -99,7 +100,7 @@ package struct DatabaseCopy: ~Copyable {
             guard copied <= budget else { throw tooLarge(source) }
             budget -= copied
         case .failure(let error):
-            throw HistoryError(.unreadable, "cannot copy \(quotedPath(source)) to \(quotedPath(destination)): \(error)")
+            throw HistoryError(.unreadable, "cannot copy \(quotedPath(source)) to \(quotedPath(destination)): \(error.text)")
         }
         return FileVersion(status)
     }
@@ -129,23 +130,10 @@ package struct DatabaseCopy: ~Copyable {
                 return .failure(Errno(code))
             }
             if count == 0 { break }
-            if !inKernel, case .failure(let error) = writeAll(output, buffer[..<count]) { return .failure(error) }
+            if !inKernel, case .failure(let error) = Posix.writeAll(output, Array(buffer[..<count])) { return .failure(error) }
             copied += Int64(count)
         }
         return .success(copied)
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Result<Void, Errno> {
-        var rest = bytes
-        while !rest.isEmpty {
-            let count = rest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(Errno(errno))
-            }
-            rest = rest.dropFirst(count)
-        }
-        return .success(())
     }
 
     private static func tooLarge(_ source: String) -> HistoryError {
@@ -153,7 +141,7 @@ package struct DatabaseCopy: ~Copyable {
     }
 
     private static func removeEntries(of folder: String) {
-        for name in FileSystem.entries(of: folder) ?? [] { unlink(folder + "/" + name) }
+        for name in Posix.entries(of: folder) ?? [] { unlink(folder + "/" + name) }
     }
 
     private static func removeFolder(_ folder: String) {
@@ -182,7 +170,7 @@ struct FileVersion: Equatable {
 
     /// The version at `path` now, or nil when there is no file.
     init?(path: String) {
-        guard let status = FileSystem.status(path) else { return nil }
+        guard case .success(let status) = Posix.pathStatus(path) else { return nil }
         self.init(status)
     }
 

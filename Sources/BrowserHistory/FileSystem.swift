@@ -1,65 +1,40 @@
 import ComicDomain
 import Glibc
 
-/// The few file operations the lookup needs, without trapping and without writing: browsers'
+/// The file operations the lookup needs beyond ComicDomain's `Posix`, with its errors: browsers'
 /// folders are only ever read.
 enum FileSystem {
-    /// `stat` (following symlinks), or nil when the path cannot be reached.
-    static func status(_ path: String) -> stat? {
-        var status = stat()
-        return stat(path, &status) == 0 ? status : nil
-    }
-
     static func isDirectory(_ path: String) -> Bool {
-        status(path).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+        guard case .success(let status) = Posix.pathStatus(path) else { return false }
+        return Posix.isDirectory(status.st_mode)
     }
 
     /// Whether `path` exists at all (a dangling symlink counts: it is reported when read).
     static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0
-    }
-
-    /// The names in `directory` (without `.` and `..`), or nil when it cannot be listed.
-    static func entries(of directory: String) -> [String]? {
-        guard let stream = opendir(directory) else { return nil }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    /// `realpath`, or nil.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        guard case .success = Posix.pathStatus(path, followLinks: false) else { return false }
+        return true
     }
 
     /// Opens `path` for reading and checks that it is a regular file (no blocking on a FIFO
     /// planted where a database should be); nil when it does not exist. The caller closes it.
     /// - Throws: `unreadable` when it cannot be opened or is not a regular file.
     static func openRegularFile(_ path: String) throws(HistoryError) -> (fd: Int32, status: stat)? {
-        var fd: Int32
-        repeat {
-            fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        } while fd < 0 && errno == EINTR
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(describe(errno))")
+        let fd: Int32
+        switch Posix.openAt(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) {
+        case .success(let opened): fd = opened
+        case .failure(let error) where error.code == ENOENT: return nil
+        case .failure(let error): throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(error.text)")
         }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            let why = status.st_mode == 0 ? describe(errno) : "it is not a regular file"
+        switch Posix.fileStatus(fd) {
+        case .success(let status) where Posix.isRegular(status.st_mode):
+            return (fd, status)
+        case .success:
             close(fd)
-            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(why)")
+            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): it is not a regular file")
+        case .failure(let error):
+            close(fd)
+            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(error.text)")
         }
-        return (fd, status)
     }
 
     /// Reads a whole regular file of at most `limit` bytes; nil when it does not exist.
@@ -67,33 +42,16 @@ enum FileSystem {
     static func readSmallFile(_ path: String, limit: Int) throws(HistoryError) -> [UInt8]? {
         guard let (fd, _) = try openRegularFile(path) else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(describe(errno))")
-            }
-            if count == 0 { return bytes }
-            bytes += buffer[..<count]
-            if bytes.count > limit {
-                throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): it is over \(limit) bytes")
-            }
+        // One byte over the limit tells a file that is too large from one that ends there.
+        switch Posix.readUpTo(fd, limit: limit + 1) {
+        case .success(let bytes) where bytes.count <= limit:
+            return bytes
+        case .success:
+            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): it is over \(limit) bytes")
+        case .failure(let error):
+            throw HistoryError(.unreadable, "cannot read \(quotedPath(path)): \(error.text)")
         }
     }
-
-    /// The system's text for `code`, e.g. "Permission denied".
-    static func describe(_ code: Int32) -> String {
-        strerror(code).map { String(cString: $0) } ?? "error \(code)"
-    }
-}
-
-/// An errno value carried through `Result`; its description is the system's text for it.
-struct Errno: Error, Equatable, CustomStringConvertible {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    var description: String { FileSystem.describe(code) }
 }
 
 /// A path for a message: quoted, with control characters escaped so a hostile file name cannot

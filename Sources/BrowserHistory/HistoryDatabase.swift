@@ -67,7 +67,7 @@ enum HistoryDatabase {
         let source = profile.databasePath
         let schema = HistorySchema.of(profile.format)
         // SQLite takes an empty file for an empty database; for a browser's it means a broken one.
-        guard FileSystem.status(copy.path).map({ $0.st_size > 0 }) ?? false else {
+        guard case .success(let status) = Posix.pathStatus(copy.path), status.st_size > 0 else {
             throw HistoryError(.notADatabase, "\(quotedPath(source)) is empty, not an SQLite database")
         }
         do {

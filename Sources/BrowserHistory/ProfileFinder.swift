@@ -1,3 +1,4 @@
+import ComicDomain
 import Glibc
 
 /// Finds browser profiles where the browsers keep them, below the user's home and
@@ -9,7 +10,7 @@ public struct ProfileFinder: Sendable {
     public let configHome: String?
 
     public init(environment: [String: String]) {
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? Self.passwordDatabaseHome()
+        let home = Posix.homeFolder(environment: environment)
         self.home = home
         self.configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.config" }
     }
@@ -34,7 +35,7 @@ public struct ProfileFinder: Sendable {
                     search.problems.append(error)
                     continue
                 }
-                for profile in found where seen.insert(FileSystem.realPath(profile.databasePath) ?? profile.databasePath).inserted {
+                for profile in found where seen.insert(Posix.realPath(profile.databasePath) ?? profile.databasePath).inserted {
                     search.profiles.append(profile)
                 }
             }
@@ -112,7 +113,7 @@ public struct ProfileFinder: Sendable {
         case .firefox:
             folders = try FirefoxProfileList.read(root: root.path)?.folders ?? []
         case .chromium:
-            folders = (FileSystem.entries(of: root.path) ?? [])
+            folders = (Posix.entries(of: root.path) ?? [])
                 .filter(Self.isChromiumProfileName)
                 .sorted { Self.chromiumProfileOrder($0) < Self.chromiumProfileOrder($1) }
                 .map { root.path + "/" + $0 }
@@ -139,11 +140,5 @@ public struct ProfileFinder: Sendable {
     private static func lastComponent(of path: String) -> String {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         return trimmed.split(separator: "/").last.map(String.init) ?? trimmed
-    }
-
-    private static func passwordDatabaseHome() -> String? {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        let home = String(cString: directory)
-        return home.hasPrefix("/") ? home : nil
     }
 }

@@ -51,14 +51,7 @@ public struct DataFolder: Sendable, Equatable {
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
             return DataFolder(path: dataHome + "/dbmultiverse")
         }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? passwordDatabaseHome() ?? ""
-        return DataFolder(path: home + "/.local/share/dbmultiverse")
-    }
-
-    private static func passwordDatabaseHome() -> String? {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        let home = String(cString: directory)
-        return home.hasPrefix("/") ? home : nil
+        return DataFolder(path: (Posix.homeFolder(environment: environment) ?? "") + "/.local/share/dbmultiverse")
     }
 
     /// Full path of `currentChapterData.json`.
@@ -115,9 +108,7 @@ public struct DataFolder: Sendable, Equatable {
         defer { closedir(directory) }
         var removed: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = Posix.name(of: entry)
             guard let pid = AtomicFile.writerPID(ofTemporary: name), pid != getpid(), !Self.isRunning(pid) else { continue }
             if unlinkat(dirfd(directory), name, 0) == 0 { removed.append(name) }
         }

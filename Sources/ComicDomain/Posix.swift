@@ -1,6 +1,7 @@
-import Glibc
+package import Glibc
 
-/// Thin, non-trapping helpers over the Glibc calls the storage code (and the browser host) uses.
+/// Thin, non-trapping helpers over the Glibc calls the storage code uses, and the browser host
+/// and the history lookup with it.
 package enum Posix {
     /// The text of `code`, e.g. "Permission denied".
     package static func describe(_ code: Int32) -> String {
@@ -9,7 +10,7 @@ package enum Posix {
     }
 
     /// `open`/`openat` retried on EINTR; returns the fd or the errno.
-    static func openAt(_ dirfd: Int32, _ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Result<Int32, Errno> {
+    package static func openAt(_ dirfd: Int32, _ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Result<Int32, Errno> {
         while true {
             let fd = openat(dirfd, path, flags, mode)
             if fd >= 0 { return .success(fd) }
@@ -19,14 +20,14 @@ package enum Posix {
     }
 
     /// `fstat`, or the errno.
-    static func fileStatus(_ fd: Int32) -> Result<stat, Errno> {
+    package static func fileStatus(_ fd: Int32) -> Result<stat, Errno> {
         var status = stat()
         guard fstat(fd, &status) == 0 else { return .failure(Errno(errno)) }
         return .success(status)
     }
 
     /// `stat` (following symlinks) or `lstat`, or the errno.
-    static func pathStatus(_ path: String, followLinks: Bool = true) -> Result<stat, Errno> {
+    package static func pathStatus(_ path: String, followLinks: Bool = true) -> Result<stat, Errno> {
         var status = stat()
         let rc = followLinks ? stat(path, &status) : lstat(path, &status)
         guard rc == 0 else { return .failure(Errno(errno)) }
@@ -47,11 +48,11 @@ package enum Posix {
         }
     }
 
-    static func isRegular(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFREG }
-    static func isDirectory(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFDIR }
+    package static func isRegular(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFREG }
+    package static func isDirectory(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFDIR }
 
     /// Reads up to `limit` bytes (fewer at end of file), retrying EINTR and short reads.
-    static func readUpTo(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
+    package static func readUpTo(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
         var buffer = [UInt8](repeating: 0, count: limit)
         var filled = 0
         while filled < limit {
@@ -107,16 +108,42 @@ package enum Posix {
     }
 
     /// `realpath`, or nil.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// The name of a directory entry that `readdir` returned.
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// The names in `directory` (without `.` and `..`), or nil when it cannot be listed.
+    package static func entries(of directory: String) -> [String]? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = name(of: entry)
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The user's home folder: `$HOME` when it is absolute, else the password database's (when
+    /// that one is absolute), else nil.
+    package static func homeFolder(environment: [String: String]) -> String? {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        let home = String(cString: directory)
+        return home.hasPrefix("/") ? home : nil
     }
 }
 
 /// An errno value carried through `Result`.
 package struct Errno: Error, Equatable {
     package let code: Int32
-    init(_ code: Int32) { self.code = code }
+    package init(_ code: Int32) { self.code = code }
     package var text: String { Posix.describe(code) }
 }

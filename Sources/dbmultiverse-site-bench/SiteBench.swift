@@ -4,7 +4,7 @@ import Glibc
 import Site
 import SiteTestSupport
 
-/// `make bench-site` (issue 12): the site code's figures, each from one run.
+/// `make bench-site`: the site code's figures, each from one run.
 /// - chapter list parse + extract per page, on a full-size list (≈100 chapters and specials),
 ///   beside Python's lxml (the same libxml2) and BeautifulSoup with html.parser (Komikku's);
 /// - `dbmultiverse sync` answered by a 304: requests, wall time and peak RSS of the process.

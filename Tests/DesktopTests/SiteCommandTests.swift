@@ -91,7 +91,7 @@ struct SiteCommandTests {
         #expect(setup.site.requests.isEmpty)
     }
 
-    /// The faults of issue 12, each through the real binary: one line on stderr, exit 1, the
+    /// The site faults (DESIGN §11), each through the real binary: one line on stderr, exit 1, the
     /// stored catalogue and entry byte for byte as they were.
     enum Fault: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case siteDown, trickle, tooManyRequests, unavailable, serverError, garbageFeed, garbageList, hugeBody, gzipBomb
