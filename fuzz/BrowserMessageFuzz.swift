@@ -9,6 +9,7 @@
 // refused, is one frame holding a JSON object with "ok".
 
 import ComicDomain
+import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

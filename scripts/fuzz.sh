@@ -70,7 +70,7 @@ build() { # target
                 "$PWD/Sources/CSiteLibraries/include/CSiteLibraries.h" > "$BUILD/csite/module.modulemap"
             clang -c -O1 -g -fsanitize=fuzzer-no-link,address $(pkg-config --cflags libxml-2.0) \
                 -I Sources/CSiteLibraries/include Sources/CSiteLibraries/CSiteLibraries.c -o "$BUILD/csite/CSiteLibraries.o"
-            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I "$BUILD/csite" -module-name FuzzSiteMarkup \
+            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I "$BUILD/csite" -I Sources/CLinuxEvents -module-name FuzzSiteMarkup \
                 Sources/Site/*.swift fuzz/SiteMarkupFuzz.swift "$BUILD/csite/CSiteLibraries.o" "$BUILD/libComicDomain.a" \
                 "$BUILD/libJSON.a" "$BUILD/libEventLoop.a" -o "$BUILD/sitemarkup" ;;
         # The browser host's pure files (no Logging, no I/O) over the domain built as its own module.
