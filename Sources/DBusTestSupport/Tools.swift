@@ -181,3 +181,11 @@ public func readLine(_ handle: FileHandle, within seconds: Double, _ what: Strin
 public func join(_ finished: DispatchSemaphore, _ what: String, within seconds: Double = 30) -> FixtureError? {
     finished.wait(timeout: .now() + seconds) == .success ? nil : FixtureError("\(what) did not end within \(seconds) s")
 }
+
+/// Writes `text` to `path` as an executable (mode 0755), through a child process: a file this
+/// process had open for writing could be inherited by a process another test starts meanwhile,
+/// and running it would then fail with ETXTBSY ("Text file busy").
+public func writeExecutable(_ text: String, to path: String) throws {
+    let result = try runCommand(["sh", "-c", #"cat > "$1" && chmod 755 "$1""#, "sh", path], input: Data(text.utf8))
+    guard result.status == 0 else { throw FixtureError("writing \(path): \(result)") }
+}

@@ -13,8 +13,7 @@ import Testing
         let folder = try makeTemporaryDirectory("dbm-fake-daemon", for: .programs)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let script = folder + "/dbus-daemon", pidFile = folder + "/pid"
-        try "#!/bin/sh\necho $$ > '\(pidFile)'\n\(body)\n".write(toFile: script, atomically: false, encoding: .utf8)
-        guard chmod(script, 0o755) == 0 else { throw FixtureError("chmod \(script): errno \(errno)") }
+        try writeExecutable("#!/bin/sh\necho $$ > '\(pidFile)'\n\(body)\n", to: script)
 
         let clock = ContinuousClock()
         let started = clock.now

@@ -189,8 +189,7 @@ final class FakeBrowser: @unchecked Sendable { // used from one test at a time
             printf '%s\\n' "$line" > '\(fifo)'
 
             """
-        try text.write(toFile: script, atomically: false, encoding: .utf8)
-        chmod(script, 0o755)
+        try writeExecutable(text, to: script)
     }
 
     deinit { close(fd) }

@@ -55,8 +55,9 @@ struct ServiceUser {
             try skip("this process reads every file (root), and there is no user nobody to run the service as")
         }
         let binary = shared + "/dbmultiverse"
-        try FileManager.default.copyItem(atPath: Binary.dbmultiverse, toPath: binary)
-        guard chmod(binary, 0o755) == 0 else { throw FixtureError("chmod \(binary): errno \(errno)") }
+        // Copied by a child process, for the reason writeExecutable gives.
+        let copy = try runCommand(["install", "-m", "755", Binary.dbmultiverse, binary], environment: testEnvironment())
+        guard copy.status == 0 else { throw FixtureError("copying \(Binary.dbmultiverse): \(copy)") }
         let user = ServiceUser(uid: entry.pw_uid, gid: entry.pw_gid, binary: binary)
         let check = try runCommand(user.commandPrefix + [binary, "--version"], environment: testEnvironment())
         guard check.status == 0 else {
