@@ -113,6 +113,8 @@ let package = Package(
         // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
         // Test-only, so Foundation's Process is fine here.
         .target(name: "DBusTestSupport", dependencies: ["DBus", "EventLoop"]),
+        // Swift Testing traits of the suites: `.offThePool` for tests that block.
+        .target(name: "TestingTraits", dependencies: ["DBusTestSupport"]),
         // zlib, for the fixture site's gzip bodies (test support only).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The fixture site: a loopback HTTP/1.1 server with the comic's pages, feeds and faults.
@@ -136,18 +138,18 @@ let package = Package(
             name: "dbmultiverse-history-bench",
             dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain"]
         ),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport", "TestingTraits"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
-        .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
+        .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport", "TestingTraits"]),
         .testTarget(
             name: "BrowserHistoryTests",
             dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain", "DBusTestSupport"]
         ),
         .testTarget(
             name: "DesktopTests",
-            dependencies: ["Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
+            dependencies: ["Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "DBusTestSupport", "SiteTestSupport", "TestingTraits"]
         ),
     ]
 )

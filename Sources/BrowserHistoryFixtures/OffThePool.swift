@@ -1,16 +1,8 @@
+import DBusTestSupport
 import Foundation
 
-/// Runs `body`, which blocks (it waits for a process, or builds a database with one), on a
-/// thread of its own while the calling task waits suspended. Tests run on Swift's cooperative
-/// pool, one thread per core: a test blocking a pool thread stalls every other test's task,
-/// and the suite's timing tests then fail.
-public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}
-
-// The fixtures' blocking calls, for tests: the same, awaited off the pool.
+// The fixtures' blocking calls, for tests: the same, awaited off the cooperative pool
+// (DBusTestSupport's offThePool).
 
 extension ProfileHome {
     @discardableResult

@@ -3,10 +3,11 @@ import DBusTestSupport
 import Foundation
 import FoundationXML
 import Testing
+import TestingTraits
 
 /// The sample object over a private dbus-daemon, driven by the stock clients (`dbus-send`,
 /// `gdbus`, `busctl`, `dbus-monitor`): what other programs see is exactly what the declaration says.
-@Suite(.timeLimit(.minutes(3))) struct StockClientTests {
+@Suite(.timeLimit(.minutes(3)), .offThePool) struct StockClientTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws {

@@ -3,11 +3,12 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Testing
+import TestingTraits
 
 /// The WebExtension's source (`browser/`, DESIGN §12) and its packing: one MV3 manifest for both
 /// browser families with the least privilege, the ids the host manifests allow, and the archives
 /// `make browser-extension` builds.
-@Suite(.timeLimit(.minutes(1))) struct BrowserExtensionTests {
+@Suite(.timeLimit(.minutes(1)), .offThePool) struct BrowserExtensionTests {
     static let folder = DesktopInstall.repository.appendingPathComponent("browser")
 
     static func manifest() throws -> [String: Any] {

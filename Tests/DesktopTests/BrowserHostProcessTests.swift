@@ -2,11 +2,12 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Testing
+import TestingTraits
 
 /// The native messaging host as the browsers run it (DESIGN §12): the built binary started with
 /// Chromium's and Firefox's exact arguments, framed messages through pipes, only framed replies
 /// on stdout, the end of input ending it. The bad-input table, each reply asserted exactly.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(2)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct BrowserHostProcessTests {
     /// A session's environment: a temporary home and data folder, no session bus.
     final class Session {

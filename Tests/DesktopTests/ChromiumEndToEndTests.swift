@@ -1,16 +1,17 @@
 import DBusTestSupport
 import Desktop
 import Foundation
-import SiteTestSupport
 import Glibc
+import SiteTestSupport
 import Testing
+import TestingTraits
 
 /// The extension in a real browser (DESIGN §12): Debian's Chromium, headless, with the
 /// project's `browser/` loaded unpacked and the host manifest where that browser reads it; the
 /// comic's site served by the fixture site under its real host names. Visiting pages of the site
 /// must reach the real `dbmultiverse` host and bring its reply back to the extension; a page on
 /// another host, or a page of the site that is not a comic page, must not reach it.
-@Suite(.serialized, .timeLimit(.minutes(3)),
+@Suite(.serialized, .timeLimit(.minutes(3)), .offThePool,
        .enabled(if: HeadlessChromium.isInstalled, "needs Debian's chromium (.ci/run installs it)"),
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct ChromiumEndToEndTests {

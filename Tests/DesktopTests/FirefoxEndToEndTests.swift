@@ -3,6 +3,7 @@ import Desktop
 import Foundation
 import SiteTestSupport
 import Testing
+import TestingTraits
 
 /// The same extension in Firefox ESR (DESIGN §12), headless: the unsigned `.xpi` that
 /// `make browser-extension` builds, sideloaded into a temporary profile that allows unsigned
@@ -10,7 +11,7 @@ import Testing
 /// `~/.mozilla/native-messaging-hosts/` of a temporary HOME, and the site reached through the
 /// fixture site as Firefox's HTTP proxy (so the real host names need no /etc/hosts entry).
 /// The background script logs the host's reply, which Firefox prints on stdout.
-@Suite(.serialized, .timeLimit(.minutes(3)),
+@Suite(.serialized, .timeLimit(.minutes(3)), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: FirefoxESR.binary), "needs Debian's firefox-esr (.ci/run installs it)"),
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct FirefoxEndToEndTests {

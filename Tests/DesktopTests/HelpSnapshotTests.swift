@@ -1,6 +1,7 @@
 import DBusTestSupport
 import Foundation
 import Testing
+import TestingTraits
 
 /// `dbmultiverse --help` and the `--help` of every subcommand, compared with the text stored in
 /// `Tests/Snapshots/help/` (swift-argument-parser's convention: help is what users read, so a
@@ -15,7 +16,7 @@ import Testing
 /// It writes every snapshot that is missing or differs and removes those of commands that are
 /// gone, failing each test it changed a file for; review `git diff Tests/Snapshots`, then run
 /// again without the variable.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(3)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct HelpSnapshotTests {
     static let snapshots = repositoryRoot.appendingPathComponent("Tests/Snapshots/help")
     static let recording = ProcessInfo.processInfo.environment["DBMULTIVERSE_RECORD_SNAPSHOTS"] != nil

@@ -3,11 +3,12 @@ import Desktop
 import Foundation
 import Glibc
 import Testing
+import TestingTraits
 
 /// `make install` / `make uninstall` (DESIGN §9) into temporary prefixes, with the debug-built
 /// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock
 /// validators (`desktop-file-validate`, `systemd-analyze verify`).
-@Suite(.timeLimit(.minutes(5))) struct InstallTests {
+@Suite(.timeLimit(.minutes(5)), .offThePool) struct InstallTests {
     @Test func theDesktopFileValidates() throws {
         let result = try runCommand(["desktop-file-validate", DesktopInstall.repository.appendingPathComponent(DesktopInstall.desktopSource).path])
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")

@@ -2,9 +2,10 @@ import DBusTestSupport
 import Foundation
 import SiteTestSupport
 import Testing
+import TestingTraits
 
 /// `dbmultiverse sync` and `chapters` as built, against the fixture site (DESIGN §8, §11, §13).
-@Suite(.timeLimit(.minutes(2)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(2)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct SiteCommandTests {
     /// A data folder with a stored chapter, and the fixture site serving the small comic.
     final class Setup {

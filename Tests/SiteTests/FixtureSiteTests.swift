@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import SiteTestSupport
 import Testing
+import TestingTraits
 
 /// The fixture site as the browser tests use it: under any host name, and as an HTTP proxy.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .offThePool)
 struct FixtureSiteTests {
     private struct SocketFailure: Error {
         let call: String

@@ -3,6 +3,7 @@ import Foundation
 @testable import Site
 import SiteTestSupport
 import Testing
+import TestingTraits
 
 /// A wall clock the test moves by hand. `@unchecked Sendable`: the value is read and written
 /// under the lock.
@@ -62,7 +63,7 @@ struct SiteFixture {
     static let list = "/en/chapters.html?comic=page&chaptersmode=1"
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .offThePool)
 struct SyncTests {
     @Test func firstSyncReadsFeedAndListAndStoresTheCatalogue() throws {
         let fixture = try SiteFixture()
@@ -219,7 +220,7 @@ struct SyncTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .offThePool)
 struct PageLookupTests {
     @Test func pageToChapterProgressUniverseAndCover() throws {
         let fixture = try SiteFixture()
