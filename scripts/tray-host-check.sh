@@ -27,11 +27,15 @@ if [ "${1:-}" = "--session" ]; then
     export XDG_DATA_DIRS="/usr/local/share:/usr/share" PATH="/usr/local/bin:/usr/bin:/bin"
     export DBMULTIVERSE_DATA_DIR="$work/data" DBMULTIVERSE_BROWSER=none DBMULTIVERSE_LOG_LEVEL=debug
     pids=()
+    # SIGKILL for everything but the notifier: a process started from a test runner's thread
+    # inherits that thread's signal mask, with SIGTERM blocked, and would never see a SIGTERM.
+    # The notifier reads SIGTERM from a signalfd, blocked or not, and stops cleanly.
     cleanup() {
         local status=$?
-        for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+        if [ -n "${notifier_pid:-}" ]; then kill -TERM "$notifier_pid" 2>/dev/null; wait "$notifier_pid" 2>/dev/null || true; fi
+        for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
         for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-        [ -n "${BUS_PID:-}" ] && kill "$BUS_PID" 2>/dev/null
+        [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
         exit "$status"
     }
     trap cleanup EXIT INT TERM
@@ -90,7 +94,7 @@ CONF
 
     # The notifier, from the installed binary (so IconThemePath names the installed icon).
     "$work/prefix/bin/dbmultiverse" notifier >"$work/notifier.log" 2>&1 &
-    pids+=($!)
+    notifier_pid=$!
     wait_for 100 grep -q "registered with the tray host" "$work/notifier.log" || { cat "$work/notifier.log" >&2; exit 1; }
     item="$(sed -n 's/.*tray item \([^ ]*\) registered.*/\1/p' "$work/notifier.log" | head -1)"
     registered="$(busctl --user get-property org.kde.StatusNotifierWatcher /StatusNotifierWatcher \

@@ -5,7 +5,7 @@ import Logging
 struct NotifierCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifier",
-        abstract: "Show a desktop notification whenever the chapter being read changes, and the tray item.",
+        abstract: "Show the tray item, and a desktop notification whenever the chapter being read changes.",
         discussion: "Follows com.nobadi.DBMultiverse's TimelinesReloaded signal on the session bus and calls org.freedesktop.Notifications for chapter changes only (not for the state found at start). It also serves the tray item (org.kde.StatusNotifierItem with its menu), registered with the panel's org.kde.StatusNotifierWatcher whenever one is on the bus; --no-tray, or `tray = no` in ~/.config/dbmultiverse/config, turns it off. Usually run by its systemd user unit, dbmultiverse-notifier.service. Exits 0 on SIGTERM/SIGINT and 1 when the bus goes away."
     )
 

@@ -118,6 +118,12 @@ public struct TrayMenuItem: Sendable, Equatable {
 
     public var id: Int32 { role.rawValue }
 
+    package init(role: Role, kind: Kind, action: TrayAction?) {
+        self.role = role
+        self.kind = kind
+        self.action = action
+    }
+
     static func label(_ role: Role, _ text: String, action: TrayAction?) -> TrayMenuItem {
         TrayMenuItem(role: role, kind: .label(shortened(text)), action: action)
     }
