@@ -40,16 +40,7 @@ if [ "${1:-}" = "--session" ]; then
     }
     trap cleanup EXIT INT TERM
 
-    # Bounded wait: up to $1 tenths of a second for the command after it to succeed.
-    wait_for() {
-        local tries="$1"; shift
-        for _ in $(seq "$tries"); do
-            if "$@" >/dev/null 2>&1; then return 0; fi
-            sleep 0.1
-        done
-        echo "FAIL: timed out waiting for: $*" >&2
-        return 1
-    }
+    source "$repository/scripts/bounded-wait.sh"
     fail() { echo "FAIL: $*" >&2; exit 1; }
 
     # A private session bus that activates the installed service (its activation file).

@@ -114,6 +114,15 @@ static int resolve(void *library, const char *const *names, void **table, size_t
 
 // MARK: JPEG
 
+// The library whose ABI the header describes (libjpeg-turbo builds one of the three).
+#if JPEG_LIB_VERSION >= 80
+#define JPEG_LIBRARY "libjpeg.so.8"
+#elif JPEG_LIB_VERSION >= 70
+#define JPEG_LIBRARY "libjpeg.so.7"
+#else
+#define JPEG_LIBRARY "libjpeg.so.62"
+#endif
+
 static const char *const jpeg_names[] = {
     "jpeg_std_error", "jpeg_CreateDecompress", "jpeg_stdio_src", "jpeg_read_header",
     "jpeg_start_decompress", "jpeg_read_scanlines", "jpeg_destroy_decompress",
@@ -210,6 +219,11 @@ static int decode_jpeg(void *library, FILE *file, int max_side, cimage_pixmap *o
 }
 
 // MARK: PNG
+
+// The library whose ABI the header describes: libpng16.so.16 for libpng 1.6.
+#define STRING_OF(number) #number
+#define DIGITS(number) STRING_OF(number)
+#define PNG_LIBRARY "libpng" DIGITS(PNG_LIBPNG_VER_DLLNUM) ".so." DIGITS(PNG_LIBPNG_VER_SONUM)
 
 static const char *const png_names[] = {
     "png_create_read_struct", "png_create_info_struct", "png_destroy_read_struct", "png_init_io",
@@ -341,7 +355,7 @@ int cimage_decode(int fd, int max_side, cimage_pixmap *out, char *error, size_t 
         snprintf(error, error_size, "neither JPEG nor PNG");
         return -1;
     }
-    const char *name = is_jpeg ? "libjpeg.so.62" : "libpng16.so.16";
+    const char *name = is_jpeg ? JPEG_LIBRARY : PNG_LIBRARY;
     void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         snprintf(error, error_size, "cannot load %s: %s", name, dlerror());
