@@ -47,8 +47,9 @@ final class NotifierHost: @unchecked Sendable {
 }
 
 /// A stand-in for the widget service (the real one is another test subject): owns
-/// `com.nobadi.DBMultiverse`, emits `TimelinesReloaded` with the entry given, and records the
-/// `org.freedesktop.Application` calls (`Open`; `Activate` and `ActivateAction`).
+/// `com.nobadi.DBMultiverse`, answers `GetCurrentEntry` with the entry it was made with, emits
+/// `TimelinesReloaded` with the entry given, and records the `org.freedesktop.Application` calls
+/// (`Open`; `Activate` and `ActivateAction`).
 ///
 /// `Sendable`: its bus objects live in a `BusHost`; `opens` and `activations` are AsyncStreams.
 final class NotifierTestWidget: Sendable {
@@ -68,8 +69,9 @@ final class NotifierTestWidget: Sendable {
     let activations: AsyncStream<ActivationCall>
     private let host: BusHost
     private let exported: LoopBound<ExportedInterface<FreedesktopApplication>>
+    private let exportedWidget: LoopBound<ExportedInterface<Widget1>>
 
-    init(address: String) throws {
+    init(address: String, current: ChapterEntry = .placeholder(family: .medium, date: 1_700_000_000)) throws {
         let (opens, continuation) = AsyncStream<OpenCall>.makeStream()
         let (activations, activated) = AsyncStream<ActivationCall>.makeStream()
         self.opens = opens
@@ -85,6 +87,9 @@ final class NotifierTestWidget: Sendable {
             Method(FreedesktopApplication.activateAction) { name, parameter, platformData in
                 activated.yield(ActivationCall(action: name, parameter: parameter, platformData: platformData))
             },
+        ]), at: WidgetBus.objectPath))
+        exportedWidget = LoopBound(try host.server.export(Interface<Widget1>(methods: [
+            Method(Widget1.getCurrentEntry) { current.dbusDictionary },
         ]), at: WidgetBus.objectPath))
         try host.own(WidgetBus.busName)
         try host.start()

@@ -294,4 +294,18 @@ import Testing
         #expect(try await click(2) == .init(action: "open-current", parameter: [], platformData: [:]))
         tray.stop()
     }
+
+    @Test func aServiceThatStartsLaterOrRestartsIsAskedForItsEntry() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        // No service yet: the tray keeps the placeholder.
+        let tray = try TrayHost(address: bus.address)
+        let first = try NotifierTestWidget(address: bus.address, current: NotifierTestWidget.entry(7, progress: 10))
+        #expect(try await tray.wait(for: "chapter 7") { $0.shownModel?.toolTipText.hasPrefix("Chapter 7:") == true }.shownModel?.status == .active)
+        first.stop()
+        let second = try NotifierTestWidget(address: bus.address, current: NotifierTestWidget.entry(8, progress: 100))
+        defer { second.stop() }
+        #expect(try await tray.wait(for: "chapter 8") { $0.shownModel?.toolTipText.hasPrefix("Chapter 8:") == true }.shownModel?.status == .passive)
+        tray.stop()
+    }
 }
