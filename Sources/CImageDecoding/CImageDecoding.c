@@ -1,6 +1,7 @@
 #include "CImageDecoding.h"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,5 +375,8 @@ int cimage_decode(int fd, int max_side, cimage_pixmap *out, char *error, size_t 
         fclose(file);
     }
     dlclose(library);
+    // The decoders' working memory is freed by now, but glibc keeps the pages it came from: give
+    // them back, or a notifier that decoded one cover stays larger for the rest of the session.
+    malloc_trim(0);
     return status;
 }
