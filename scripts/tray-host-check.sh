@@ -5,7 +5,8 @@
 # notifier serving the item. Checks that Waybar's watcher lists the item, takes a grim screenshot
 # of the bar with the icon, right-clicks the icon (sway's seat cursor) and screenshots the menu,
 # clicks "Continue reading" and the icon itself, and sees the service open the chapter
-# (OpenRequested; the browser is `none`).
+# (OpenRequested; the browser is `none`); then restarts Waybar and sees the item register with
+# its new watcher.
 #
 # sway refuses to run as root: as root, the session (bus, sway, Waybar, service, notifier) runs as
 # the user `nobody` in a temporary runtime directory made for it; as another user, as that user.
@@ -42,6 +43,8 @@ if [ "${1:-}" = "--session" ]; then
 
     source "$repository/scripts/bounded-wait.sh"
     fail() { echo "FAIL: $*" >&2; exit 1; }
+    # lines PATTERN FILE COUNT: FILE has at least COUNT lines matching PATTERN (counted at each try).
+    lines() { [ "$(grep -c -- "$1" "$2")" -ge "$3" ]; }
 
     # A private session bus that activates the installed service (its activation file).
     source "$repository/scripts/private-bus.sh"
@@ -127,13 +130,31 @@ CONF
     # A left click on the icon: Activate, the current chapter again.
     click "$icon_x" "$icon_y" button1
     wait_for 100 grep -q "tray: activate" "$work/notifier.log" || fail "the left click did not activate the item"
-    wait_for 100 test "$(grep -c 'member=OpenRequested' "$work/monitor.log")" -ge 2 || fail "Activate opened nothing"
+    wait_for 100 lines member=OpenRequested "$work/monitor.log" 2 || fail "Activate opened nothing"
     echo "Activate → OpenRequested again ($(grep -c 'member=OpenRequested' "$work/monitor.log") in all)"
 
-    if grep -q "Could not find an icon" "$work/waybar.log"; then
-        grep "Could not find an icon" "$work/waybar.log" >&2
-        fail "Waybar did not find the icon"
-    fi
+    # The panel restarts: Waybar killed and started again, a new watcher, which gets the item again.
+    first_watcher="$(busctl --user status org.kde.StatusNotifierWatcher | sed -n 's/^UniqueName=//p')"
+    kill -KILL "$(busctl --user status org.kde.StatusNotifierWatcher | sed -n 's/^PID=//p')"
+    swaymsg -q -- exec "waybar -c $work/waybar.json -s $work/waybar.css >$work/waybar-again.log 2>&1"
+    wait_for 150 lines "registered with the tray host" "$work/notifier.log" 2 || fail "the item did not register with the restarted Waybar"
+    second_watcher="$(busctl --user status org.kde.StatusNotifierWatcher | sed -n 's/^UniqueName=//p')"
+    [ -n "$second_watcher" ] && [ "$second_watcher" != "$first_watcher" ] || fail "the watcher did not change owner"
+    registered="$(busctl --user get-property org.kde.StatusNotifierWatcher /StatusNotifierWatcher \
+        org.kde.StatusNotifierWatcher RegisteredStatusNotifierItems)"
+    case "$registered" in *"$item/StatusNotifierItem"*) ;; *) fail "the restarted Waybar does not list $item" ;; esac
+    echo "Waybar restarted: watcher $first_watcher → $second_watcher; RegisteredStatusNotifierItems: $registered"
+    wait_for 100 lines member=GetAll "$work/monitor.log" 2 || fail "the restarted Waybar never read the item"
+    sleep 1 # the frame after the read
+    grim "$shots/bar-after-restart.png"
+    echo "screenshot of the bar after the restart: $shots/bar-after-restart.png"
+
+    for log in waybar waybar-again; do
+        if grep -q "Could not find an icon" "$work/$log.log"; then
+            grep "Could not find an icon" "$work/$log.log" >&2
+            fail "Waybar did not find the icon"
+        fi
+    done
     echo "--- the notifier's log"
     cat "$work/notifier.log"
     echo "PASS"

@@ -6,8 +6,9 @@ import Testing
 /// into a temporary prefix — Waybar's tray (Debian's waybar, which runs the watcher itself) under
 /// headless sway, run as `nobody` when the tests run as root (sway refuses root). It checks that
 /// Waybar's watcher lists the item, screenshots the bar and the opened menu with grim, clicks
-/// "Continue reading" and the icon, and sees the service open the chapter. The screenshots stay
-/// in a folder the test prints, for a person to look at.
+/// "Continue reading" and the icon, sees the service open the chapter, and restarts Waybar to see
+/// the item register with the new watcher. The screenshots stay in a folder the test prints, for a
+/// person to look at.
 @Suite(.timeLimit(.minutes(3))) struct TrayHostTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/tray-host-check.sh").path
 
@@ -32,7 +33,8 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("RegisteredStatusNotifierItems: as 1 \"org.kde.StatusNotifierItem-"), "\(run.stdout)")
         #expect(run.stdout.contains("Continue reading →  int32 42  string \"dbmultiverse://chapter/42\""), "\(run.stdout)")
-        for shot in ["bar.png", "menu.png"] {
+        #expect(run.stdout.contains("Waybar restarted: watcher :"), "\(run.stdout)")
+        for shot in ["bar.png", "menu.png", "bar-after-restart.png"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
             #expect((attributes[.size] as? Int ?? 0) > 1000, "\(shot) is missing or empty")
         }
