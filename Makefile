@@ -34,11 +34,16 @@ BINARY ?=
 APP_ID = com.nobadi.DBMultiverse
 INSTALLED_BIN = $(BINDIR)/dbmultiverse
 APPLICATIONS_DIR = $(DATADIR)/applications
+# The tray item's IconThemePath: a theme folder of its own, found by hosts when $(DATADIR) is not
+# one of the desktop's data directories (desktop/icons/index.theme says why it has an index).
+TRAY_ICONS = $(DATADIR)/dbmultiverse/icons
 INSTALL_FILES = \
 	$(BINDIR)/dbmultiverse \
 	$(DATADIR)/dbus-1/services/$(APP_ID).service \
 	$(APPLICATIONS_DIR)/$(APP_ID).desktop \
 	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
+	$(TRAY_ICONS)/hicolor/index.theme \
+	$(TRAY_ICONS)/hicolor/scalable/apps/$(APP_ID).svg \
 	$(DATADIR)/systemd/user/dbmultiverse.service \
 	$(DATADIR)/systemd/user/dbmultiverse-notifier.service \
 	$(DATADIR)/systemd/user/dbmultiverse-sync.service \
@@ -67,6 +72,9 @@ install:
 	$(call install_rewritten,dbus/$(APP_ID).service,$(DATADIR)/dbus-1/services/$(APP_ID).service)
 	$(call install_rewritten,desktop/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
 	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	install -d "$(DESTDIR)$(TRAY_ICONS)/hicolor/scalable/apps"
+	install -m 644 desktop/icons/index.theme "$(DESTDIR)$(TRAY_ICONS)/hicolor/index.theme"
+	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(TRAY_ICONS)/hicolor/scalable/apps/$(APP_ID).svg"
 	$(call install_rewritten,desktop/dbmultiverse.service,$(DATADIR)/systemd/user/dbmultiverse.service)
 ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 	$(call install_rewritten,desktop/dbmultiverse-notifier.service,$(DATADIR)/systemd/user/dbmultiverse-notifier.service)

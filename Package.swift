@@ -92,11 +92,15 @@ let package = Package(
         // Browser history: finds Firefox and Chromium-family profiles and reads the newest visit
         // to a comic page from a private copy of their databases. Knows nothing of D-Bus or HTTP.
         .target(name: "BrowserHistory", dependencies: ["CSQLite", "ComicDomain"]),
-        // The desktop layer: joins the domain to the bus (service, application, notifier, opener).
+        // JPEG and PNG into small ARGB32 pixmaps (the tray's cover), libjpeg and libpng loaded with
+        // dlopen around each decode (see its header). DWARF 4: Debian 12's valgrind cannot read the
+        // toolchain clang's DWARF 5.
+        .target(name: "CImageDecoding", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // The desktop layer: joins the domain to the bus (service, application, notifier, opener, tray).
         .target(
             name: "Desktop",
             dependencies: [
-                "DBus", "ComicDomain", "EventLoop", "JSON",
+                "DBus", "ComicDomain", "EventLoop", "JSON", "CImageDecoding",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -5,8 +5,11 @@ set -euo pipefail
 # libcurl4-openssl-dev, libxml2-dev: the site code's libraries (headers; loaded with dlopen at run
 # time); zlib1g-dev: the fixture site's gzip; time: the site benchmark's peak RSS; libsqlite3-dev:
 # import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
+# libjpeg-dev, libpng-dev: the tray's cover decoder (headers; loaded with dlopen at run time);
+# sway, waybar, grim, gcc: the tray in a real host (TrayHostTests).
 packages=(libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
-    libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl)
+    libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
+    libjpeg-dev libpng-dev sway waybar grim gcc)
 # The browsers of the extension's end-to-end tests, where the distribution has them as debs
 # (Debian does; Ubuntu ships snaps): without them those tests are skipped.
 browsers=(chromium firefox-esr)

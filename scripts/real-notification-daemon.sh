@@ -33,16 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# Bounded wait: up to $1 tenths of a second for the command after it to succeed.
-wait_for() {
-    local tries="$1"; shift
-    for _ in $(seq "$tries"); do
-        if "$@" >/dev/null 2>&1; then return 0; fi
-        sleep 0.1
-    done
-    echo "timed out waiting for: $*" >&2
-    return 1
-}
+source "$(dirname "$0")/bounded-wait.sh"
 
 mkdir -p "$work/home" "$work/runtime" "$work/data dir" "$work/bus"
 chmod 700 "$work/runtime"

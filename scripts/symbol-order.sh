@@ -38,8 +38,9 @@ pids+=("$BUS_PID")
 export DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS DBMULTIVERSE_DATA_DIR=$work/data DBMULTIVERSE_BROWSER=none
 unset DBUS_STARTER_ADDRESS DBUS_STARTER_BUS_TYPE
 
-# A stand-in notification server, so the notifier runs its Notify path.
-/usr/bin/python3 - "$work/notifications.ready" "$work/notified" <<'PY' &
+# A stand-in notification server, so the notifier runs its Notify path, and a stand-in tray
+# watcher, so its tray item registers and serves a host's calls.
+/usr/bin/python3 - "$work/notifications.ready" "$work/notified" "$work/tray-item" <<'PY' &
 import sys, dbus, dbus.service, dbus.mainloop.glib
 from gi.repository import GLib
 dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
@@ -52,8 +53,14 @@ class Notifications(dbus.service.Object):
         return 1
     @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="ssss")
     def GetServerInformation(self): return ("order", "dbmultiverse", "1", "1.2")
+class Watcher(dbus.service.Object):
+    @dbus.service.method("org.kde.StatusNotifierWatcher", in_signature="s", out_signature="")
+    def RegisterStatusNotifierItem(self, service):
+        with open(sys.argv[3], "w") as item: item.write(service)
 name = dbus.service.BusName("org.freedesktop.Notifications", dbus.SessionBus())
 Notifications(dbus.SessionBus(), "/org/freedesktop/Notifications")
+watcher = dbus.service.BusName("org.kde.StatusNotifierWatcher", dbus.SessionBus())
+Watcher(dbus.SessionBus(), "/StatusNotifierWatcher")
 open(sys.argv[1], "w").close()
 GLib.MainLoop().run()
 PY
@@ -104,6 +111,35 @@ for round in 1 2 3; do
     printf '{"number": %d, "name": "External", "progress": 12, "coverImagePath": ""}' $((60 + round)) >"$work/data/.external.tmp"
     mv "$work/data/.external.tmp" "$work/data/currentChapterData.json"
     sleep 0.5 # the watcher's and the notifier's turn
+done
+# The tray item, as a panel uses it (Waybar's and Plasma's calls), after a chapter with a cover.
+wait_for test -s "$work/tray-item"
+item=$(cat "$work/tray-item")
+cover_png=(69 137 80 78 71 13 10 26 10 0 0 0 13 73 72 68 82 0 0 0 1 0 0 0 1 8 2 0 0 0 144 119 83 222 0 0 0 12 73 68 65 84
+    120 156 99 248 207 192 0 0 3 1 1 0 201 254 146 239 0 0 0 0 73 69 78 68 174 66 96 130)
+busctl --address="$BUS_ADDRESS" call com.nobadi.DBMultiverse /com/nobadi/DBMultiverse $widget UpdateChapter \
+    isiaya{sv} 50 "With a cover" 40 "${cover_png[@]}" 0 >/dev/null 2>&1 || true
+sleep 0.5
+tray() { gdbus call --session --dest "$item" --object-path "$1" --method "$2" "${@:3}" >/dev/null 2>&1 || true; }
+for round in 1 2; do
+    tray /StatusNotifierItem org.freedesktop.DBus.Properties.GetAll org.kde.StatusNotifierItem
+    tray /StatusNotifierItem org.freedesktop.DBus.Properties.Get org.kde.StatusNotifierItem ToolTip
+    tray /StatusNotifierItem org.freedesktop.DBus.Introspectable.Introspect
+    tray /MenuBar org.freedesktop.DBus.Properties.GetAll com.canonical.dbusmenu
+    tray /MenuBar com.canonical.dbusmenu.GetLayout 0 -- -1 "[]"
+    tray /MenuBar com.canonical.dbusmenu.GetLayout 2 1 "['label']"
+    tray /MenuBar com.canonical.dbusmenu.GetGroupProperties "[]" "[]"
+    tray /MenuBar com.canonical.dbusmenu.GetProperty 2 label
+    tray /MenuBar com.canonical.dbusmenu.AboutToShow 0
+    tray /MenuBar com.canonical.dbusmenu.AboutToShowGroup "[0]"
+    tray /MenuBar com.canonical.dbusmenu.Event 0 opened "<0>" 0
+    tray /MenuBar com.canonical.dbusmenu.EventGroup "[(2, 'clicked', <0>, 0), (3, 'clicked', <0>, 0), (99, 'clicked', <0>, 0)]"
+    tray /MenuBar com.canonical.dbusmenu.Event 5 clicked "<0>" 0
+    tray /StatusNotifierItem org.kde.StatusNotifierItem.ProvideXdgActivationToken token
+    tray /StatusNotifierItem org.kde.StatusNotifierItem.Activate 0 0
+    tray /StatusNotifierItem org.kde.StatusNotifierItem.SecondaryActivate 0 0
+    call $widget.UpdateChapter $((70 + round)) "Tray $round" 100 "[]" "{}"
+    sleep 0.5
 done
 sleep 2.5 # one debounced progress reload
 

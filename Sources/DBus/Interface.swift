@@ -41,12 +41,12 @@ public struct Property<Owner: DBusInterface> {
 
     /// A property whose value `get` returns when asked.
     public init<Value>(_ declaration: PropertyDeclaration<Owner, Value>, get: @escaping () -> Value) {
-        bound = BoundProperty(info: declaration.info, read: { Variant(get()) }, write: nil)
+        bound = BoundProperty(info: declaration.info, encode: { $0.appendVariant(get()) }, write: nil)
     }
 
     /// A read-write property; `set` may throw to reject a value.
     public init<Value>(_ declaration: PropertyDeclaration<Owner, Value>, get: @escaping () -> Value, set: @escaping (Value) throws -> Void) {
-        bound = BoundProperty(info: declaration.info, read: { Variant(get()) }, write: { variant in try set(try variant.get(Value.self)) })
+        bound = BoundProperty(info: declaration.info, encode: { $0.appendVariant(get()) }, write: { variant in try set(try variant.get(Value.self)) })
     }
 }
 
@@ -169,7 +169,9 @@ struct BoundMethod {
 
 struct BoundProperty {
     let info: PropertyInfo
-    let read: () -> Variant
+    /// Appends the current value inside a variant, straight from its Swift type (a pixmap's bytes
+    /// are copied in one step, never as one dynamically typed value per byte).
+    let encode: (inout MessageWriter) -> Void
     let write: ((Variant) throws -> Void)?
 }
 

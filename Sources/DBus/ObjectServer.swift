@@ -98,7 +98,7 @@ public final class ObjectServer {
         guard let entry = objects[path]?[interface] else {
             return onMisuse("PropertiesChanged emitted from \(path), where \(interface) is not exported")
         }
-        var changed: [String: Variant] = [:]
+        var changed: [BoundProperty] = []
         var invalidated: [String] = []
         for name in names {
             guard let property = entry.properties.first(where: { $0.info.name == name }) else {
@@ -106,15 +106,30 @@ public final class ObjectServer {
                 continue
             }
             switch property.info.emits {
-            case .emitsValue: changed[name] = property.read()
+            case .emitsValue: changed.append(property)
             case .invalidates: invalidated.append(name)
             case .const, .none: continue
             }
         }
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
         let message = Message.signal(path: path, interface: Properties.name, member: Properties.propertiesChanged.name)
-        message.append(interface.rawValue, changed, invalidated)
+        var writer = message.writer()
+        writer.append(interface.rawValue)
+        Self.appendValues(of: changed, to: &writer)
+        writer.append(invalidated)
         connection.send(message)
+    }
+
+    /// Appends the `a{sv}` of `properties`' names and current values.
+    private static func appendValues(of properties: [BoundProperty], to writer: inout MessageWriter) {
+        writer.withContainer(TypeCode.array, signature: "{sv}") { array in
+            for property in properties {
+                array.withContainer(TypeCode.dictEntry, signature: nil) { entry in
+                    entry.append(property.info.name)
+                    property.encode(&entry)
+                }
+            }
+        }
     }
 
     private static func reportMisuse(_ problem: String) {
@@ -247,13 +262,13 @@ public final class ObjectServer {
         case Properties.get.name.rawValue:
             try expectSignature(call, "ss")
             let (interfaceName, propertyName) = try call.decode(String.self, String.self)
-            reply.append(try property(propertyName, in: interface(named: interfaceName)).read())
+            var writer = reply.writer()
+            try property(propertyName, in: interface(named: interfaceName)).encode(&writer)
         case Properties.getAll.name.rawValue:
             try expectSignature(call, "s")
             let interfaceName = try call.decode(String.self)
-            var values: [String: Variant] = [:]
-            for property in try interface(named: interfaceName).properties { values[property.info.name] = property.read() }
-            reply.append(values)
+            var writer = reply.writer()
+            Self.appendValues(of: try interface(named: interfaceName).properties, to: &writer)
         case Properties.set.name.rawValue:
             try expectSignature(call, "ssv")
             let (interfaceName, propertyName, value) = try call.decode(String.self, String.self, Variant.self)

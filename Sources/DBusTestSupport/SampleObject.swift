@@ -1,18 +1,18 @@
 public import DBus
 
-/// A struct argument `(is)`, to show user types conforming to `DBusArgument`.
-public struct Pair: DBusArgument, Hashable {
+/// A struct argument `(is)`, to show user types conforming to `DBusStructure`.
+public struct Pair: DBusStructure, Hashable {
     public var number: Int32
     public var text: String
     public init(number: Int32, text: String) { self.number = number; self.text = text }
-    public static var dbusSignature: Signature { "(is)" }
-    public var dbusValue: DBusValue { .structure([.int32(number), .string(text)]) }
-    public init(dbusValue: DBusValue) throws(DBusError) {
-        guard case .structure(let fields) = dbusValue, fields.count == 2,
-              case .int32(let number) = fields[0], case .string(let text) = fields[1] else {
-            throw DBusError.invalidArgs("expected (is), got \(dbusValue.signature)")
-        }
-        self.init(number: number, text: text)
+    public static var dbusSignature: Signature { .structure(Int32.self, String.self) }
+    public init(fields: inout MessageReader) throws(DBusError) {
+        number = try fields.read()
+        text = try fields.read()
+    }
+    public func encodeFields(to writer: inout MessageWriter) {
+        writer.append(number)
+        writer.append(text)
     }
 }
 

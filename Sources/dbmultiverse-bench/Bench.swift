@@ -25,6 +25,9 @@ final class Bench {
     var referencePID: pid_t = 0
     /// The recording notification server's object server, kept while the bench runs.
     var notificationServer: (server: ObjectServer, exported: ExportedInterface<Notifications>)?
+    /// The stand-in tray watcher, and the item the notifier registered with it.
+    var trayWatcher: ExportedInterface<StatusNotifierWatcher>?
+    var trayItem: BusName?
     /// Round-trip calls made to the service process so far (the memory figures are per call count).
     var serviceCalls = 0
 
@@ -65,9 +68,10 @@ final class Bench {
         _ = try? caller.call(pingCall())
     }
 
-    /// One call at a time, `count` times; adds each round trip to `samples`.
-    func sequential(_ make: @escaping () -> Message, count: Int, into samples: inout Samples) {
-        serviceCalls += count
+    /// One call at a time, `count` times; adds each round trip to `samples`. Calls to another
+    /// process than the service say so (`toService: false`), so the service's call count stays right.
+    func sequential(_ make: @escaping () -> Message, count: Int, into samples: inout Samples, toService: Bool = true) {
+        if toService { serviceCalls += count }
         var collected = Samples(), remaining = count, start: Int64 = 0
         func next() {
             start = EventLoop.now()

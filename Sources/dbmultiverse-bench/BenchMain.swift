@@ -35,6 +35,7 @@ enum BenchMain {
         rows += try bench.measureRoundTrips()
         rows += try bench.measureChangeToSignal()
         rows += try bench.measureNotification()
+        rows += try bench.measureTray()
         rows += bench.measureOpen()
         rows += try bench.measureBrowserHost()
         rows += try bench.measureMemoryAndIdle(idleSeconds: idleSeconds)

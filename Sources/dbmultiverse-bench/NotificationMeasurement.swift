@@ -7,6 +7,7 @@ extension Bench {
     /// `org.freedesktop.Notifications` in this process.
     func measureNotification() throws -> [Row] {
         try startRecordingNotificationServer()
+        try startStandInWatcher()
         notifierPID = spawn([binary, "notifier"])
         var notifyLatency = Samples()
         if notifierPID > 0 {

@@ -17,12 +17,12 @@ enum Main {
         }
         // The long-running processes skip the parser: it pulls in Foundation's machinery and costs
         // the resident service memory for a command line that has nothing to parse.
-        let arguments = CommandLine.arguments.dropFirst()
-        if arguments.count == 1, let only = arguments.first, let status = runDaemon(only) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let status = runDaemon(arguments) {
             exit(status)
         }
         // A browser starts the binary named in the host manifest with arguments of its own.
-        let browserArguments = Array(arguments.first == "browser-host" ? arguments.dropFirst() : arguments)
+        let browserArguments = arguments.first == "browser-host" ? Array(arguments.dropFirst()) : arguments
         if BrowserCaller(arguments: browserArguments) != nil {
             exit(BrowserHostCommand.runHost(browserArguments))
         }
@@ -46,12 +46,14 @@ enum Main {
         }
     }
 
-    /// `service`, `notifier` and `browser-host` without options: run directly (nil for anything else).
-    private static func runDaemon(_ name: String) -> Int32? {
-        switch name {
-        case "service": ServiceCommand.runService()
-        case "notifier": NotifierCommand.runNotifier()
-        case "browser-host": BrowserHostCommand.runHost([])
+    /// `service`, `notifier` (also with `--no-tray`) and `browser-host` as their units and browsers
+    /// start them: run directly (nil for anything else).
+    private static func runDaemon(_ arguments: [String]) -> Int32? {
+        switch arguments {
+        case ["service"]: ServiceCommand.runService()
+        case ["notifier"]: NotifierCommand.runNotifier(noTray: false)
+        case ["notifier", "--no-tray"]: NotifierCommand.runNotifier(noTray: true)
+        case ["browser-host"]: BrowserHostCommand.runHost([])
         default: nil
         }
     }

@@ -5,17 +5,20 @@ import Logging
 struct NotifierCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifier",
-        abstract: "Show a desktop notification whenever the chapter being read changes.",
-        discussion: "Follows com.nobadi.DBMultiverse's TimelinesReloaded signal on the session bus and calls org.freedesktop.Notifications for chapter changes only (not for the state found at start). Usually run by its systemd user unit, dbmultiverse-notifier.service. Exits 0 on SIGTERM/SIGINT and 1 when the bus goes away."
+        abstract: "Show the tray item, and a desktop notification whenever the chapter being read changes.",
+        discussion: "Follows com.nobadi.DBMultiverse's TimelinesReloaded signal on the session bus and calls org.freedesktop.Notifications for chapter changes only (not for the state found at start). It also serves the tray item (org.kde.StatusNotifierItem with its menu), registered with the panel's org.kde.StatusNotifierWatcher whenever one is on the bus; --no-tray, or `tray = no` in ~/.config/dbmultiverse/config, turns it off. Usually run by its systemd user unit, dbmultiverse-notifier.service. Exits 0 on SIGTERM/SIGINT and 1 when the bus goes away."
     )
 
+    @Flag(help: "Do not show the tray item.")
+    var noTray = false
+
     /// Runs the notifier to its exit status (also `Main`'s parser-free path).
-    static func runNotifier() -> Int32 {
-        NotifierMain.run(environment: environment(), logger: Logger(label: "dbmultiverse.notifier"))
+    static func runNotifier(noTray: Bool) -> Int32 {
+        NotifierMain.run(environment: environment(), noTray: noTray, logger: Logger(label: "dbmultiverse.notifier"))
     }
 
     func run() throws {
-        let status = Self.runNotifier()
+        let status = Self.runNotifier(noTray: noTray)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -56,6 +56,43 @@ import Testing
         #expect(decoded.map(\.value.signature.rawValue) == values.map(\.signature.rawValue))
     }
 
+    @Test func structuresOnTheWireAndInVariants() throws {
+        let tree = Node(id: 0, bytes: [], children: [
+            Node(id: 1, bytes: [1, 2, 3], children: []),
+            Node(id: 2, bytes: Array(repeating: 0xAB, count: 65_536), children: [Node(id: 3, bytes: [9], children: [])]),
+        ])
+        #expect(Node.dbusSignature.rawValue == "(iayav)")
+        #expect(Signature.structure(Int32.self, [String: Variant].self, [Variant].self).rawValue == "(ia{sv}av)")
+        let m = message()
+        m.append(tree, Variant(tree), [tree])
+        #expect(m.signature == "(iayav)va(iayav)")
+        let (plain, wrapped, list) = try m.decode(Node.self, Variant.self, [Node].self)
+        #expect(plain == tree && list == [tree])
+        #expect(try wrapped.get(Node.self) == tree)
+        #expect(wrapped.value.signature == Node.dbusSignature)
+        // The dynamically typed form is the wire form: a struct whose fields are the values.
+        guard case .structure(let fields) = tree.children[0].dbusValue else {
+            Issue.record("a structure's dbusValue is not a .structure")
+            return
+        }
+        #expect(fields == [.int32(1), .array("y", [.byte(1), .byte(2), .byte(3)]), .array("v", [])])
+    }
+
+    @Test func structuresOfAnotherShapeAreInvalidArgs() throws {
+        let m = message()
+        m.append(Pair(number: 1, text: "one"))
+        let error = try #require(throws: DBusError.self) { try m.decode(Node.self) }
+        #expect(error.name == DBusError.Name.invalidArgs)
+        var reader = m.reader()
+        let read = try #require(throws: DBusError.self) { try reader.read(Node.self) }
+        #expect(read.message == "expected '(iayav)', got '(is)'")
+        #expect(throws: DBusError.self) { try Node(dbusValue: .structure([.int32(1), .string("x")])) }
+        // A child of another type inside the `av` is found when the child is read.
+        let forged = DBusValue.structure([.int32(0), .array("y", []), .array("v", [.variant(.string("not a node"))])])
+        let nested = try #require(throws: DBusError.self) { try Node(dbusValue: forged) }
+        #expect(nested.message.contains("'(iayav)'") && nested.message.contains("'s'"), "\(nested.message)")
+    }
+
     @Test func unixFileDescriptorsAreDuplicated() throws {
         let m = message()
         m.append(UnixFD(owning: dup(1)))
@@ -97,5 +134,34 @@ import Testing
         let m = message()
         m.append("a\0b")
         #expect(try m.decode(String.self) == "a\u{FFFD}b")
+    }
+}
+
+/// A recursive structure, as dbusmenu's layouts are: children inside `av`.
+private struct Node: DBusStructure, Equatable {
+    var id: Int32
+    var bytes: [UInt8]
+    var children: [Node]
+
+    static var dbusSignature: Signature { .structure(Int32.self, [UInt8].self, [Variant].self) }
+
+    init(id: Int32, bytes: [UInt8], children: [Node]) {
+        self.id = id
+        self.bytes = bytes
+        self.children = children
+    }
+
+    init(fields: inout MessageReader) throws(DBusError) {
+        id = try fields.read()
+        bytes = try fields.read()
+        var nodes: [Node] = []
+        for child in try fields.read([Variant].self) { nodes.append(try child.get(Node.self)) }
+        children = nodes
+    }
+
+    func encodeFields(to writer: inout MessageWriter) {
+        writer.append(id)
+        writer.append(bytes)
+        writer.append(children.map { Variant($0) })
     }
 }

@@ -161,6 +161,8 @@ enum DesktopInstall {
             "\(prefix)/share/dbus-1/services/com.nobadi.DBMultiverse.service",
             "\(prefix)/share/applications/com.nobadi.DBMultiverse.desktop",
             "\(prefix)/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
+            "\(prefix)/share/dbmultiverse/icons/hicolor/index.theme",
+            "\(prefix)/share/dbmultiverse/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
             "\(prefix)/share/systemd/user/dbmultiverse.service",
             "\(prefix)/share/systemd/user/dbmultiverse-sync.service",
             "\(prefix)/share/systemd/user/dbmultiverse-sync.timer",
@@ -178,8 +180,13 @@ enum DesktopInstall {
         let binary = prefix + "/bin/dbmultiverse"
         #expect(FileManager.default.contentsEqual(atPath: root + binary, andPath: try builtBinary()), sourceLocation: sourceLocation)
         #expect(FileManager.default.isExecutableFile(atPath: root + binary), sourceLocation: sourceLocation)
-        #expect(FileManager.default.contentsEqual(atPath: root + prefix + "/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
-                                                  andPath: repository.appendingPathComponent("desktop/icons/com.nobadi.DBMultiverse.svg").path),
+        for icon in ["/share/icons/hicolor/scalable/apps/", "/share/dbmultiverse/icons/hicolor/scalable/apps/"] {
+            #expect(FileManager.default.contentsEqual(atPath: root + prefix + icon + "com.nobadi.DBMultiverse.svg",
+                                                      andPath: repository.appendingPathComponent("desktop/icons/com.nobadi.DBMultiverse.svg").path),
+                    sourceLocation: sourceLocation)
+        }
+        #expect(FileManager.default.contentsEqual(atPath: root + prefix + "/share/dbmultiverse/icons/hicolor/index.theme",
+                                                  andPath: repository.appendingPathComponent("desktop/icons/index.theme").path),
                 sourceLocation: sourceLocation)
         var sources = [
             ("dbus/com.nobadi.DBMultiverse.service", "/share/dbus-1/services/com.nobadi.DBMultiverse.service"),

@@ -1,3 +1,4 @@
+import DBus
 import DBusTestSupport
 import Foundation
 import Testing
@@ -12,9 +13,9 @@ import TestingTraits
             .appendingPathComponent("dbmultiverse").path
     }
 
-    func startNotifier(on bus: PrivateBus) throws -> StreamingCommand {
-        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier 2>&1", Self.binary],
-                                            environment: bus.clientEnvironment)
+    func startNotifier(on bus: PrivateBus, _ options: [String] = [], environment: [String: String] = [:]) throws -> StreamingCommand {
+        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier \"$@\" 2>&1", Self.binary] + options,
+                                            environment: bus.clientEnvironment.merging(environment) { $1 })
         try notifier.waitForLine(timeout: 10, "the notifier's start") { $0.contains("following com.nobadi.DBMultiverse") }
         return notifier
     }
@@ -36,5 +37,39 @@ import TestingTraits
         bus.stop()
         try notifier.waitForLine(timeout: 10, "the lost-bus message") { $0.contains("the session bus went away") }
         #expect(try notifier.terminate(0) == 1) // signal 0: only waits for the exit
+    }
+
+    /// The tray item is on by default, registered with the panel's watcher; `--no-tray` and
+    /// `tray = no` in the config file turn it off.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+    func theTrayItemIsOnUnlessTurnedOff() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let watcher = FakeStatusNotifierWatcher(address: bus.address)
+        try watcher.start()
+        defer { watcher.stop() }
+        let client = try await BusClient.connect(.address(bus.address))
+        func trayNames() async throws -> [String] {
+            try await client.call(BusDriver.listNames.call(on: BusDriver.object)).filter { $0.hasPrefix("org.kde.StatusNotifierItem-") }
+        }
+
+        let notifier = try startNotifier(on: bus)
+        let registration = try await next(watcher.registrations, within: 10, "the notifier's tray item")
+        #expect(registration.service.hasPrefix("org.kde.StatusNotifierItem-") && registration.service.hasSuffix("-1"), "\(registration)")
+        #expect(try await trayNames() == [registration.service])
+        #expect(try notifier.terminate(SIGTERM) == 0)
+
+        let config = try makeTemporaryDirectory("dbm-config")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try FileManager.default.createDirectory(atPath: config + "/dbmultiverse", withIntermediateDirectories: true)
+        try "# no tray for me\ntray = no\n".write(toFile: config + "/dbmultiverse/config", atomically: true, encoding: .utf8)
+        for (options, environment, reason) in [(["--no-tray"], [:], "--no-tray"),
+                                               ([], ["XDG_CONFIG_HOME": config], "tray = no in the config file")] {
+            let off = try startNotifier(on: bus, options, environment: environment)
+            defer { off.stop() }
+            try off.waitForLine(timeout: 10, "no tray item") { $0.contains("no tray item (\(reason))") }
+            #expect(try await trayNames().isEmpty, "\(reason)")
+            #expect(try off.terminate(SIGTERM) == 0)
+        }
     }
 }

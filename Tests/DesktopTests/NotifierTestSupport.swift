@@ -47,28 +47,49 @@ final class NotifierHost: @unchecked Sendable {
 }
 
 /// A stand-in for the widget service (the real one is another test subject): owns
-/// `com.nobadi.DBMultiverse`, emits `TimelinesReloaded` with the entry given, and records
-/// `org.freedesktop.Application.Open` calls.
+/// `com.nobadi.DBMultiverse`, answers `GetCurrentEntry` with the entry it was made with, emits
+/// `TimelinesReloaded` with the entry given, and records the `org.freedesktop.Application` calls
+/// (`Open`; `Activate` and `ActivateAction`).
 ///
-/// `Sendable`: its bus objects live in a `BusHost`; `opens` is an AsyncStream.
+/// `Sendable`: its bus objects live in a `BusHost`; `opens` and `activations` are AsyncStreams.
 final class NotifierTestWidget: Sendable {
     struct OpenCall: Sendable, Equatable {
         let uris: [String]
         let platformData: [String: Variant]
     }
 
+    /// An `ActivateAction` call, or (with no action) an `Activate` call.
+    struct ActivationCall: Sendable, Equatable {
+        let action: String?
+        let parameter: [Variant]
+        let platformData: [String: Variant]
+    }
+
     let opens: AsyncStream<OpenCall>
+    let activations: AsyncStream<ActivationCall>
     private let host: BusHost
     private let exported: LoopBound<ExportedInterface<FreedesktopApplication>>
+    private let exportedWidget: LoopBound<ExportedInterface<Widget1>>
 
-    init(address: String) throws {
+    init(address: String, current: ChapterEntry = .placeholder(family: .medium, date: 1_700_000_000)) throws {
         let (opens, continuation) = AsyncStream<OpenCall>.makeStream()
+        let (activations, activated) = AsyncStream<ActivationCall>.makeStream()
         self.opens = opens
+        self.activations = activations
         host = try BusHost(address: address)
         exported = LoopBound(try host.server.export(Interface<FreedesktopApplication>(methods: [
             Method(FreedesktopApplication.open) { uris, platformData in
                 continuation.yield(OpenCall(uris: uris, platformData: platformData))
             },
+            Method(FreedesktopApplication.activate) { platformData in
+                activated.yield(ActivationCall(action: nil, parameter: [], platformData: platformData))
+            },
+            Method(FreedesktopApplication.activateAction) { name, parameter, platformData in
+                activated.yield(ActivationCall(action: name, parameter: parameter, platformData: platformData))
+            },
+        ]), at: WidgetBus.objectPath))
+        exportedWidget = LoopBound(try host.server.export(Interface<Widget1>(methods: [
+            Method(Widget1.getCurrentEntry) { current.dbusDictionary },
         ]), at: WidgetBus.objectPath))
         try host.own(WidgetBus.busName)
         try host.start()

@@ -31,6 +31,7 @@ public final class ApplicationService {
                     switch try ApplicationAction(name: name, parameter: parameter) {
                     case .openChapter(let chapter): open(try DeepLink(chapter: chapter), context)
                     case .openCurrent: openCurrent(context)
+                    case .openChapterList: launch(ComicSite.url(page: nil, language: widget.stored?.language), context)
                     }
                 },
             ]

@@ -8,18 +8,21 @@ public enum ApplicationAction: Sendable, Equatable {
     case openChapter(Int)
     /// `open-current`: the chapter being read ("Continue reading").
     case openCurrent
+    /// `open-chapter-list`: the site's chapter list, in the reader's language.
+    case openChapterList
 
     public var name: String {
         switch self {
         case .openChapter: "open-chapter"
         case .openCurrent: "open-current"
+        case .openChapterList: "open-chapter-list"
         }
     }
 
     public var parameter: [Variant] {
         switch self {
         case .openChapter(let chapter): [Variant(Int32(clamping: chapter))]
-        case .openCurrent: []
+        case .openCurrent, .openChapterList: []
         }
     }
 
@@ -34,8 +37,10 @@ public enum ApplicationAction: Sendable, Equatable {
             self = .openChapter(Int(chapter))
         case "open-current":
             self = .openCurrent
+        case "open-chapter-list":
+            self = .openChapterList
         default:
-            throw ComicError(.unknownAction, "unknown action '\(name)': the actions are open-chapter and open-current")
+            throw ComicError(.unknownAction, "unknown action '\(name)': the actions are open-chapter, open-current and open-chapter-list")
         }
     }
 }

@@ -1,0 +1,56 @@
+internal import CImageDecoding
+package import ComicDomain
+internal import Glibc
+
+/// The cover as the tray's tooltip shows it: the JPEG or PNG file decoded and scaled down to fit
+/// `maxSide × maxSide`, as an ARGB32 pixmap. Decoding loads libjpeg or libpng for its own
+/// duration only (see CImageDecoding.h), so a notifier whose cover never changes never maps them.
+package enum CoverPixmap {
+    /// The longest side of the pixmap: large enough for a tooltip, 64 KiB at most.
+    package static let maxSide = 128
+
+    /// What a cover file is, cheaply: it is decoded again only when this changes (the service
+    /// replaces the cover by renaming a new file over it, which gives it another inode).
+    package struct FileIdentity: Sendable, Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let changedSeconds: Int
+        let changedNanoseconds: Int
+    }
+
+    /// The identity of the file at `path`, or nil when there is none.
+    package static func identity(of path: String) -> FileIdentity? {
+        var status = stat()
+        guard !path.isEmpty, stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                            changedSeconds: status.st_ctim.tv_sec, changedNanoseconds: status.st_ctim.tv_nsec)
+    }
+
+    /// The pixmap of the cover at `path`.
+    /// - Throws: `coverRejected` saying why: the file can't be opened, is not a regular file, is
+    ///   over `Limits.maxCoverBytes`, or does not decode.
+    package static func decode(path: String, maxSide: Int = maxSide) throws(ComicError) -> IconPixmap {
+        // Non-blocking: a FIFO put in the cover's place must not hang the notifier's loop.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw ComicError(.coverRejected, "cannot open the cover \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw ComicError(.coverRejected, "the cover \(path) is not a regular file")
+        }
+        guard status.st_size <= Limits.maxCoverBytes else {
+            throw ComicError(.coverRejected, "the cover \(path) is \(status.st_size) bytes, more than \(Limits.maxCoverBytes)")
+        }
+        var image = cimage_pixmap()
+        var reason = [CChar](repeating: 0, count: 256)
+        let decoded = reason.withUnsafeMutableBufferPointer { cimage_decode(fd, Int32(maxSide), &image, $0.baseAddress, $0.count) }
+        guard decoded == 0, let pixels = image.pixels else {
+            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ComicError(.coverRejected, "cannot decode the cover \(path): \(text)")
+        }
+        defer { cimage_free(pixels) }
+        let count = Int(image.width) * Int(image.height) * 4
+        return IconPixmap(width: image.width, height: image.height, argb: Array(UnsafeBufferPointer(start: pixels, count: count)))
+    }
+}

@@ -1,0 +1,144 @@
+public import DBus
+
+/// `org.kde.StatusNotifierItem` (freedesktop.org's Status Notifier Item specification, with the
+/// KDE extensions real hosts use: `IconThemePath`, `NewIconThemePath`, `ProvideXdgActivationToken`),
+/// declared once: the tray serves it, the tests call it.
+///
+/// Hosts learn of changes from the `New…` signals and then re-read the properties (`GetAll`), not
+/// from `PropertiesChanged`: the properties are declared as not signalled that way.
+public enum StatusNotifierItem: DBusInterface {
+    public static let name: InterfaceName = "org.kde.StatusNotifierItem"
+    public static let doc: String? = "A tray item (freedesktop.org Status Notifier Item specification)."
+    /// Where an item registered by its bus name lives: the path every watcher assumes for one.
+    public static let objectPath: ObjectPath = "/StatusNotifierItem"
+
+    // MARK: Properties
+
+    public static let category = property("Category", String.self, emits: .const,
+                                          doc: "ApplicationStatus, Communications, SystemServices or Hardware.")
+    public static let id = property("Id", String.self, emits: .const, doc: "A name unique to the application, the same across sessions.")
+    public static let title = property("Title", String.self, emits: .none, doc: "The item's name (NewTitle when it changes).")
+    public static let status = property("Status", String.self, emits: .none, doc: "Passive, Active or NeedsAttention (NewStatus).")
+    public static let windowID = property("WindowId", Int32.self, emits: .const, doc: "The X11 window of the application, or 0.")
+    public static let iconName = property("IconName", String.self, emits: .none, doc: "A freedesktop.org icon name (NewIcon).")
+    public static let iconPixmap = property("IconPixmap", [IconPixmap].self, emits: .none, doc: "The icon as ARGB32 pixmaps (NewIcon).")
+    public static let overlayIconName = property("OverlayIconName", String.self, emits: .none)
+    public static let overlayIconPixmap = property("OverlayIconPixmap", [IconPixmap].self, emits: .none)
+    public static let attentionIconName = property("AttentionIconName", String.self, emits: .none)
+    public static let attentionIconPixmap = property("AttentionIconPixmap", [IconPixmap].self, emits: .none)
+    public static let attentionMovieName = property("AttentionMovieName", String.self, emits: .none)
+    public static let toolTip = property("ToolTip", ToolTip.self, emits: .none, doc: "Icon, title and text of the tooltip (NewToolTip).")
+    public static let itemIsMenu = property("ItemIsMenu", Bool.self, emits: .const,
+                                            doc: "True when the item only offers its menu (a click then shows the menu).")
+    public static let menu = property("Menu", ObjectPath.self, emits: .const, doc: "The com.canonical.dbusmenu object of the item's menu.")
+    public static let iconThemePath = property("IconThemePath", String.self, emits: .none,
+                                               doc: "KDE extension: a folder to look the icon names up in besides the icon theme.")
+
+    // MARK: Methods
+
+    public static let contextMenu = method(
+        "ContextMenu", inputs: (Arg<Int32>("x"), Arg<Int32>("y")), outputs: (),
+        doc: "Asks the item to show its own context menu at x, y (hosts that show Menu themselves never call it).")
+    public static let activate = method(
+        "Activate", inputs: (Arg<Int32>("x"), Arg<Int32>("y")), outputs: (), doc: "The primary action (a left click).")
+    public static let secondaryActivate = method(
+        "SecondaryActivate", inputs: (Arg<Int32>("x"), Arg<Int32>("y")), outputs: (), doc: "The secondary action (a middle click).")
+    public static let scroll = method(
+        "Scroll", inputs: (Arg<Int32>("delta"), Arg<String>("orientation")), outputs: (),
+        doc: "A scroll on the item; orientation is horizontal or vertical.")
+    public static let provideXdgActivationToken = method(
+        "ProvideXdgActivationToken", inputs: Arg<String>("token"), outputs: (),
+        doc: "KDE extension: the Wayland activation token for the window the next activation opens.")
+
+    // MARK: Signals
+
+    public static let newTitle = signal("NewTitle")
+    public static let newIcon = signal("NewIcon")
+    public static let newAttentionIcon = signal("NewAttentionIcon")
+    public static let newOverlayIcon = signal("NewOverlayIcon")
+    public static let newToolTip = signal("NewToolTip")
+    public static let newStatus = signal("NewStatus", Arg<String>("status"))
+    public static let newIconThemePath = signal("NewIconThemePath", Arg<String>("icon_theme_path"))
+}
+
+/// An image as the specification carries it, `(iiay)`: width, height, and `width × height` pixels
+/// of ARGB32 in network byte order (bytes A, R, G, B).
+public struct IconPixmap: DBusStructure, Equatable {
+    public var width: Int32
+    public var height: Int32
+    public var argb: [UInt8]
+
+    public init(width: Int32, height: Int32, argb: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.argb = argb
+    }
+
+    public static var dbusSignature: Signature { .structure(Int32.self, Int32.self, [UInt8].self) }
+
+    public init(fields: inout MessageReader) throws(DBusError) {
+        width = try fields.read()
+        height = try fields.read()
+        argb = try fields.read()
+    }
+
+    public func encodeFields(to writer: inout MessageWriter) {
+        writer.append(width)
+        writer.append(height)
+        writer.append(argb)
+    }
+}
+
+/// The `ToolTip` property, `(sa(iiay)ss)`: an icon name, icon pixmaps, a title, and a text that
+/// hosts show as markup (Waybar and Plasma do).
+public struct ToolTip: DBusStructure, Equatable {
+    public var iconName: String
+    public var iconPixmaps: [IconPixmap]
+    public var title: String
+    public var text: String
+
+    public init(iconName: String, iconPixmaps: [IconPixmap], title: String, text: String) {
+        self.iconName = iconName
+        self.iconPixmaps = iconPixmaps
+        self.title = title
+        self.text = text
+    }
+
+    public static var dbusSignature: Signature { .structure(String.self, [IconPixmap].self, String.self, String.self) }
+
+    public init(fields: inout MessageReader) throws(DBusError) {
+        iconName = try fields.read()
+        iconPixmaps = try fields.read()
+        title = try fields.read()
+        text = try fields.read()
+    }
+
+    public func encodeFields(to writer: inout MessageWriter) {
+        writer.append(iconName)
+        writer.append(iconPixmaps)
+        writer.append(title)
+        writer.append(text)
+    }
+}
+
+/// `org.kde.StatusNotifierWatcher`, where items register and hosts find them. It belongs to the
+/// host (Plasma, Waybar, the GNOME extension, XFCE's plugin), not to us.
+public enum StatusNotifierWatcher: DBusInterface {
+    public static let name: InterfaceName = "org.kde.StatusNotifierWatcher"
+    public static let object = RemoteObject(destination: "org.kde.StatusNotifierWatcher", path: "/StatusNotifierWatcher")
+
+    /// `service` is a bus name (the item is at `/StatusNotifierItem`) or an object path (on the
+    /// caller's connection).
+    public static let registerStatusNotifierItem = method("RegisterStatusNotifierItem", inputs: Arg<String>("service"), outputs: ())
+    public static let registerStatusNotifierHost = method("RegisterStatusNotifierHost", inputs: Arg<String>("service"), outputs: ())
+
+    /// Each registered item as `<bus name><object path>`.
+    public static let registeredStatusNotifierItems = property("RegisteredStatusNotifierItems", [String].self)
+    public static let isStatusNotifierHostRegistered = property("IsStatusNotifierHostRegistered", Bool.self)
+    public static let protocolVersion = property("ProtocolVersion", Int32.self)
+
+    public static let statusNotifierItemRegistered = signal("StatusNotifierItemRegistered", Arg<String>("service"))
+    public static let statusNotifierItemUnregistered = signal("StatusNotifierItemUnregistered", Arg<String>("service"))
+    public static let statusNotifierHostRegistered = signal("StatusNotifierHostRegistered")
+    public static let statusNotifierHostUnregistered = signal("StatusNotifierHostUnregistered")
+}

@@ -1,0 +1,140 @@
+public import ComicDomain
+
+/// The reader's state as the tray sees it: the widget's entry, and what DESIGN §13 adds to it.
+public struct ReadingState: Sendable, Equatable {
+    public var entry: ChapterEntry
+    /// Main-story pages published after the reader's page (the entry's `new-pages`); 0 when unknown.
+    public var newPages: Int
+    /// The latest page published (the entry's `latest-page`); 0 when unknown.
+    public var latestPage: Int
+    /// The name of the chapter after the entry's, when the catalogue knows it.
+    public var nextChapterName: String?
+
+    public init(entry: ChapterEntry, newPages: Int = 0, latestPage: Int = 0, nextChapterName: String? = nil) {
+        self.entry = entry
+        self.newPages = newPages
+        self.latestPage = latestPage
+        self.nextChapterName = nextChapterName
+    }
+
+    /// The first page after the reader's (`latest-page − new-pages + 1`), when there are new pages
+    /// and that is a valid page.
+    public var firstUnreadPage: Int? {
+        guard newPages > 0, latestPage > 0 else { return nil }
+        let page = latestPage - newPages + 1
+        return Limits.pages.contains(page) ? page : nil
+    }
+}
+
+/// What the tray item shows for a `ReadingState` (DESIGN §14), computed without a bus: its status,
+/// its tooltip, and its menu.
+public struct TrayModel: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        /// Hosts such as Waybar hide a passive item.
+        case passive = "Passive"
+        case active = "Active"
+    }
+
+    /// The item's title, and its tooltip's.
+    public static let title = "DBMultiverse"
+    /// The longest label shown in the menu, in characters (chapter names may have 256).
+    public static let maxLabelLength = 64
+
+    /// Active while a chapter is being read (progress below 100) or when new pages exist; passive
+    /// for the placeholder and for a finished chapter with nothing new.
+    public let status: Status
+    /// The tooltip's text: the medium rendering, as plain text (hosts read it as markup: escape it).
+    public let toolTipText: String
+    /// The cover's absolute path, or "" when the entry has none.
+    public let coverPath: String
+    /// The menu, top to bottom.
+    public let menu: [TrayMenuItem]
+
+    public init(_ state: ReadingState) {
+        let entry = state.entry
+        let reading = !entry.isPlaceholder && entry.progress < 100
+        status = reading || state.newPages > 0 ? .active : .passive
+        toolTipText = entry.rendered(.medium)
+        coverPath = entry.imagePath
+        menu = Self.menu(for: state)
+    }
+
+    /// The header (the medium rendering, not clickable); Continue reading (or, with nothing read
+    /// yet, chapter 1); the next chapter, named when the catalogue knows it; the new pages when
+    /// there are any; the chapter list.
+    private static func menu(for state: ReadingState) -> [TrayMenuItem] {
+        let entry = state.entry
+        var items: [TrayMenuItem] = [.label(.header, entry.rendered(.medium), action: nil), .separator(.afterHeader)]
+        if entry.isPlaceholder {
+            items.append(.label(.continueReading, "Read Chapter 1", action: .openChapter(1)))
+        } else {
+            items.append(.label(.continueReading, "Continue reading", action: .openCurrent))
+            let next = entry.chapter + 1
+            if Limits.chapters.contains(next) {
+                let name = state.nextChapterName.map { "Next: Chapter \(next): \($0)" } ?? "Next: Chapter \(next)"
+                items.append(.label(.nextChapter, name, action: .openChapter(next)))
+            }
+        }
+        if let page = state.firstUnreadPage {
+            let count = state.newPages == 1 ? "1 new page" : "\(state.newPages) new pages"
+            items.append(.label(.newPages, count, action: .openPage(page)))
+        }
+        items.append(.separator(.beforeChapterList))
+        items.append(.label(.chapterList, "Chapter list", action: .openChapterList))
+        return items
+    }
+}
+
+/// What a menu item does when clicked: one of the application's actions (DESIGN §6).
+public enum TrayAction: Sendable, Equatable {
+    /// `open-current`: the chapter being read.
+    case openCurrent
+    /// `open-chapter`: that chapter.
+    case openChapter(Int)
+    /// `open-page`: that page of the comic.
+    case openPage(Int)
+    /// `open-chapter-list`: the site's chapter list.
+    case openChapterList
+}
+
+/// One item of the tray's menu. Each role keeps its id whatever else the menu holds, so a host
+/// that still shows the menu clicks what it shows.
+public struct TrayMenuItem: Sendable, Equatable {
+    public enum Role: Int32, Sendable {
+        case header = 1, continueReading, nextChapter, newPages, chapterList
+        case afterHeader = 101, beforeChapterList
+    }
+
+    public enum Kind: Sendable, Equatable {
+        /// A line of text; `label` is as shown (no access-key underscores).
+        case label(String)
+        case separator
+    }
+
+    public let role: Role
+    public let kind: Kind
+    /// What a click does; nil for an item that can't be clicked.
+    public let action: TrayAction?
+
+    public var id: Int32 { role.rawValue }
+
+    package init(role: Role, kind: Kind, action: TrayAction?) {
+        self.role = role
+        self.kind = kind
+        self.action = action
+    }
+
+    static func label(_ role: Role, _ text: String, action: TrayAction?) -> TrayMenuItem {
+        TrayMenuItem(role: role, kind: .label(shortened(text)), action: action)
+    }
+
+    static func separator(_ role: Role) -> TrayMenuItem {
+        TrayMenuItem(role: role, kind: .separator, action: nil)
+    }
+
+    /// `text` cut to `TrayModel.maxLabelLength` characters, ending in "…" when cut.
+    private static func shortened(_ text: String) -> String {
+        guard text.count > TrayModel.maxLabelLength else { return text }
+        return String(text.prefix(TrayModel.maxLabelLength - 1)) + "\u{2026}"
+    }
+}

@@ -1,0 +1,54 @@
+public import ComicDomain
+internal import Glibc
+
+/// How the notifier's tray item is set up: whether it is shown, where its icon is, and where
+/// the next chapter's name comes from.
+public struct TraySettings: Sendable, Equatable {
+    /// The config file's key: `tray = no` turns the item off.
+    public static let configKey = "tray"
+
+    /// Whether the notifier shows the tray item.
+    public let isEnabled: Bool
+    /// Why the config file's value was not understood (the item then stays on), for the log.
+    public let problem: String?
+
+    /// On, unless `noTrayOption` (`--no-tray`) or the config file's `tray` says no: `no`,
+    /// `false`, `off` or `0` turn it off, `yes`, `true`, `on` or `1` leave it on, in any case.
+    public init(noTrayOption: Bool, configValue: String?) {
+        guard !noTrayOption else {
+            self.init(isEnabled: false, problem: nil)
+            return
+        }
+        switch configValue?.lowercased() {
+        case nil, "yes", "true", "on", "1": self.init(isEnabled: true, problem: nil)
+        case "no", "false", "off", "0": self.init(isEnabled: false, problem: nil)
+        case let other?:
+            self.init(isEnabled: true, problem: "ignoring \(Self.configKey) = \(quotedForMessage(other)) in the config file: use yes or no")
+        }
+    }
+
+    private init(isEnabled: Bool, problem: String?) {
+        self.isEnabled = isEnabled
+        self.problem = problem
+    }
+
+    /// The tray's own icon theme folder of an installation, for `IconThemePath`:
+    /// `<prefix>/share/dbmultiverse/icons` when the program runs from `<prefix>/bin` and `make
+    /// install` put the icon and its theme index there, else "". Hosts find the icon in the
+    /// desktop's icon theme when `<prefix>/share` is one of its data directories anyway; with
+    /// another prefix, this is how they do.
+    public static func iconThemePath(executable: String) -> String {
+        guard let slash = executable.lastIndex(of: "/"), executable[..<slash].hasSuffix("/bin") else { return "" }
+        let icons = String(executable[..<slash].dropLast("/bin".count)) + "/share/dbmultiverse/icons"
+        let files = ["/hicolor/index.theme", "/hicolor/scalable/apps/\(ChapterNotification.appIcon).svg"]
+        return files.allSatisfy { access(icons + $0, R_OK) == 0 } ? icons : ""
+    }
+
+    /// The name the stored catalogue gives main-story chapter `number`, in the reader's language
+    /// (the stored chapter's, else the config file's, else English); nil when none is known.
+    public static func chapterName(_ number: Int, folder: DataFolder, config: ConfigFile) -> String? {
+        let language = folder.readChapterData().value?.language.flatMap(SiteLanguage.init(code:))
+            ?? (try? config.language()) ?? .english
+        return folder.readCatalogue(language).value?.mainStory.first { $0.number == number }?.name
+    }
+}

@@ -1,0 +1,159 @@
+import DBus
+import DBusTestSupport
+import Desktop
+import EventLoop
+import Foundation
+import Logging
+import Testing
+
+/// An in-process `org.kde.StatusNotifierWatcher` (the panel's, a peer that is not ours, so a
+/// test double is allowed), exported with the binding on its own event-loop thread.
+///
+/// It records each `RegisterStatusNotifierItem` (also delivered through `registrations`), lists
+/// the items as a real watcher does (`<bus name><object path>`), emits
+/// `StatusNotifierItemRegistered`, and can be stopped and started again to play a panel that
+/// restarts or starts later (its list is empty after each start).
+///
+/// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus objects live in a
+/// `BusHost` and are touched only on its thread.
+final class FakeStatusNotifierWatcher: @unchecked Sendable {
+    /// One registration as received, and the unique name of the watcher instance that took it.
+    struct Registration: Sendable, Equatable {
+        let service: String
+        let watcher: String
+    }
+
+    let address: String
+    let registrations: AsyncStream<Registration>
+    private let continuation: AsyncStream<Registration>.Continuation
+    private let lock = NSLock()
+    private var items: [String] = []
+    private var running: (host: BusHost, exported: LoopBound<ExportedInterface<StatusNotifierWatcher>>)?
+
+    init(address: String) {
+        self.address = address
+        (registrations, continuation) = AsyncStream.makeStream()
+    }
+
+    deinit { stop() }
+
+    /// The items registered with the running instance, as `RegisteredStatusNotifierItems` lists them.
+    var registeredItems: [String] { locked { items } }
+    var uniqueName: String? { locked { running?.host.uniqueName } }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    /// Connects, exports the watcher and owns `org.kde.StatusNotifierWatcher`.
+    func start() throws {
+        let host = try BusHost(address: address)
+        let exported = LoopBound(try host.server.export(interface(uniqueName: host.uniqueName), at: StatusNotifierWatcher.object.path))
+        try host.own(StatusNotifierWatcher.object.destination)
+        locked {
+            items = []
+            running = (host, exported)
+        }
+        try host.start()
+    }
+
+    /// Leaves the bus (the name goes with the connection).
+    func stop() {
+        let host = locked { () -> BusHost? in
+            defer { running = nil }
+            return running?.host
+        }
+        if let stuck = host?.stop() { Issue.record(stuck) }
+    }
+
+    private func interface(uniqueName: String) -> Interface<StatusNotifierWatcher> {
+        Interface(
+            methods: [
+                Method(StatusNotifierWatcher.registerStatusNotifierItem) { [unowned self] service in
+                    // A bus name's item is at /StatusNotifierItem (the watcher cannot see who
+                    // registered a bare path here, which the item under test never sends).
+                    let item = service.hasPrefix("/") ? service : service + StatusNotifierItem.objectPath.rawValue
+                    locked { if !items.contains(item) { items.append(item) } }
+                    continuation.yield(Registration(service: service, watcher: uniqueName))
+                },
+                Method(StatusNotifierWatcher.registerStatusNotifierHost) { _ in },
+            ],
+            properties: [
+                Property(StatusNotifierWatcher.registeredStatusNotifierItems) { [unowned self] in locked { items } },
+                Property(StatusNotifierWatcher.isStatusNotifierHostRegistered) { true },
+                Property(StatusNotifierWatcher.protocolVersion) { 0 },
+            ],
+            signals: StatusNotifierWatcher.statusNotifierItemRegistered, StatusNotifierWatcher.statusNotifierItemUnregistered,
+            StatusNotifierWatcher.statusNotifierHostRegistered, StatusNotifierWatcher.statusNotifierHostUnregistered
+        )
+    }
+}
+
+/// The real `TrayItem`, on its own event loop thread, as the notifier serves it. What it does
+/// arrives on `events`.
+///
+/// `@unchecked Sendable`: the tray is set up on the caller's thread before the loop thread starts,
+/// and touched only by that thread afterwards (it lives in the host's `BusHost`).
+final class TrayHost: @unchecked Sendable {
+    let events: AsyncStream<TrayEvent>
+    private let host: BusHost
+    private let tray: LoopBound<TrayItem>
+
+    /// Connects and starts the tray; its names and match rules are in place when this returns.
+    init(address: String, iconThemePath: String = "", chapterName: @escaping (Int) -> String? = { _ in nil }) throws {
+        host = try BusHost(address: address)
+        var logger = Logger(label: "test.tray")
+        logger.logLevel = .critical
+        let tray = TrayItem(server: host.server, iconThemePath: iconThemePath, chapterName: chapterName, logger: logger)
+        self.tray = LoopBound(tray)
+        let (events, continuation) = AsyncStream<TrayEvent>.makeStream()
+        self.events = events
+        tray.observer = { continuation.yield($0) }
+        try tray.start()
+        try host.start()
+    }
+
+    deinit { stop() }
+
+    /// The connection's unique name.
+    var uniqueName: String { host.uniqueName }
+
+    /// The item's bus name, as the process's id makes it.
+    static var busName: BusName {
+        // Made from a valid pattern and a process id: always a valid name.
+        (try? BusName("org.kde.StatusNotifierItem-\(ProcessInfo.processInfo.processIdentifier)-1")) ?? "org.kde.StatusNotifierItem-0-1"
+    }
+
+    /// The item and its menu, as clients reach them.
+    static var item: RemoteObject { RemoteObject(destination: busName, path: StatusNotifierItem.objectPath) }
+    static var menu: RemoteObject { RemoteObject(destination: busName, path: TrayItem.menuPath) }
+
+    /// Waits for the next event satisfying `predicate`, skipping others.
+    @discardableResult
+    func wait(for what: String, within seconds: Double = 10, _ predicate: @escaping @Sendable (TrayEvent) -> Bool) async throws -> TrayEvent {
+        let events = events
+        return try await withTimeout(seconds, what) {
+            for await event in events where predicate(event) { return event }
+            throw FixtureError("the tray's events ended before \(what)")
+        }
+    }
+
+    /// Stops the loop before the tray it calls goes.
+    func stop() {
+        if let stuck = host.stop({ [tray] in tray.value.stop() }) { Issue.record(stuck) }
+    }
+}
+
+extension TrayEvent {
+    var isRegistration: Bool {
+        if case .registered = self { return true }
+        return false
+    }
+
+    var shownModel: TrayModel? {
+        if case .updated(let model) = self { return model }
+        return nil
+    }
+}

@@ -1,0 +1,42 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The tray item in a real host: `scripts/tray-host-check.sh` with the built binary, installed
+/// into a temporary prefix — Waybar's tray (Debian's waybar, which runs the watcher itself) under
+/// headless sway, run as `nobody` when the tests run as root (sway refuses root). It checks that
+/// Waybar's watcher lists the item, screenshots the bar and the opened menu with grim, clicks
+/// "Continue reading" and the icon, sees the service open the chapter, and restarts Waybar to see
+/// the item register with the new watcher. The screenshots stay in a folder the test prints, for a
+/// person to look at.
+@Suite(.timeLimit(.minutes(3))) struct TrayHostTests {
+    static let script = repositoryRoot.appendingPathComponent("scripts/tray-host-check.sh").path
+
+    /// Why the host can't be run here, or nil when it can.
+    static let unavailable: String? = {
+        let tools = ["sway", "waybar", "grim", "swaymsg", "cc", "dbus-monitor", "gdbus", "busctl"] + (getuid() == 0 ? ["setpriv"] : [])
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for tool in tools where !path.contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }) {
+            return "\(tool) is not installed (the real tray host needs sway, waybar, grim, dbus-bin, libglib2.0-bin, a C compiler)"
+        }
+        if getuid() == 0, getpwnam("nobody") == nil { return "no user nobody to run sway as (sway refuses root)" }
+        return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
+    }()
+
+    @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func waybarShowsTheItemAndItsMenuOpensAChapter() throws {
+        let shots = try makeTemporaryDirectory("dbm-tray-shots", for: [.otherUsers])
+        var environment = testEnvironment()
+        environment["SCREENSHOT_DIR"] = shots
+        let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 150)
+        print("tray-host-check.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("RegisteredStatusNotifierItems: as 1 \"org.kde.StatusNotifierItem-"), "\(run.stdout)")
+        #expect(run.stdout.contains("Continue reading →  int32 42  string \"dbmultiverse://chapter/42\""), "\(run.stdout)")
+        #expect(run.stdout.contains("Waybar restarted: watcher :"), "\(run.stdout)")
+        for shot in ["bar.png", "menu.png", "bar-after-restart.png"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
+            #expect((attributes[.size] as? Int ?? 0) > 1000, "\(shot) is missing or empty")
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import ComicDomain
+import DBus
+import DBusTestSupport
+import Desktop
+import Foundation
+import Testing
+
+/// The tray's model and its menu as dbusmenu serves it, without a bus (DESIGN §14).
+@Suite(.timeLimit(.minutes(1))) struct TrayModelTests {
+    static func entry(_ chapter: Int = 42, name: String = "Universe 18", progress: Int = 35, image: String = "") -> ChapterEntry {
+        ChapterEntry(chapter: chapter, name: name, progress: progress, imagePath: image, date: 1_700_000_000,
+                     family: .medium, isPlaceholder: false)
+    }
+
+    static let placeholder = ChapterEntry.placeholder(family: .medium, date: 1_700_000_000)
+
+    /// Each item as (id, shown text or "—" for a separator, action).
+    static func rows(_ model: TrayModel) -> [String] {
+        model.menu.map { item in
+            switch item.kind {
+            case .separator: "\(item.id) —"
+            case .label(let text): "\(item.id) \(text)" + (item.action.map { " → \($0)" } ?? "")
+            }
+        }
+    }
+
+    // MARK: Status and tooltip
+
+    @Test func activeWhileReadingOrWithNewPagesPassiveOtherwise() {
+        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 0))).status == .active)
+        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 99))).status == .active)
+        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 100))).status == .passive)
+        #expect(TrayModel(ReadingState(entry: Self.placeholder)).status == .passive)
+        // Finished, but the comic went on: new pages make it active again, even for the placeholder.
+        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 100), newPages: 3, latestPage: 2450)).status == .active)
+        #expect(TrayModel(ReadingState(entry: Self.placeholder, newPages: 1, latestPage: 2450)).status == .active)
+        #expect(TrayModel.Status.active.rawValue == "Active" && TrayModel.Status.passive.rawValue == "Passive")
+    }
+
+    @Test func theTooltipIsTheMediumRenderingAndTheCoverItsPath() {
+        let model = TrayModel(ReadingState(entry: Self.entry(name: "Vegeta & <Goku>", image: "/data/chapterCoverImage.jpg")))
+        #expect(model.toolTipText == "Chapter 42: Vegeta & <Goku> — 35% read")
+        #expect(model.coverPath == "/data/chapterCoverImage.jpg")
+        let waiting = TrayModel(ReadingState(entry: Self.placeholder))
+        #expect(waiting.toolTipText == "Read Multiverse Reader — start with Chapter 1")
+        #expect(waiting.coverPath == "")
+        #expect(TrayModel.title == "DBMultiverse")
+    }
+
+    // MARK: Menu
+
+    @Test func theMenuOfAChapterBeingRead() {
+        #expect(Self.rows(TrayModel(ReadingState(entry: Self.entry()))) == [
+            "1 Chapter 42: Universe 18 — 35% read",
+            "101 —",
+            "2 Continue reading → openCurrent",
+            "3 Next: Chapter 43 → openChapter(43)",
+            "102 —",
+            "5 Chapter list → openChapterList",
+        ])
+        // The catalogue's name for the next chapter, when it has one.
+        let named = TrayModel(ReadingState(entry: Self.entry(), nextChapterName: "The Tournament Begins"))
+        #expect(Self.rows(named)[3] == "3 Next: Chapter 43: The Tournament Begins → openChapter(43)")
+    }
+
+    @Test func thePlaceholderMenuStartsAtChapterOne() {
+        #expect(Self.rows(TrayModel(ReadingState(entry: Self.placeholder))) == [
+            "1 Read Multiverse Reader — start with Chapter 1",
+            "101 —",
+            "2 Read Chapter 1 → openChapter(1)",
+            "102 —",
+            "5 Chapter list → openChapterList",
+        ])
+    }
+
+    @Test func newPagesOpenTheFirstUnreadPage() {
+        let state = ReadingState(entry: Self.entry(progress: 100), newPages: 3, latestPage: 2450)
+        #expect(state.firstUnreadPage == 2448)
+        #expect(Self.rows(TrayModel(state)).contains("4 3 new pages → openPage(2448)"))
+        let one = ReadingState(entry: Self.entry(), newPages: 1, latestPage: 2450)
+        #expect(Self.rows(TrayModel(one)).contains("4 1 new page → openPage(2450)"))
+        // Without new pages, or without a usable latest page, there is no such item.
+        for state in [ReadingState(entry: Self.entry()), ReadingState(entry: Self.entry(), newPages: 5, latestPage: 0),
+                      ReadingState(entry: Self.entry(), newPages: 5, latestPage: 3)] {
+            #expect(state.firstUnreadPage == nil)
+            #expect(!TrayModel(state).menu.contains { $0.role == .newPages })
+        }
+    }
+
+    @Test func theLastChapterHasNoNextOneAndLongNamesAreCut() {
+        let last = TrayModel(ReadingState(entry: Self.entry(Limits.chapters.upperBound)))
+        #expect(!last.menu.contains { $0.role == .nextChapter })
+        let long = String(repeating: "Ω", count: 256)
+        let header = TrayModel(ReadingState(entry: Self.entry(name: long))).menu[0]
+        guard case .label(let text) = header.kind else {
+            Issue.record("the header is not a label")
+            return
+        }
+        #expect(text.count == TrayModel.maxLabelLength && text.hasSuffix("…") && text.hasPrefix("Chapter 42: ΩΩ"))
+    }
+
+    // MARK: The menu as dbusmenu serves it
+
+    @Test func theLayoutWithDepthAndPropertyFilters() throws {
+        let menu = ServedMenu(items: TrayModel(ReadingState(entry: Self.entry(name: "Goku_Black"))).menu)
+        let all = try menu.layout(parent: 0, depth: -1, names: [])
+        #expect(all.id == 0 && all.properties == ["children-display": Variant("submenu")])
+        #expect(all.children.map(\.id) == [1, 101, 2, 3, 102, 5])
+        #expect(all.children.allSatisfy { $0.children.isEmpty })
+        // Labels double underscores (a single one marks an access key); what can't be clicked is
+        // disabled; separators say so; nothing else is sent (defaults are left out).
+        #expect(all.children[0].properties == ["label": Variant("Chapter 42: Goku__Black — 35% read"), "enabled": Variant(false)])
+        #expect(all.children[1].properties == ["type": Variant("separator")])
+        #expect(all.children[2].properties == ["label": Variant("Continue reading")])
+
+        #expect(try menu.layout(parent: 0, depth: 0, names: []).children.isEmpty)
+        #expect(try menu.layout(parent: 0, depth: 1, names: []).children.count == 6)
+        let labels = try menu.layout(parent: 0, depth: -1, names: ["label"])
+        #expect(labels.properties.isEmpty)
+        #expect(labels.children[0].properties == ["label": Variant("Chapter 42: Goku__Black — 35% read")])
+        #expect(labels.children[1].properties.isEmpty)
+        let item = try menu.layout(parent: 3, depth: -1, names: [])
+        #expect(item == MenuLayout(id: 3, properties: ["label": Variant("Next: Chapter 43")]))
+        let unknown = try #require(throws: DBusError.self) { try menu.layout(parent: 7, depth: -1, names: []) }
+        #expect(unknown.name == DBusError.Name.invalidArgs && unknown.message == "no menu item with id 7")
+        #expect(menu.revision == 1)
+    }
+
+    @Test func groupPropertiesAndSingleProperties() throws {
+        let menu = ServedMenu(items: TrayModel(ReadingState(entry: Self.entry())).menu)
+        #expect(menu.groupProperties(ids: [], names: []).map(\.id) == [0, 1, 101, 2, 3, 102, 5])
+        #expect(menu.groupProperties(ids: [5, 99, 2], names: ["label"])
+                == [MenuItemProperties(id: 5, properties: ["label": Variant("Chapter list")]),
+                    MenuItemProperties(id: 2, properties: ["label": Variant("Continue reading")])])
+        #expect(menu.groupProperties(ids: [1], names: ["enabled", "visible"]) == [MenuItemProperties(id: 1, properties: ["enabled": Variant(false)])])
+        #expect(try menu.property("label", of: 3) == Variant("Next: Chapter 43"))
+        #expect(try menu.property("children-display", of: 0) == Variant("submenu"))
+        #expect(throws: DBusError.self) { try menu.property("label", of: 42) }
+        let defaulted = try #require(throws: DBusError.self) { try menu.property("enabled", of: 2) }
+        #expect(defaulted.message.contains("default"))
+        #expect(menu.action(of: 2) == .openCurrent && menu.action(of: 1) == nil && menu.action(of: 0) == nil && menu.action(of: 9) == nil)
+        #expect(menu.contains(0) && menu.contains(102) && !menu.contains(4))
+    }
+
+    @Test func changesAreLayoutUpdatesOrPropertyUpdates() {
+        var menu = ServedMenu(items: TrayModel(ReadingState(entry: Self.entry())).menu)
+        // The same items: nothing to tell.
+        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.entry())).menu) == .none)
+        // Other labels on the same items: their properties.
+        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.entry(43, progress: 5))).menu)
+                == .properties(updated: [MenuItemProperties(id: 1, properties: ["label": Variant("Chapter 43: Universe 18 — 5% read")]),
+                                         MenuItemProperties(id: 3, properties: ["label": Variant("Next: Chapter 44")])],
+                               removed: []))
+        #expect(menu.revision == 1)
+        // Items that come or go: a new revision of the layout.
+        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.entry(43), newPages: 2, latestPage: 900)).menu) == .layout(revision: 2))
+        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.placeholder)).menu) == .layout(revision: 3))
+        #expect(menu.revision == 3)
+    }
+
+    @Test func aPropertyBackToItsDefaultIsReportedRemoved() {
+        let clickable = TrayMenuItem(role: .header, kind: .label("Header"), action: .openCurrent)
+        let disabled = TrayMenuItem(role: .header, kind: .label("Header"), action: nil)
+        var menu = ServedMenu(items: [disabled])
+        #expect(menu.update(to: [clickable])
+                == .properties(updated: [], removed: [MenuItemRemovedProperties(id: 1, names: ["enabled"])]))
+        #expect(menu.update(to: [disabled])
+                == .properties(updated: [MenuItemProperties(id: 1, properties: ["enabled": Variant(false)])], removed: []))
+    }
+
+    // MARK: Settings
+
+    @Test func theTraySettingFromTheOptionAndTheConfigFile() {
+        #expect(TraySettings(noTrayOption: false, configValue: nil).isEnabled)
+        for on in ["yes", "YES", "true", "on", "1"] {
+            let settings = TraySettings(noTrayOption: false, configValue: on)
+            #expect(settings.isEnabled && settings.problem == nil, "\(on)")
+        }
+        for off in ["no", "No", "false", "off", "0"] {
+            #expect(!TraySettings(noTrayOption: false, configValue: off).isEnabled, "\(off)")
+        }
+        #expect(!TraySettings(noTrayOption: true, configValue: "yes").isEnabled)
+        let odd = TraySettings(noTrayOption: false, configValue: "maybe")
+        #expect(odd.isEnabled && odd.problem == "ignoring tray = \"maybe\" in the config file: use yes or no")
+    }
+
+    @Test func theIconThemePathOfAnInstallation() throws {
+        let prefix = try makeTemporaryDirectory("dbm-prefix")
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        #expect(TraySettings.iconThemePath(executable: prefix + "/bin/dbmultiverse") == "")
+        let theme = prefix + "/share/dbmultiverse/icons/hicolor"
+        try FileManager.default.createDirectory(atPath: theme + "/scalable/apps", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: theme + "/index.theme", contents: Data()))
+        #expect(TraySettings.iconThemePath(executable: prefix + "/bin/dbmultiverse") == "", "the index alone is not the icon")
+        #expect(FileManager.default.createFile(atPath: theme + "/scalable/apps/com.nobadi.DBMultiverse.svg", contents: Data()))
+        #expect(TraySettings.iconThemePath(executable: prefix + "/bin/dbmultiverse") == prefix + "/share/dbmultiverse/icons")
+        #expect(TraySettings.iconThemePath(executable: prefix + "/libexec/dbmultiverse") == "")
+        #expect(TraySettings.iconThemePath(executable: "dbmultiverse") == "")
+    }
+
+    @Test func theNextChapterNameComesFromTheCatalogueOfTheReadersLanguage() throws {
+        let folder = DataFolder(path: try makeTemporaryDirectory("dbm-catalogue"))
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
+        let english = ConfigFile(text: "")
+        #expect(TraySettings.chapterName(43, folder: folder, config: english) == nil, "no catalogue yet")
+        func catalogue(_ language: SiteLanguage, _ name: String) throws -> Catalogue {
+            let fetch = Catalogue.FetchMetadata(url: "https://example.invalid/", etag: nil, lastModified: nil, fetchedAt: 0)
+            return try Catalogue(language: language, chapters: [
+                Catalogue.Chapter(number: 43, name: name, startPage: 1001, endPage: 1024, universe: nil, thumbnailURL: ""),
+                Catalogue.Chapter(number: 44, name: "Special", startPage: 2000, endPage: 2010, universe: 20, thumbnailURL: ""),
+            ], latestPage: 2010, fetch: fetch)
+        }
+        try folder.writeCatalogue(try catalogue(.english, "Forty-three"))
+        try folder.writeCatalogue(try catalogue(try SiteLanguage(validating: "fr"), "Quarante-trois"))
+        #expect(TraySettings.chapterName(43, folder: folder, config: english) == "Forty-three")
+        #expect(TraySettings.chapterName(43, folder: folder, config: ConfigFile(text: "language = fr")) == "Quarante-trois")
+        // Only the main story's chapters: 44 is a special's.
+        #expect(TraySettings.chapterName(44, folder: folder, config: english) == nil)
+        // The language of the chapter being read comes first.
+        try folder.writeChapterData(try ChapterData(validatingNumber: 42, name: "Forty-two", progress: 10, language: "fr"))
+        #expect(TraySettings.chapterName(43, folder: folder, config: english) == "Quarante-trois")
+    }
+}
