@@ -117,19 +117,18 @@ browser-extension: deps
 # The Debian package (debian/): dpkg-buildpackage writes it beside the work tree, from where it is
 # moved to dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on
 # this machine, uses it, removes it and checks nothing is left (scripts/deb-test.sh; root only).
-DEB_VERSION = $(shell dpkg-parsechangelog -SVersion)
-DEB_ARCH = $(shell dpkg-architecture -qDEB_HOST_ARCH)
+# The version and architecture are read when the recipe runs, after the packaging tools are in.
+DEB_NAME = $$(dpkg-parsechangelog -SVersion)_$$(dpkg-architecture -qDEB_HOST_ARCH)
 
 .PHONY: deb deb-test
 deb:
 	@./scripts/install-deps.sh deb
 	dpkg-buildpackage -us -uc -b
 	mkdir -p dist
-	mv -f ../dbmultiverse_$(DEB_VERSION)_$(DEB_ARCH).* ../dbmultiverse-dbgsym_$(DEB_VERSION)_$(DEB_ARCH).* dist/
-	@ls -l dist/*_$(DEB_VERSION)_$(DEB_ARCH).*
+	name=$(DEB_NAME); mv -f ../dbmultiverse*_$$name.* dist/ && ls -l dist/*_$$name.*
 
 deb-test: deb
-	./scripts/deb-test.sh dist/dbmultiverse_$(DEB_VERSION)_$(DEB_ARCH).deb
+	./scripts/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
 
 # The benchmark: the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run.
