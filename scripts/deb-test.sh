@@ -74,6 +74,11 @@ check "apt-get installed $package $version and nothing else" \
     test "$(diff "$work/before.packages" "$work/installed.packages" | grep '^[<>]')" = "> ii  $package"
 check "dbmultiverse --version is the package's version ($version)" test "$(/usr/bin/dbmultiverse --version)" = "$version"
 
+step "dpkg -i over the installed package (the upgrade path of the maintainer scripts)"
+dpkg -i "$deb" 2>&1 | grep -E "^(Preparing|Unpacking|Setting up)" || true
+check "still installed and configured" test "$(dpkg-query -W -f '${db:Status-Abbrev}' "$package")" = "ii "
+check "the links under /etc survive the upgrade" test -f /etc/opt/chrome/native-messaging-hosts/com.nobadi.dbmultiverse.json
+
 step "the installed binary on a private bus, activated from /usr/share/dbus-1/services"
 mkdir -p "$work/home/.config" "$work/home/.local/share" "$work/data" "$work/run" "$work/bus"
 chmod 700 "$work/run"
