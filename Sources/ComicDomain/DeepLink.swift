@@ -178,10 +178,7 @@ public enum ComicLink: Sendable, Hashable, CustomStringConvertible {
     /// The link to `page`.
     /// - Throws: `invalidPage` when `page` is outside `Limits.pages`.
     public init(page: Int) throws(ComicError) {
-        guard Limits.pages.contains(page) else {
-            throw ComicError(.invalidPage, "page \(page) is out of range \(Limits.describe(Limits.pages))")
-        }
-        self = .page(page)
+        self = .page(try SitePage.validNumber(page))
     }
 
     /// Parses a chapter or page link.

@@ -67,12 +67,13 @@ struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open a dbmultiverse:// deep link (the URL handler's Exec).",
         discussion: """
-            Example: dbmultiverse open dbmultiverse://chapter/42
+            Examples: dbmultiverse open dbmultiverse://chapter/42
+                      dbmultiverse open dbmultiverse://page/980 (a page of the comic)
             Without a link it opens the chapter being read, as launching the app does (Activate); \
             --current is the desktop action "Continue reading" (ActivateAction open-current).
             """)
 
-    @Argument(help: "A link such as dbmultiverse://chapter/42.") var uri: String?
+    @Argument(help: "A link such as dbmultiverse://chapter/42 or dbmultiverse://page/980.") var uri: String?
     @Flag(help: "Open the chapter being read (or the chapter list when there is none) instead of a link.")
     var current = false
 
@@ -81,10 +82,10 @@ struct OpenCommand: ParsableCommand {
     }
 
     func run() throws {
-        var link: DeepLink?
+        var link: ComicLink?
         if let uri {
             do {
-                link = try DeepLink(parsing: uri)
+                link = try ComicLink(parsing: uri)
             } catch {
                 throw CommandFailure.usage(error.message)
             }
