@@ -98,6 +98,14 @@ import Testing
         return host
     }
 
+    /// The same, with the small comic's catalogue stored and read (its reload seen).
+    func readingPage140WithTheCatalogue() async throws -> ServiceHost {
+        let host = try await readingPage140()
+        try storeCatalogue(of: .small, in: host.folder.path)
+        try await host.waitForReloads(2)
+        return host
+    }
+
     @Test func theCatalogueGivesLatestPageAndNewPagesAndPublishingReloadsAtOnce() async throws {
         let host = try await readingPage140()
         defer { host.stop() }
@@ -134,10 +142,8 @@ import Testing
     }
 
     @Test func aRollbackNeverCountsNegative() async throws {
-        let host = try await readingPage140()
+        let host = try await readingPage140WithTheCatalogue()
         defer { host.stop() }
-        try storeCatalogue(of: .small, in: host.folder.path)
-        try await host.waitForReloads(2)
         // The site went back to page 138, before the reader's page.
         try storeCatalogue(of: FixtureComic.small.rolledBack(to: 138), in: host.folder.path)
         let reloads = try await host.waitForReloads(3)
@@ -151,10 +157,8 @@ import Testing
     }
 
     @Test func readingInAnotherLanguageIsNoPublication() async throws {
-        let host = try await readingPage140()
+        let host = try await readingPage140WithTheCatalogue()
         defer { host.stop() }
-        try storeCatalogue(of: .small, in: host.folder.path)
-        try await host.waitForReloads(2)
         let french = try #require(SiteLanguage(code: "fr"))
         try storeCatalogue(of: FixtureComic.small.publishing(8), language: french, in: host.folder.path)
         try await host.sync()
@@ -195,10 +199,8 @@ import Testing
     }
 
     @Test func aBadCatalogueIsIgnored() async throws {
-        let host = try await readingPage140()
+        let host = try await readingPage140WithTheCatalogue()
         defer { host.stop() }
-        try storeCatalogue(of: .small, in: host.folder.path)
-        try await host.waitForReloads(2)
         try writeAtomically(Data("{not json".utf8), to: host.folder.path + "/chapters-en.json")
         let reloads = try await host.waitForReloads(3)
         #expect(reloads[2].reason == "requested")
