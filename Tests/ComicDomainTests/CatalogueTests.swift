@@ -161,6 +161,18 @@ struct ComicLinkTests {
         #expect(error?.message.hasSuffix("expected dbmultiverse://chapter/<1…99999> or dbmultiverse://page/<1…99999>") == true, "\(String(describing: error))")
     }
 
+    @Test func messagesNameWhatTheNumberIs() {
+        func message(_ text: String) -> String {
+            thrownError { () throws(ComicError) in try ComicLink(parsing: text) }?.message ?? ""
+        }
+        let expected = "; expected dbmultiverse://chapter/<1…99999> or dbmultiverse://page/<1…99999>"
+        #expect(message("dbmultiverse://page/0980") == #"invalid deep link "dbmultiverse://page/0980": the page number has a leading zero"# + expected)
+        #expect(message("dbmultiverse://chapter/042") == #"invalid deep link "dbmultiverse://chapter/042": the chapter number has a leading zero"# + expected)
+        #expect(message("dbmultiverse://page/") == #"invalid deep link "dbmultiverse://page/": the page number is missing"# + expected)
+        #expect(message("dbmultiverse://page/12a") == #"invalid deep link "dbmultiverse://page/12a": the page "12a" is not a plain decimal number"# + expected)
+        #expect(message("dbmultiverse://page/9/8") == #"invalid deep link "dbmultiverse://page/9/8": nothing may follow the page number but one "/""# + expected)
+    }
+
     @Test func chapterLinksStayChapterOnly() {
         #expect(thrownError { () throws(ComicError) in try DeepLink(parsing: "dbmultiverse://page/3") }?.kind == .invalidDeepLink)
         #expect(thrownError { () throws(ComicError) in try ComicLink(parsing: "dbmultiverse://page/0") }?.message.contains("page 0 is out of range") == true)
