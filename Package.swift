@@ -96,11 +96,12 @@ let package = Package(
         // dlopen around each decode (see its header). DWARF 4: Debian 12's valgrind cannot read the
         // toolchain clang's DWARF 5.
         .target(name: "CImageDecoding", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        // The desktop layer: joins the domain to the bus (service, application, notifier, opener, tray).
+        // The desktop layer: joins the domain to the bus (service, application, notifier, opener, tray)
+        // and the site to the service (the page recorder; the service itself never calls the site).
         .target(
             name: "Desktop",
             dependencies: [
-                "DBus", "ComicDomain", "EventLoop", "JSON", "CImageDecoding",
+                "DBus", "ComicDomain", "EventLoop", "JSON", "CImageDecoding", "Site",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -153,7 +154,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DesktopTests",
-            dependencies: ["Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "DBusTestSupport", "SiteTestSupport", "TestingTraits"]
+            dependencies: [
+                "Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport", "SiteTestSupport", "TestingTraits",
+            ]
         ),
     ]
 )

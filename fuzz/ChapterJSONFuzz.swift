@@ -3,7 +3,8 @@
 // Built together with Sources/ComicDomain into one module, so internal API is in reach (the
 // JSON parser is its own module). Invariants, checked with preconditions so libFuzzer reports a
 // violation as a crash:
-// decoding never traps; accepted chapter data is within the DESIGN §3 ranges and survives
+// decoding never traps; accepted chapter data is within the DESIGN §3 ranges (a special's with its
+// page, the main story's universe stored as none) and survives
 // encodeJSON → decode unchanged; any parsed JSON value survives serialized → parse unchanged.
 
 import JSON
@@ -19,6 +20,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(!chapter.name.utf8.contains(0) && !chapter.coverImagePath.utf8.contains(0), "NUL accepted")
     if let page = chapter.page { precondition(Limits.pages.contains(page), "page \(page) out of range") }
     if let language = chapter.language { precondition(Limits.isValidLanguage(language), "language \(language) accepted") }
+    if let universe = chapter.universe {
+        precondition(universe != 0 && Limits.universes.contains(universe), "universe \(universe) kept")
+        precondition(chapter.page != nil, "a special's chapter without its page")
+    }
     let encoded = chapter.encodeJSON()
     let again: ChapterData
     do { again = try ChapterData.decode(encoded) } catch {

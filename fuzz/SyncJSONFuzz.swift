@@ -20,6 +20,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let state = try? SyncState.decode(bytes) else { return 0 }
     precondition(Limits.chapters.contains(state.chapter), "chapter \(state.chapter) out of range")
     precondition(Limits.progress.contains(state.progress), "progress \(state.progress) out of range")
+    precondition(Limits.universes.contains(state.universe), "universe \(state.universe) out of range")
+    if let latest = state.latestPage {
+        precondition(Limits.pages.contains(latest.page) && Limits.isValidLanguage(latest.language), "latest page \(latest) accepted")
+    }
     let again: SyncState
     do { again = try SyncState.decode(state.encodeJSON()) } catch {
         preconditionFailure("re-encoded state does not decode: \(error)")

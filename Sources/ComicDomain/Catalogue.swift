@@ -119,6 +119,34 @@ public struct Catalogue: Sendable, Equatable {
         return ReadingPosition(chapter: chapter, page: page, progress: chapter.progress(atPage: page))
     }
 
+    /// The main-story chapter holding `page` (what a `dbmultiverse://page/N` link's chapter is);
+    /// nil for a special's page or a page no chapter holds.
+    public func mainStoryChapter(holding page: Int) -> Chapter? {
+        chapters.first { $0.universe == nil && $0.contains(page: page) }
+    }
+
+    /// The entry's `new-pages` (DESIGN §13) for a reader on main-story page `page`: the pages after
+    /// it up to `latestPage`, less those a special holds (pages are numbered in publication order,
+    /// specials included; pages past every chapter's range count as the main story's, published
+    /// since the chapter list was read). 0 when the reader is at or past the latest page, as after
+    /// a site rollback: never negative.
+    public func mainStoryPages(after page: Int) -> Int {
+        guard page < latestPage else { return 0 }
+        let unread = (page + 1)...latestPage
+        var specialPages = 0
+        var counted = page // the pages up to here are done with (specials' ranges may overlap)
+        let specials = chapters.filter { $0.universe != nil }.sorted { $0.startPage < $1.startPage }
+        for special in specials {
+            let start = max(special.startPage, counted + 1)
+            let end = min(special.endPage, latestPage)
+            if start <= end {
+                specialPages += end - start + 1
+                counted = end
+            }
+        }
+        return max(unread.count - specialPages, 0)
+    }
+
     // MARK: Replacing
 
     /// Whether `fetched` may replace this stored catalogue: nil when it may, else the reason it

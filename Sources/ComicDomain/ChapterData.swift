@@ -1,7 +1,8 @@
 internal import JSON
 
 /// The content of `currentChapterData.json`: the chapter being read, with the iOS app's keys
-/// (`number`, `name`, `progress`, `coverImagePath`) plus the optional `page` and `language`.
+/// (`number`, `name`, `progress`, `coverImagePath`) plus the optional `page`, `language` and
+/// `universe`.
 ///
 /// A value always satisfies `Limits`; build one with the validating initializer or `decode`.
 public struct ChapterData: Sendable, Equatable {
@@ -18,15 +19,20 @@ public struct ChapterData: Sendable, Equatable {
     public let page: Int?
     /// Site language code (see `Limits.isValidLanguage`).
     public let language: String?
+    /// The special universe the chapter belongs to (in `Limits.chapters`), nil for the main story.
+    /// Specials number their chapters from 1 again, so a special's chapter comes with its `page`.
+    public let universe: Int?
 
     /// Validates and builds chapter data. Checks run in this order: chapter, name, progress,
-    /// then the options (`page`, `language`), so the first broken rule is the one reported.
+    /// then the options (`page`, `language`, `universe`), so the first broken rule is the one
+    /// reported. A `universe` of 0 is the main story (stored as nil).
     ///
     /// The name is trimmed of whitespace and newlines at both ends only.
-    /// - Throws: `invalidChapter`, `invalidName`, `invalidProgress` or `invalidOption`.
+    /// - Throws: `invalidChapter`, `invalidName`, `invalidProgress` or `invalidOption` (also for a
+    ///   special's chapter without its page).
     public init(
         validatingNumber number: Int, name: String, progress: Int, coverImagePath: String = "",
-        page: Int? = nil, language: String? = nil
+        page: Int? = nil, language: String? = nil, universe: Int? = nil
     ) throws(ComicError) {
         self.number = try Self.validChapter(number)
         self.name = try Self.validName(name)
@@ -37,6 +43,10 @@ public struct ChapterData: Sendable, Equatable {
         if let language, !Limits.isValidLanguage(language) {
             throw Self.badLanguage(language)
         }
+        let special = try Self.validUniverse(universe)
+        if let special, page == nil {
+            throw ComicError(.invalidOption, "universe \(special) needs the page being read: a special numbers its chapters from 1 again")
+        }
         // D-Bus strings cannot carry NUL, so a path with one could never be served.
         guard !coverImagePath.utf8.contains(0) else {
             throw ComicError(.storageFailed, "coverImagePath contains a NUL character")
@@ -44,6 +54,7 @@ public struct ChapterData: Sendable, Equatable {
         self.coverImagePath = coverImagePath
         self.page = page
         self.language = language
+        self.universe = special
     }
 
     /// The same data with another progress.
@@ -51,11 +62,28 @@ public struct ChapterData: Sendable, Equatable {
     public func updatingProgress(_ progress: Int) throws(ComicError) -> ChapterData {
         try ChapterData(
             validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
-            page: page, language: language)
+            page: page, language: language, universe: universe)
     }
 
-    /// The chapter and progress, as the sync rules see them.
-    public var syncState: SyncState { SyncState(chapter: number, progress: progress) }
+    /// The same chapter (name, cover, universe) read further: another progress, page and language.
+    /// - Throws: `invalidProgress` or `invalidOption` for a value out of range.
+    public func updatingPosition(progress: Int, page: Int, language: String) throws(ComicError) -> ChapterData {
+        try ChapterData(
+            validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
+            page: page, language: language, universe: universe)
+    }
+
+    /// Whether this is chapter `number` of `universe` (nil or 0: the main story). Specials number
+    /// their chapters from 1 again, so a chapter is the pair.
+    public func isChapter(_ number: Int, universe: Int?) -> Bool {
+        self.number == number && (self.universe ?? 0) == (universe ?? 0)
+    }
+
+    /// The chapter and progress, as the sync rules see them, with the latest page of the catalogue
+    /// of the reader's language when one is known.
+    public func syncState(latestPage: SyncState.LatestPage? = nil) -> SyncState {
+        SyncState(chapter: number, progress: progress, universe: universe ?? 0, latestPage: latestPage)
+    }
 
     /// Decodes the file content. At most `Limits.maxChapterFileBytes`, UTF-8 JSON, one object.
     ///
@@ -72,13 +100,14 @@ public struct ChapterData: Sendable, Equatable {
         let cover = try reader.optionalString("coverImagePath") ?? ""
         let page = try reader.optionalInteger("page", in: Limits.pages, outOfRange: pageOutOfRange)
         let language = try reader.optionalString("language")
+        let universe = try reader.optionalInteger("universe", in: Limits.universes, outOfRange: universeOutOfRange)
         return try ChapterData(
             validatingNumber: number, name: name, progress: progress, coverImagePath: cover,
-            page: page, language: language)
+            page: page, language: language, universe: universe)
     }
 
-    /// Compact JSON with a stable key order: number, name, progress, coverImagePath, then page
-    /// and language when present. `decode(encodeJSON()) == self`.
+    /// Compact JSON with a stable key order: number, name, progress, coverImagePath, then page,
+    /// language and universe when present. `decode(encodeJSON()) == self`.
     public func encodeJSON() -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [
             ("number", .integer(number)),
@@ -88,6 +117,7 @@ public struct ChapterData: Sendable, Equatable {
         ]
         if let page { members.append(("page", .integer(page))) }
         if let language { members.append(("language", .string(language))) }
+        if let universe { members.append(("universe", .integer(universe))) }
         return JSONValue.object(members).serialized()
     }
 
@@ -103,6 +133,14 @@ public struct ChapterData: Sendable, Equatable {
     public static func validProgress(_ progress: Int) throws(ComicError) -> Int {
         guard Limits.progress.contains(progress) else { throw progressOutOfRange(String(progress)) }
         return progress
+    }
+
+    /// A universe as written (0 for the main story) as stored: nil for the main story.
+    /// - Throws: `invalidOption` outside `Limits.universes`.
+    public static func validUniverse(_ universe: Int?) throws(ComicError) -> Int? {
+        guard let universe else { return nil }
+        guard Limits.universes.contains(universe) else { throw universeOutOfRange(String(universe)) }
+        return universe == 0 ? nil : universe
     }
 
     /// Trims whitespace and newlines at both ends and checks the length.
@@ -140,6 +178,10 @@ public struct ChapterData: Sendable, Equatable {
 
     private static func pageOutOfRange(_ written: String) -> ComicError {
         ComicError(.invalidOption, "page \(shortened(written)) is out of range \(Limits.describe(Limits.pages))")
+    }
+
+    private static func universeOutOfRange(_ written: String) -> ComicError {
+        ComicError(.invalidOption, "universe \(shortened(written)) is out of range \(Limits.describe(Limits.universes)) (0: the main story)")
     }
 
     private static func badLanguage(_ language: String) -> ComicError {

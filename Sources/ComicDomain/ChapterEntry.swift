@@ -14,10 +14,18 @@ public struct ChapterEntry: Sendable, Equatable {
     public var family: WidgetFamily
     /// True when no chapter has been read yet.
     public var isPlaceholder: Bool
-    /// Last page read on the comic's site, when known (not part of the D-Bus entry).
+    /// Last page read on the comic's site, when known (on the bus only inside a special's
+    /// `deep-link`).
     public var page: Int?
     /// Site language code, when known (not part of the D-Bus entry).
     public var language: String?
+    /// The special universe of the chapter, 0 for the main story (`universe`).
+    public var universe: Int
+    /// The latest page of the comic in the reader's language, 0 when unknown (`latest-page`).
+    public var latestPage: Int
+    /// Main-story pages published after the reader's page, 0 when unknown (`new-pages`; see
+    /// `Catalogue.mainStoryPages(after:)`).
+    public var newPages: Int
 
     /// The name the placeholder shows: the title of chapter 1.
     public static let placeholderName = "A Really Strange Tournament!"
@@ -25,7 +33,8 @@ public struct ChapterEntry: Sendable, Equatable {
     /// An entry from its fields, e.g. as received over D-Bus.
     public init(
         chapter: Int, name: String, progress: Int, imagePath: String, date: Int64,
-        family: WidgetFamily, isPlaceholder: Bool, page: Int? = nil, language: String? = nil
+        family: WidgetFamily, isPlaceholder: Bool, page: Int? = nil, language: String? = nil,
+        universe: Int = 0, latestPage: Int = 0, newPages: Int = 0
     ) {
         self.chapter = chapter
         self.name = name
@@ -36,14 +45,24 @@ public struct ChapterEntry: Sendable, Equatable {
         self.isPlaceholder = isPlaceholder
         self.page = page
         self.language = language
+        self.universe = universe
+        self.latestPage = latestPage
+        self.newPages = newPages
     }
 
     /// The entry for stored chapter data. `imagePath` is the already resolved cover
-    /// (`DataFolder.resolvedCoverPath(_:)`), or "" for none.
-    public init(data: ChapterData, imagePath: String, family: WidgetFamily, date: Int64) {
+    /// (`DataFolder.resolvedCoverPath(_:)`), or "" for none. `catalogue` is the one of the reader's
+    /// language, when known: it gives `latestPage`, and `newPages` while the reader is on a known
+    /// page of the main story (0 otherwise).
+    public init(data: ChapterData, imagePath: String, family: WidgetFamily, date: Int64, catalogue: Catalogue? = nil) {
+        var newPages = 0
+        if let catalogue, let page = data.page, data.universe == nil {
+            newPages = catalogue.mainStoryPages(after: page)
+        }
         self.init(
             chapter: data.number, name: data.name, progress: data.progress, imagePath: imagePath,
-            date: date, family: family, isPlaceholder: false, page: data.page, language: data.language)
+            date: date, family: family, isPlaceholder: false, page: data.page, language: data.language,
+            universe: data.universe ?? 0, latestPage: catalogue?.latestPage ?? 0, newPages: newPages)
     }
 
     /// The entry shown before anything was read: chapter 1, no image, progress 0.
@@ -53,17 +72,21 @@ public struct ChapterEntry: Sendable, Equatable {
             family: family, isPlaceholder: true)
     }
 
-    /// `dbmultiverse://chapter/<chapter>`.
-    public var deepLink: String { DeepLink.uri(chapter: chapter) }
+    /// `dbmultiverse://chapter/<chapter>`; while the reader is in a special (whose chapter numbers
+    /// would name the main story's), the page link `dbmultiverse://page/<page>` of the page read.
+    public var deepLink: String {
+        if universe != 0, let page { return ComicLink.uri(page: page) }
+        return DeepLink.uri(chapter: chapter)
+    }
 
-    /// The widget's text for `family`: small `Ch. 42 · 35%`, medium
-    /// `Chapter 42: <name> — 35% read`; the placeholder reads `Read Multiverse Reader`
-    /// (small) or `Read Multiverse Reader — start with Chapter 1` (medium).
+    /// The widget's text for `family`: small `Ch. 42 · 35%` (`Ch. 42 · 35% · 3 new` with new
+    /// pages), medium `Chapter 42: <name> — 35% read`; the placeholder reads
+    /// `Read Multiverse Reader` (small) or `Read Multiverse Reader — start with Chapter 1` (medium).
     public func rendered(_ family: WidgetFamily) -> String {
         switch (family, isPlaceholder) {
         case (.small, true): "Read Multiverse Reader"
         case (.medium, true): "Read Multiverse Reader \u{2014} start with Chapter 1"
-        case (.small, false): "Ch. \(chapter) \u{00B7} \(progress)%"
+        case (.small, false): "Ch. \(chapter) \u{00B7} \(progress)%" + (newPages > 0 ? " \u{00B7} \(newPages) new" : "")
         case (.medium, false): "Chapter \(chapter): \(name) \u{2014} \(progress)% read"
         }
     }

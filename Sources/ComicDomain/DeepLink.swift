@@ -78,7 +78,6 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     static func parseLink(_ text: String, hosts: [String]) -> Result<(host: String, number: Int), Failure> {
         let bytes = Array(text.utf8)
         let expected = hosts.map { "\(scheme)://\($0)/<\(Limits.describe(Limits.chapters))>" }.joined(separator: " or ")
-        let what = hosts == [host] ? "chapter" : "number"
         func fail(_ problem: Problem, _ why: String) -> Result<(host: String, number: Int), Failure> {
             let message = "invalid deep link \(quotedForMessage(text)): \(why); expected \(expected)"
             return .failure(Failure(problem: problem, error: ComicError(.invalidDeepLink, message)))
@@ -111,6 +110,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
         guard let matchedHost = hosts.first(where: { asciiLowercased(authority) == Array($0.utf8) }) else {
             return fail(.unknownHost, "the host is not \(hosts.joined(separator: " or "))\(whitespaceNote(authority))")
         }
+        let what = matchedHost // "chapter" or "page": what the number is
         i = authorityEnd
 
         // Path: "/N" and at most one more "/".
@@ -138,7 +138,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
         }
         // Chapters and pages share the range 1…99999.
         guard digits.count <= 5, Limits.chapters.contains(value), Limits.pages.contains(value) else {
-            return fail(.outOfRange, "\(what == "number" ? matchedHost : what) \(shortened(String(decoding: digits, as: UTF8.self))) is out of range \(Limits.describe(Limits.chapters))")
+            return fail(.outOfRange, "\(what) \(shortened(String(decoding: digits, as: UTF8.self))) is out of range \(Limits.describe(Limits.chapters))")
         }
         return .success((matchedHost, value))
     }
@@ -178,10 +178,7 @@ public enum ComicLink: Sendable, Hashable, CustomStringConvertible {
     /// The link to `page`.
     /// - Throws: `invalidPage` when `page` is outside `Limits.pages`.
     public init(page: Int) throws(ComicError) {
-        guard Limits.pages.contains(page) else {
-            throw ComicError(.invalidPage, "page \(page) is out of range \(Limits.describe(Limits.pages))")
-        }
-        self = .page(page)
+        self = .page(try SitePage.validNumber(page))
     }
 
     /// Parses a chapter or page link.

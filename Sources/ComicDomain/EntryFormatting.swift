@@ -15,10 +15,10 @@ extension ChapterEntry {
     ///
     /// - `text`: `rendered(family)`.
     /// - `json`: `chapter`, `name`, `progress`, `image-path`, `deep-link`, `date`, `family`,
-    ///   `is-placeholder`, in that order; `family` is the one asked for.
+    ///   `is-placeholder`, `universe`, `latest-page`, `new-pages`, in that order; `family` is the
+    ///   one asked for.
     /// - `waybar`: `text` = small rendering, `tooltip` = medium rendering, both escaped for
-    ///   Pango markup; `class` = `placeholder`, `finished` (progress 100) or `reading`;
-    ///   `percentage` = progress.
+    ///   Pango markup; `class` = `statusClass`; `percentage` = progress.
     public func formatted(_ format: EntryFormat, family: WidgetFamily) -> String {
         switch format {
         case .text:
@@ -33,6 +33,9 @@ extension ChapterEntry {
                 ("date", .integer(date)),
                 ("family", .string(family.rawValue)),
                 ("is-placeholder", .bool(isPlaceholder)),
+                ("universe", .integer(universe)),
+                ("latest-page", .integer(latestPage)),
+                ("new-pages", .integer(newPages)),
             ]).jsonText
         case .waybar:
             return JSONValue.object([
@@ -44,9 +47,11 @@ extension ChapterEntry {
         }
     }
 
-    /// `placeholder`, `finished` (progress 100) or `reading`: a CSS class for status bars.
+    /// `placeholder`, `new` (new pages published after the reader's), `finished` (progress 100)
+    /// or `reading`: a CSS class for status bars.
     public var statusClass: String {
         if isPlaceholder { return "placeholder" }
+        if newPages > 0 { return "new" }
         return progress >= 100 ? "finished" : "reading"
     }
 }

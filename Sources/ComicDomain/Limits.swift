@@ -8,6 +8,8 @@ public enum Limits {
     public static let nameLength: ClosedRange<Int> = 1...256
     /// Page numbers on the comic's site.
     public static let pages: ClosedRange<Int> = 1...99999
+    /// Universes as written in storage and on the bus: 0 is the main story, others a special.
+    public static let universes: ClosedRange<Int> = 0...99999
     /// Length of a site language code, in ASCII characters.
     public static let languageLength: ClosedRange<Int> = 1...16
     /// Largest `currentChapterData.json` / `widgetSyncState.json` that is read.

@@ -6,11 +6,16 @@ public struct SitePage: Sendable, Hashable, CustomStringConvertible {
 
     /// - Throws: `invalidPage` when `number` is outside `Limits.pages`.
     public init(language: SiteLanguage, number: Int) throws(ComicError) {
+        self.language = language
+        self.number = try Self.validNumber(number)
+    }
+
+    /// - Throws: `invalidPage` unless `number` is in `Limits.pages`.
+    public static func validNumber(_ number: Int) throws(ComicError) -> Int {
         guard Limits.pages.contains(number) else {
             throw ComicError(.invalidPage, "page \(number) is out of range \(Limits.describe(Limits.pages))")
         }
-        self.language = language
-        self.number = number
+        return number
     }
 
     /// The path of the page on any origin: `/<language>/page-<number>.html`.

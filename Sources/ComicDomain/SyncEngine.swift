@@ -4,6 +4,8 @@ public enum ReloadReason: String, Sendable, CaseIterable {
     case progressChange = "progress-change"
     case requested
     case periodic
+    /// The catalogue's latest page grew (DESIGN §13): new pages were published.
+    case pagesPublished = "pages-published"
 }
 
 /// A reload the caller must perform: write `widgetSyncState.json` (or remove it when `state`
@@ -21,7 +23,7 @@ public struct Reload: Sendable, Equatable {
     }
 }
 
-/// The widget's sync rules (DESIGN §5) as a pure state machine: no I/O, no timers, no clock.
+/// The widget's sync rules (DESIGN §5, §13) as a pure state machine: no I/O, no timers, no clock.
 ///
 /// The caller feeds it what happened together with the current monotonic instant, performs
 /// every returned `Reload`, and keeps one event-loop timer armed at `nextDeadline`, calling
@@ -63,27 +65,38 @@ public struct SyncEngine: Sendable {
 
     /// At start: compares storage (`current`) with `lastSynced` and handles a difference like a
     /// change made while running: another chapter (or a chapter with nothing synced, or no
-    /// chapter where one was synced) reloads at once with `chapter-change`; the same chapter
-    /// with other progress starts the debounce (the progress rule then decides); equal states
-    /// do nothing.
+    /// chapter where one was synced) reloads at once with `chapter-change`; a latest page that
+    /// grew meanwhile (pages published while the service was down) with `pages-published`; the
+    /// same chapter with other progress starts the debounce (the progress rule then decides);
+    /// equal states do nothing.
     public mutating func start(current: SyncState?, now: MonotonicInstant) -> Reload? {
         // Until storage says otherwise, it holds what was last synced.
         self.current = lastSynced
         return storageChanged(current, now: now)
     }
 
-    /// Storage now holds `state` (a change noticed by watching the folder, or re-read), nil when
-    /// there is no valid chapter. Applies the rules as for the matching update call:
+    /// Storage now holds `state` (a change noticed by watching the folder — the chapter data or
+    /// the catalogue —, a page stored by `UpdatePage`, or storage re-read), nil when there is no
+    /// valid chapter. Applies the rules in this order:
     /// - nil → `chapterCleared(now:)`;
     /// - same as `current` → nothing (e.g. the echo of our own write);
-    /// - chapter differs from `lastSynced` (or none synced) → `chapter-change` at once;
+    /// - chapter rule: (universe, chapter) differs from `lastSynced` (or none synced) →
+    ///   `chapter-change` at once;
+    /// - pages rule: the latest page of the same language's catalogue grew past `lastSynced`'s →
+    ///   `pages-published` at once; any other change of the latest page (a first catalogue, one
+    ///   gone, a rollback, another language's) changes the entry's counts without new pages →
+    ///   `requested` at once;
     /// - same chapter, other progress → the progress rule (debounced), nothing now.
     public mutating func storageChanged(_ state: SyncState?, now: MonotonicInstant) -> Reload? {
         guard let state else { return chapterCleared(now: now) }
         guard state != current else { return nil }
-        if state.chapter != lastSynced?.chapter {
+        if !state.isSameChapter(as: lastSynced) {
             current = state
             return reload(.chapterChange, now: now)
+        }
+        if let reason = Self.pagesReason(state.latestPage, since: lastSynced?.latestPage) {
+            current = state
+            return reload(reason, now: now)
         }
         progressUpdated(state, now: now)
         return nil
@@ -93,7 +106,7 @@ public struct SyncEngine: Sendable {
     /// from `lastSynced` (or nothing is synced), else `requested`. Cancels a pending debounce.
     public mutating func chapterUpdated(_ state: SyncState, now: MonotonicInstant) -> Reload {
         current = state
-        return reload(state.chapter == lastSynced?.chapter ? .requested : .chapterChange, now: now)
+        return reload(state.isSameChapter(as: lastSynced) ? .requested : .chapterChange, now: now)
     }
 
     /// `UpdateProgress` stored `state`: (re)starts the debounce; `timerFired` decides later.
@@ -151,10 +164,18 @@ public struct SyncEngine: Sendable {
         return timerFired(now: now)
     }
 
+    /// The pages rule: `pages-published` when `latest` is the same language's latest page grown
+    /// past `synced`; `requested` for any other difference; nil when they are equal.
+    private static func pagesReason(_ latest: SyncState.LatestPage?, since synced: SyncState.LatestPage?) -> ReloadReason? {
+        guard latest != synced else { return nil }
+        if let latest, let synced, latest.language == synced.language, latest.page > synced.page { return .pagesPublished }
+        return .requested
+    }
+
     /// The reason the ended debounce deserves, or nil when the progress rule says nothing.
     private func progressReason() -> ReloadReason? {
         guard let current else { return nil }
-        guard let last = lastSynced, last.chapter == current.chapter else { return .chapterChange }
+        guard let last = lastSynced, current.isSameChapter(as: last) else { return .chapterChange }
         guard current.progress != last.progress else { return nil }
         // States are not range-checked here, so compute the distance without overflowing.
         let (difference, overflow) = current.progress.subtractingReportingOverflow(last.progress)

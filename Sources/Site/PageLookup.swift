@@ -1,9 +1,18 @@
 public import ComicDomain
 
-/// "The reader is on page N" (DESIGN §8 `update --page`, §11, §12): the chapter, name, progress,
-/// universe and cover of a page, from the stored catalogue, fetched first when there is none or
-/// when N is past its last page (then without the 15-minute wait, as a new page is likely).
-/// Phase 2 wires it to the bus; it stores nothing but the catalogue.
+/// Where a page of the comic is (DESIGN §8 `update --page`, §11, §12): the chapter, name, progress
+/// and universe of a page, from the stored catalogue, fetched first when there is none or when the
+/// page is past its last one (then without the 15-minute wait, as a new page is likely); and the
+/// chapter's cover, on request.
+///
+/// A first catalogue (none was stored, or none readable) is stored at once: it announces nothing,
+/// as the widget service counts no pages as published from one. A newer catalogue, fetched for a
+/// page past the stored one's end, comes back in the result instead, for the caller to `save`
+/// once the reader's new position is stored: in the other order, the service would see the new
+/// latest page with the reader still on an older one, and count as new the pages the reader has
+/// just read (issue 14). `PageRecorder` (the desktop layer) runs the steps in that order.
+///
+/// One per command: its requests share one politeness log.
 public struct PageLookup {
     /// Where a page is, with what the entry needs.
     public struct Result: Sendable, Equatable {
@@ -11,43 +20,58 @@ public struct PageLookup {
         public let position: ReadingPosition
         /// The catalogue's latest page.
         public let latestPage: Int
-        /// The chapter's cover, JPEG or PNG of at most 8 MiB: its first page's image, else its
-        /// thumbnail; nil when neither could be had.
-        public let cover: [UInt8]?
+        /// The newer catalogue fetched for this lookup, not stored yet (`save(_:)`); nil when the
+        /// stored one answered, or a first one was stored.
+        public let fetchedCatalogue: Catalogue?
 
         public var chapter: Catalogue.Chapter { position.chapter }
         public var universe: Int? { position.chapter.universe }
     }
 
     public let configuration: SiteConfiguration
+    private let client: SiteClient
 
     public init(configuration: SiteConfiguration) {
         self.configuration = configuration
+        client = SiteClient(configuration)
     }
 
-    /// Looks up `page` of `language`; `withCover: false` skips the cover's requests.
-    /// - Throws: `pageNotFound` when no chapter holds it even after a fetch; the fetch's failures.
-    public func lookUp(page: SitePage, withCover: Bool = true) throws(SiteError) -> Result {
-        let client = SiteClient(configuration)
+    /// Looks up `page`: the stored catalogue, or a fresh one when none is stored (then stored at
+    /// once) or `page` is past its last page (then returned, not stored).
+    /// - Throws: `pageNotFound` when no chapter holds it even after a fetch; the fetch's failures;
+    ///   `storage` when a first catalogue cannot be stored.
+    public func lookUp(page: SitePage) throws(SiteError) -> Result {
         let store = CatalogueStore(client: client)
         let language = page.language
-        var catalogue = store.stored(language)
-        if catalogue == nil || page.number > catalogue?.lastChapterPage ?? 0 {
-            let rate: SiteClient.Rate = catalogue == nil ? .polite : .skipInterval
-            let refreshed = try store.refresh(language, stored: catalogue, rate: rate)
-            if refreshed.catalogue != catalogue { try store.save(refreshed.catalogue) }
+        let stored = store.stored(language)
+        var catalogue = stored
+        var fetched: Catalogue?
+        if stored == nil || page.number > stored?.lastChapterPage ?? 0 {
+            let rate: SiteClient.Rate = stored == nil ? .polite : .skipInterval
+            let refreshed = try store.refresh(language, stored: stored, rate: rate)
+            if stored == nil {
+                try store.save(refreshed.catalogue)
+            } else if refreshed.catalogue != stored {
+                fetched = refreshed.catalogue
+            }
             catalogue = refreshed.catalogue
         }
         guard let catalogue, let position = catalogue.position(ofPage: page.number) else {
             let range = catalogue.map { " (its chapters hold pages \($0.pageRange.lowerBound)–\($0.pageRange.upperBound))" } ?? ""
             throw SiteError(.pageNotFound, "no chapter of the \(language.code) catalogue holds page \(page.number)\(range)")
         }
-        let cover = withCover ? self.cover(of: position.chapter, language: language, client: client) : nil
-        return Result(language: language, position: position, latestPage: catalogue.latestPage, cover: cover)
+        return Result(language: language, position: position, latestPage: catalogue.latestPage, fetchedCatalogue: fetched)
     }
 
-    /// The chapter's first page's image, else its thumbnail; failures are warnings, not errors.
-    private func cover(of chapter: Catalogue.Chapter, language: SiteLanguage, client: SiteClient) -> [UInt8]? {
+    /// Stores the catalogue `result` fetched, if any (atomically; `chapters-<language>.json`).
+    /// - Throws: `storage` when it cannot be written.
+    public func save(_ result: Result) throws(SiteError) {
+        if let catalogue = result.fetchedCatalogue { try CatalogueStore(client: client).save(catalogue) }
+    }
+
+    /// The cover of `chapter`: its first page's image, else its thumbnail (JPEG or PNG of at most
+    /// 8 MiB); nil when neither could be had. Failures are warnings, not errors.
+    public func cover(of chapter: Catalogue.Chapter, language: SiteLanguage) -> [UInt8]? {
         var candidates: [String] = []
         let pageURL = client.url("/\(language.code)/page-\(chapter.startPage).html")
         do {

@@ -50,17 +50,19 @@ public struct FixtureComic: Sendable {
         self.latestPage = latestPage ?? chapters.map(\.endPage).max() ?? 1
     }
 
-    /// A small comic: five main-story chapters (pages 1–120, names with `&`, `<`, accents and
-    /// Japanese), two of Special Universe 3 and one of Broly, in their own page ranges.
+    /// A small comic: five main-story chapters (names with `&`, `<`, accents and Japanese), two of
+    /// Special Universe 3 and one of Broly. Pages are numbered in the order they were published,
+    /// specials included: the specials came out between chapters 4 and 5, so the main story holds
+    /// pages 1–96 and 129–152, the specials 97–128, and the latest page is chapter 5's last.
     public static let small = FixtureComic(chapters: [
         Chapter(number: 1, name: "A Really Strange Tournament!", startPage: 1, endPage: 24),
         Chapter(number: 2, name: "Vegeta & <Goku>", startPage: 25, endPage: 48),
         Chapter(number: 3, name: "Végéta contre l'Univers", startPage: 49, endPage: 72),
         Chapter(number: 4, name: "超サイヤ人の戦い", startPage: 73, endPage: 96),
-        Chapter(number: 5, name: "The Tournament Goes On", startPage: 97, endPage: 120),
-        Chapter(number: 1, name: "The Special Begins", startPage: 1001, endPage: 1010, universe: 3),
-        Chapter(number: 2, name: "The Special Ends", startPage: 1011, endPage: 1020, universe: 3),
-        Chapter(number: 1, name: "Broly's Return", startPage: 2001, endPage: 2012, universe: 20),
+        Chapter(number: 5, name: "The Tournament Goes On", startPage: 129, endPage: 152),
+        Chapter(number: 1, name: "The Special Begins", startPage: 97, endPage: 106, universe: 3),
+        Chapter(number: 2, name: "The Special Ends", startPage: 107, endPage: 116, universe: 3),
+        Chapter(number: 1, name: "Broly's Return", startPage: 117, endPage: 128, universe: 20),
     ])
 
     /// About as large as the real chapter list: 100 main-story chapters of 24 pages, and

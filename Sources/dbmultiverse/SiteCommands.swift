@@ -10,11 +10,17 @@ struct LanguageOption: ParsableArguments {
     /// The language to use. Exits 2 naming the valid codes when it is not one of them.
     func resolved() throws -> SiteLanguage {
         do {
-            if let language { return try SiteLanguage(validating: language) }
-            return try ConfigFile.load(environment: environment()).language()
+            return try Self.resolve(language)
         } catch {
             throw CommandFailure.usage(error.message)
         }
+    }
+
+    /// `code` when given, else the config file's `language = …`, else English.
+    /// - Throws: `invalidLanguage` naming the valid codes.
+    static func resolve(_ code: String?) throws(ComicError) -> SiteLanguage {
+        if let code { return try SiteLanguage(validating: code) }
+        return try ConfigFile.load(environment: environment()).language()
     }
 }
 

@@ -3,19 +3,45 @@ import ComicDomain
 import DBus
 import Desktop
 import Glibc
+import Site
 
 struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "update", abstract: "Store the chapter being read (as the reader app does).")
+        commandName: "update", abstract: "Store the chapter being read (as the reader app does), or the page being read.",
+        discussion: """
+            Two forms:
+              --chapter N --name S --progress P [--cover FILE] [--page N] [--language L]:
+                the chapter as given, as the reader app stores it;
+              --page N [--language L]:
+                the reader is on page N of the comic. Its chapter, name and progress come
+                from the catalogue of the language (fetched from the site when there is
+                none or N is past its last page), its cover only when the chapter differs
+                from the stored one. Prints where the reader now is. The language is
+                --language, else the config file's language, else en (as for sync).
+            Exit status 1 when the site or the bus fails, 2 on bad usage.
+            """)
 
-    @Option(help: "Chapter number, 1…99999.") var chapter: Int
-    @Option(help: "Chapter name, 1…256 characters.") var name: String
-    @Option(help: "Read progress, 0…100.") var progress: Int
+    @Option(help: "Chapter number, 1…99999.") var chapter: Int?
+    @Option(help: "Chapter name, 1…256 characters.") var name: String?
+    @Option(help: "Read progress, 0…100.") var progress: Int?
     @Option(help: "Cover image file (JPEG or PNG, at most 8 MiB).") var cover: String?
-    @Option(help: "Last page read on the comic's site.") var page: Int?
+    @Option(help: "The page being read on the comic's site, 1…99999; alone, the chapter is looked up.") var page: Int?
     @Option(help: "Site language code, e.g. en or fr.") var language: String?
 
     func run() throws {
+        if chapter == nil, name == nil, progress == nil {
+            try recordPage()
+        } else {
+            try storeChapter()
+        }
+    }
+
+    /// `--chapter`, `--name` and `--progress` (with the options): stored as given.
+    private func storeChapter() throws {
+        let missing = [("--chapter", chapter == nil), ("--name", name == nil), ("--progress", progress == nil)].filter(\.1).map(\.0)
+        guard let chapter, let name, let progress else {
+            throw CommandFailure.usage("give --chapter, --name and --progress together (missing \(missing.joined(separator: ", "))), or --page N alone to look the chapter up")
+        }
         // Checked here too, so bad input never reaches the bus and exits 2.
         do {
             _ = try ChapterData(validatingNumber: chapter, name: name, progress: progress, page: page, language: language)
@@ -25,6 +51,28 @@ struct UpdateCommand: ParsableCommand {
         let coverBytes = try cover.map(readCover) ?? []
         try BlockingCaller().call(WidgetClient().updateChapter(chapter, name: name, progress: progress, cover: coverBytes,
                                                                page: page, language: language))
+    }
+
+    /// `--page N [--language L]` alone: the page recorder (catalogue, cover, UpdatePage).
+    private func recordPage() throws {
+        guard let page else {
+            throw CommandFailure.usage("give --page N (the page being read), or --chapter, --name and --progress")
+        }
+        guard cover == nil else {
+            throw CommandFailure.usage("--cover goes with --chapter, --name and --progress; with --page alone the cover comes from the site")
+        }
+        let sitePage: SitePage
+        do {
+            sitePage = try SitePage(language: try LanguageOption.resolve(language), number: page)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+        let recorder = PageRecorder(lookup: PageLookup(configuration: try siteConfiguration()), caller: try BlockingCaller())
+        do {
+            Output.line(try recorder.record(sitePage).description)
+        } catch {
+            throw CommandFailure(message: error.description, status: 1)
+        }
     }
 
     private func readCover(_ path: String) throws -> [UInt8] {
@@ -67,12 +115,13 @@ struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open a dbmultiverse:// deep link (the URL handler's Exec).",
         discussion: """
-            Example: dbmultiverse open dbmultiverse://chapter/42
+            Examples: dbmultiverse open dbmultiverse://chapter/42
+                      dbmultiverse open dbmultiverse://page/980 (a page of the comic)
             Without a link it opens the chapter being read, as launching the app does (Activate); \
             --current is the desktop action "Continue reading" (ActivateAction open-current).
             """)
 
-    @Argument(help: "A link such as dbmultiverse://chapter/42.") var uri: String?
+    @Argument(help: "A link such as dbmultiverse://chapter/42 or dbmultiverse://page/980.") var uri: String?
     @Flag(help: "Open the chapter being read (or the chapter list when there is none) instead of a link.")
     var current = false
 
@@ -81,10 +130,10 @@ struct OpenCommand: ParsableCommand {
     }
 
     func run() throws {
-        var link: DeepLink?
+        var link: ComicLink?
         if let uri {
             do {
-                link = try DeepLink(parsing: uri)
+                link = try ComicLink(parsing: uri)
             } catch {
                 throw CommandFailure.usage(error.message)
             }

@@ -35,6 +35,35 @@ struct CatalogueTests {
         #expect(catalogue.pageRange == 1...48)
     }
 
+    /// Pages in publication order: the main story 1–96 and 129–160, specials 97–128 (overlapping
+    /// on purpose at 120–125), the latest page 160.
+    static func interleaved(latestPage: Int = 160) throws -> Catalogue {
+        try Catalogue(language: .english, chapters: [
+            Catalogue.Chapter(number: 4, name: "Four", startPage: 73, endPage: 96, universe: nil, thumbnailURL: ""),
+            Catalogue.Chapter(number: 5, name: "Five", startPage: 129, endPage: 152, universe: nil, thumbnailURL: ""),
+            Catalogue.Chapter(number: 1, name: "Special", startPage: 97, endPage: 125, universe: 3, thumbnailURL: ""),
+            Catalogue.Chapter(number: 1, name: "Broly", startPage: 120, endPage: 128, universe: 20, thumbnailURL: ""),
+        ], latestPage: latestPage, fetch: fetch)
+    }
+
+    @Test func newPagesAreTheMainStorysPagesAfterTheReader() throws {
+        let catalogue = try Self.interleaved()
+        #expect(catalogue.mainStoryPages(after: 150) == 10, "151–160: the rest of chapter 5 and pages published since the list was read")
+        #expect(catalogue.mainStoryPages(after: 90) == 6 + 32, "91–96 and 129–160: the specials' 97–128 are not counted, once")
+        #expect(catalogue.mainStoryPages(after: 110) == 32, "from inside a special's range")
+        #expect(catalogue.mainStoryPages(after: 159) == 1)
+        #expect(catalogue.mainStoryPages(after: 160) == 0, "caught up")
+        #expect(catalogue.mainStoryPages(after: 99_999) == 0, "past the latest page (a rollback): never negative")
+        #expect(try Self.interleaved(latestPage: 1).mainStoryPages(after: 152) == 0, "the latest page is at least the last chapter page")
+    }
+
+    @Test func aPageLinksChapterIsTheMainStorys() throws {
+        let catalogue = try Self.interleaved()
+        #expect(catalogue.mainStoryChapter(holding: 130)?.number == 5)
+        #expect(catalogue.mainStoryChapter(holding: 100) == nil, "a special's page")
+        #expect(catalogue.mainStoryChapter(holding: 155) == nil, "no chapter holds it yet")
+    }
+
     @Test func jsonRoundTripsAndReadsStrictly() throws {
         let catalogue = try Self.sample()
         let bytes = catalogue.encodeJSON()
@@ -130,6 +159,18 @@ struct ComicLinkTests {
         let error = thrownError { () throws(ComicError) in try ComicLink(parsing: text) }
         #expect(error?.kind == .invalidDeepLink)
         #expect(error?.message.hasSuffix("expected dbmultiverse://chapter/<1…99999> or dbmultiverse://page/<1…99999>") == true, "\(String(describing: error))")
+    }
+
+    @Test func messagesNameWhatTheNumberIs() {
+        func message(_ text: String) -> String {
+            thrownError { () throws(ComicError) in try ComicLink(parsing: text) }?.message ?? ""
+        }
+        let expected = "; expected dbmultiverse://chapter/<1…99999> or dbmultiverse://page/<1…99999>"
+        #expect(message("dbmultiverse://page/0980") == #"invalid deep link "dbmultiverse://page/0980": the page number has a leading zero"# + expected)
+        #expect(message("dbmultiverse://chapter/042") == #"invalid deep link "dbmultiverse://chapter/042": the chapter number has a leading zero"# + expected)
+        #expect(message("dbmultiverse://page/") == #"invalid deep link "dbmultiverse://page/": the page number is missing"# + expected)
+        #expect(message("dbmultiverse://page/12a") == #"invalid deep link "dbmultiverse://page/12a": the page "12a" is not a plain decimal number"# + expected)
+        #expect(message("dbmultiverse://page/9/8") == #"invalid deep link "dbmultiverse://page/9/8": nothing may follow the page number but one "/""# + expected)
     }
 
     @Test func chapterLinksStayChapterOnly() {

@@ -23,7 +23,7 @@ struct ChapterDataTests {
         #expect(data.coverImagePath == "chapterCoverImage.jpg")
         #expect(data.page == 980)
         #expect(data.language == "fr")
-        #expect(data.syncState == SyncState(chapter: 42, progress: 35))
+        #expect(data.syncState() == SyncState(chapter: 42, progress: 35))
     }
 
     @Test(arguments: [
@@ -202,6 +202,43 @@ struct ChapterDataTests {
         #expect(String(decoding: full.encodeJSON(), as: UTF8.self) == #"{"number":42,"name":"n","progress":35,"coverImagePath":"c.jpg","page":7,"language":"en"}"#)
     }
 
+    // MARK: Specials
+
+    @Test func aSpecialsChapterComesWithItsUniverseAndPage() throws {
+        let special = try ChapterData(validatingNumber: 1, name: "Special", progress: 50, page: 101, language: "en", universe: 3)
+        #expect(special.universe == 3)
+        #expect(String(decoding: special.encodeJSON(), as: UTF8.self)
+            == #"{"number":1,"name":"Special","progress":50,"coverImagePath":"","page":101,"language":"en","universe":3}"#)
+        #expect(try ChapterData.decode(special.encodeJSON()) == special)
+        #expect(special.isChapter(1, universe: 3) && !special.isChapter(1, universe: nil) && !special.isChapter(1, universe: 0))
+        #expect(special.syncState() == SyncState(chapter: 1, progress: 50, universe: 3))
+
+        // 0 is the main story, written as nothing; a null reads as absent.
+        let main = try ChapterData(validatingNumber: 1, name: "Main", progress: 50, universe: 0)
+        #expect(main.universe == nil && main.isChapter(1, universe: nil) && main.isChapter(1, universe: 0))
+        #expect(!String(decoding: main.encodeJSON(), as: UTF8.self).contains("universe"))
+        #expect(try decode(#"{"number":1,"name":"n","progress":0,"universe":null}"#).universe == nil)
+        #expect(try decode(#"{"number":1,"name":"n","progress":0,"universe":0}"#).universe == nil)
+
+        // Moving on keeps the chapter, name, cover and universe.
+        let moved = try special.updatingPosition(progress: 60, page: 102, language: "fr")
+        #expect(moved.number == 1 && moved.name == "Special" && moved.universe == 3)
+        #expect(moved.progress == 60 && moved.page == 102 && moved.language == "fr")
+    }
+
+    @Test func aSpecialsChapterWithoutItsPageOrOutOfRangeIsRejected() {
+        let noPage = thrownError { () throws(ComicError) in try ChapterData(validatingNumber: 1, name: "n", progress: 0, universe: 3) }
+        #expect(noPage?.kind == .invalidOption && noPage?.message.contains("needs the page") == true, "\(String(describing: noPage))")
+        for universe in [-1, 100_000] {
+            let error = thrownError { () throws(ComicError) in
+                try ChapterData(validatingNumber: 1, name: "n", progress: 0, page: 5, universe: universe)
+            }
+            #expect(error?.kind == .invalidOption && error?.message.contains("universe \(universe) is out of range 0…99999") == true)
+        }
+        #expect(decodeError(#"{"number":1,"name":"n","progress":0,"universe":3}"#)?.kind == .invalidOption)
+        #expect(decodeError(#"{"number":1,"name":"n","progress":0,"page":4,"universe":"3"}"#)?.kind == .storageFailed)
+    }
+
     // MARK: Sync state
 
     @Test func syncStateRoundTrips() throws {
@@ -209,6 +246,12 @@ struct ChapterDataTests {
         #expect(String(decoding: state.encodeJSON(), as: UTF8.self) == #"{"chapter":42,"progress":35}"#)
         #expect(try SyncState.decode(state.encodeJSON()) == state)
         #expect(try SyncState.decode(Array(#" {"progress": 0, "chapter": 1, "extra": "x"} "#.utf8)) == SyncState(chapter: 1, progress: 0))
+
+        let full = SyncState(chapter: 1, progress: 35, universe: 3, latestPage: .init(page: 2450, language: "fr"))
+        #expect(String(decoding: full.encodeJSON(), as: UTF8.self)
+            == #"{"chapter":1,"progress":35,"universe":3,"latestPage":2450,"language":"fr"}"#)
+        #expect(try SyncState.decode(full.encodeJSON()) == full)
+        #expect(try SyncState.decode(Array(#"{"chapter":1,"progress":35,"universe":0}"#.utf8)) == SyncState(chapter: 1, progress: 35))
     }
 
     @Test(arguments: [
@@ -216,6 +259,10 @@ struct ChapterDataTests {
         (#"{"chapter":0,"progress":1}"#, .invalidChapter, "chapter 0 is out of range 1…99999"),
         (#"{"chapter":1,"progress":-1}"#, .invalidProgress, "progress -1 is out of range 0…100"),
         (#"{"chapter":1.5,"progress":1}"#, .storageFailed, "must be an integer"),
+        (#"{"chapter":1,"progress":1,"universe":-3}"#, .invalidOption, "universe -3 is out of range"),
+        (#"{"chapter":1,"progress":1,"latestPage":0,"language":"en"}"#, .invalidPage, "latest page 0 is out of range"),
+        (#"{"chapter":1,"progress":1,"latestPage":5}"#, .storageFailed, "without the valid \"language\""),
+        (#"{"chapter":1,"progress":1,"latestPage":5,"language":"../x"}"#, .storageFailed, "without the valid \"language\""),
         ("nope", .storageFailed, "malformed JSON at byte 0"),
     ])
     func syncStateDecodingErrors(text: String, kind: ComicError.Kind, message: String) {

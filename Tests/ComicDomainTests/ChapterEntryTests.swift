@@ -53,10 +53,62 @@ struct ChapterEntryTests {
     @Test func jsonFormatHasExactlyTheEntryKeys() throws {
         let entry = try entry(name: "Say \"hi\"\n", imagePath: "/d/c.jpg")
         #expect(entry.formatted(.json, family: .small)
-            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false}"#)
+            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0}"#)
         let placeholder = ChapterEntry.placeholder(family: .medium, date: -1)
         #expect(placeholder.formatted(.json, family: .medium)
-            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true}"#)
+            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0}"#)
+    }
+
+    // MARK: New pages and specials (DESIGN §13, §11)
+
+    /// Chapter 42 on page 980 (en), with the catalogue's latest page at 983.
+    private func readingWithNewPages(page: Int = 980, universe: Int? = nil, latestPage: Int = 983) throws -> ChapterEntry {
+        let data = try ChapterData(validatingNumber: universe == nil ? 42 : 1, name: "Vegeta", progress: 35, page: page,
+                                   language: "en", universe: universe)
+        let catalogue = try Catalogue(language: .english, chapters: [
+            Catalogue.Chapter(number: 42, name: "Vegeta", startPage: 961, endPage: 983, universe: nil, thumbnailURL: ""),
+            Catalogue.Chapter(number: 1, name: "Special", startPage: 500, endPage: 520, universe: 3, thumbnailURL: ""),
+        ], latestPage: latestPage, fetch: CatalogueTests.fetch)
+        return ChapterEntry(data: data, imagePath: "", family: .medium, date: 0, catalogue: catalogue)
+    }
+
+    @Test func newPagesShowInTheSmallRenderingTheJSONAndTheWaybarClass() throws {
+        let entry = try readingWithNewPages()
+        #expect(entry.latestPage == 983 && entry.newPages == 3 && entry.universe == 0)
+        #expect(entry.rendered(.small) == "Ch. 42 \u{00B7} 35% \u{00B7} 3 new")
+        #expect(entry.rendered(.medium) == "Chapter 42: Vegeta \u{2014} 35% read", "the medium rendering does not change")
+        #expect(entry.formatted(.json, family: .small).hasSuffix(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3}"#))
+        #expect(entry.formatted(.waybar, family: .small)
+            == #"{"text":"Ch. 42 · 35% · 3 new","tooltip":"Chapter 42: Vegeta — 35% read","class":"new","percentage":35}"#)
+        // Caught up: no count, the usual class.
+        let caughtUp = try readingWithNewPages(page: 983)
+        #expect(caughtUp.newPages == 0 && caughtUp.rendered(.small) == "Ch. 42 \u{00B7} 35%" && caughtUp.statusClass == "reading")
+    }
+
+    @Test func withoutACatalogueOrAPageNothingIsNew() throws {
+        let noCatalogue = try entry()
+        #expect(noCatalogue.latestPage == 0 && noCatalogue.newPages == 0)
+        let catalogue = try Catalogue(language: .english, chapters: [
+            Catalogue.Chapter(number: 42, name: "Vegeta", startPage: 961, endPage: 983, universe: nil, thumbnailURL: ""),
+        ], latestPage: 990, fetch: CatalogueTests.fetch)
+        let noPage = ChapterEntry(data: try ChapterData(validatingNumber: 42, name: "V", progress: 1), imagePath: "", family: .small,
+                                  date: 0, catalogue: catalogue)
+        #expect(noPage.latestPage == 990 && noPage.newPages == 0, "no page: unknown")
+    }
+
+    @Test func aRollbackPastTheReaderNeverCountsNegative() throws {
+        let rolledBack = try readingWithNewPages(page: 983, latestPage: 975)
+        #expect(rolledBack.latestPage == 983, "the catalogue's latest page is at least its last chapter page")
+        let ahead = try readingWithNewPages(page: 990)
+        #expect(ahead.newPages == 0 && ahead.statusClass == "reading")
+    }
+
+    @Test func inASpecialTheDeepLinkIsThePageAndNothingIsNew() throws {
+        let special = try readingWithNewPages(page: 510, universe: 3)
+        #expect(special.universe == 3 && special.newPages == 0 && special.latestPage == 983)
+        #expect(special.deepLink == "dbmultiverse://page/510")
+        #expect(special.formatted(.json, family: .medium).contains(#""deep-link":"dbmultiverse://page/510""#))
+        #expect(special.formatted(.json, family: .medium).hasSuffix(#""universe":3,"latest-page":983,"new-pages":0}"#))
     }
 
     @Test func waybarFormatEscapesForPangoThenJSON() throws {

@@ -23,7 +23,7 @@ struct SyncEngineTests {
         #expect(SyncEngine.debounce == .seconds(2))
         #expect(SyncEngine.periodicInterval == .seconds(3600))
         #expect(SyncEngine.progressThreshold == 5)
-        #expect(ReloadReason.allCases.map(\.rawValue) == ["chapter-change", "progress-change", "requested", "periodic"])
+        #expect(ReloadReason.allCases.map(\.rawValue) == ["chapter-change", "progress-change", "requested", "periodic", "pages-published"])
     }
 
     // MARK: Chapter rule
@@ -221,6 +221,72 @@ struct SyncEngineTests {
         #expect(engine.debounceDeadline == nil)
         #expect(engine.timerFired(now: at(3)).isEmpty)
         #expect(engine.chapterCleared(now: at(4)) == nil)
+    }
+
+    // MARK: Specials (DESIGN §11): a chapter is (universe, chapter)
+
+    @Test func theSameNumberInASpecialIsAnotherChapter() {
+        var engine = engine()
+        let special = SyncState(chapter: 42, progress: 30, universe: 3)
+        #expect(engine.storageChanged(special, now: at(1)) == Reload(reason: .chapterChange, state: special))
+        #expect(engine.chapterUpdated(state(42, 30), now: at(2)) == Reload(reason: .chapterChange, state: state(42, 30)),
+                "back to the main story's chapter 42")
+        // Within the special, progress is debounced as anywhere.
+        _ = engine.storageChanged(special, now: at(3))
+        let further = SyncState(chapter: 42, progress: 80, universe: 3)
+        #expect(engine.storageChanged(further, now: at(4)) == nil)
+        #expect(engine.timerFired(now: at(6)) == [Reload(reason: .progressChange, state: further)])
+    }
+
+    // MARK: Pages rule (DESIGN §13)
+
+    private func reading(_ progress: Int, latest: Int?, language: String = "en") -> SyncState {
+        SyncState(chapter: 42, progress: progress, latestPage: latest.map { .init(page: $0, language: language) })
+    }
+
+    /// An engine that synced chapter 42 at 30 % with the catalogue's latest page at 980.
+    private func engineWithCatalogue() -> SyncEngine {
+        var engine = SyncEngine(lastSynced: reading(30, latest: 980), now: at(0))
+        #expect(engine.start(current: reading(30, latest: 980), now: at(0)) == nil)
+        return engine
+    }
+
+    @Test func aGrowingLatestPageIsPagesPublishedAtOnce() {
+        var engine = engineWithCatalogue()
+        engine.progressUpdated(reading(40, latest: 980), now: at(1))
+        let published = engine.storageChanged(reading(40, latest: 983), now: at(2))
+        #expect(published == Reload(reason: .pagesPublished, state: reading(40, latest: 983)), "carrying the progress too")
+        #expect(engine.debounceDeadline == nil, "the pending progress went with it")
+        #expect(engine.lastSynced == reading(40, latest: 983))
+        #expect(engine.storageChanged(reading(40, latest: 983), now: at(3)) == nil, "once per latest page")
+    }
+
+    @Test func aLatestPageThatFallsAppearsOrChangesLanguageIsNoNewPages() {
+        var engine = engineWithCatalogue()
+        #expect(engine.storageChanged(reading(30, latest: 975), now: at(1)) == Reload(reason: .requested, state: reading(30, latest: 975)),
+                "a rollback: the counts change, nothing is published")
+        #expect(engine.storageChanged(reading(30, latest: 980), now: at(2)) == Reload(reason: .pagesPublished, state: reading(30, latest: 980)),
+                "growing again after a rollback")
+        #expect(engine.storageChanged(reading(30, latest: 990, language: "fr"), now: at(3))
+                == Reload(reason: .requested, state: reading(30, latest: 990, language: "fr")), "another language's catalogue")
+        #expect(engine.storageChanged(reading(30, latest: nil), now: at(4)) == Reload(reason: .requested, state: reading(30, latest: nil)),
+                "the catalogue gone")
+        #expect(engine.storageChanged(reading(30, latest: 2000), now: at(5)) == Reload(reason: .requested, state: reading(30, latest: 2000)),
+                "a first catalogue is no publication")
+    }
+
+    @Test func startCatchesUpPagesPublishedWhileStopped() {
+        var engine = SyncEngine(lastSynced: reading(30, latest: 980), now: at(0))
+        #expect(engine.start(current: reading(30, latest: 985), now: at(0)) == Reload(reason: .pagesPublished, state: reading(30, latest: 985)))
+        // An old file (no latest page) and a catalogue: the counts appear, nothing is announced.
+        var old = SyncEngine(lastSynced: state(42, 30), now: at(0))
+        #expect(old.start(current: reading(30, latest: 985), now: at(0)) == Reload(reason: .requested, state: reading(30, latest: 985)))
+    }
+
+    @Test func aChapterChangeWinsOverNewPages() {
+        var engine = engineWithCatalogue()
+        let next = SyncState(chapter: 43, progress: 0, latestPage: .init(page: 990, language: "en"))
+        #expect(engine.storageChanged(next, now: at(1)) == Reload(reason: .chapterChange, state: next))
     }
 
     @Test func extremeStatesDoNotTrap() {

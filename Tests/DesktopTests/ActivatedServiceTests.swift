@@ -90,8 +90,10 @@ import Testing
         let contract = try #require(try InterfaceModel.parse(file, interface: Self.widget))
         #expect(running == contract, "running:\n\(running)\n\ncontract:\n\(contract)")
         // Sanity: the model saw what it should.
-        #expect(contract.methods.count == 8 && contract.signals.count == 2 && contract.properties.count == 8)
+        #expect(contract.methods.count == 9 && contract.signals.count == 2 && contract.properties.count == 10)
         #expect(contract.methods["UpdateChapter"]?.args.map(\.type) == ["i", "s", "i", "ay", "a{sv}"])
+        #expect(contract.methods["UpdatePage"]?.args.map(\.type) == ["i", "s", "i", "s", "i", "ay", "a{sv}"])
+        #expect(contract.properties["LatestPage"]?.type == "i" && contract.properties["NewPages"]?.type == "i")
         #expect(contract.properties["Kind"]?.annotations["org.freedesktop.DBus.Property.EmitsChangedSignal"] == "const")
         #expect(contract.properties.values.allSatisfy { $0.access == "read" })
         #expect(contract.annotations["org.gtk.GDBus.DocString"]?.isEmpty == false)

@@ -4,6 +4,7 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Glibc
+import SiteTestSupport
 import Testing
 
 /// Deep links end to end, as a desktop delivers them (DESIGN §6, §9): `make install` into a
@@ -107,6 +108,37 @@ import Testing
         // And the browser's next start is the next good call's, not a late one for chapter 1.
         #expect(try session.gdbus("Open", "['dbmultiverse://chapter/1']", "{}").status == 0)
         #expect(try session.browser.next() == BrowserLaunch(arguments: ["https://www.dragonball-multiverse.com/en/page-100.html"]))
+    }
+
+    /// `dbmultiverse://page/N` (DESIGN §6): the page on the site, in the reader's language;
+    /// `OpenRequested` names the main-story chapter holding it when the catalogue knows it, else 0.
+    @Test func pageLinksOpenThePageInTheReadersLanguage() async throws {
+        let session = try await DesktopLinkSession.start()
+        defer { session.stop() }
+        let bad = try session.dbmultiverse(["open", "dbmultiverse://page/0"])
+        #expect(bad.status == 2 && bad.stdout.isEmpty, "\(bad)")
+        #expect(bad.stderr.contains("invalid deep link \"dbmultiverse://page/0\"") && bad.stderr.contains("1…99999"), "\(bad)")
+        await #expect(throws: (any Error).self, "no service was activated") { try await session.serviceExecutable() }
+
+        let opened = try runCommand(["xdg-open", "dbmultiverse://page/130"], environment: session.environment)
+        #expect(opened.status == 0, "\(opened)")
+        #expect(try session.browser.next() == BrowserLaunch(arguments: ["https://www.dragonball-multiverse.com/en/page-130.html"]))
+        #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 0, uri: "dbmultiverse://page/130"), "no catalogue: 0")
+
+        // A French reader with the French catalogue.
+        let french = try #require(SiteLanguage(code: "fr"))
+        try storeCatalogue(of: .small, language: french, in: session.home.root.path + "/data")
+        let update = try session.dbmultiverse(["update", "--chapter", "5", "--name", "Cinq", "--progress", "8", "--page", "130", "--language", "fr"])
+        #expect(update.status == 0, "\(update)")
+        #expect(try session.dbmultiverse(["open", "dbmultiverse://page/131"]).status == 0)
+        #expect(try session.browser.next() == BrowserLaunch(arguments: ["https://www.dragonball-multiverse.com/fr/page-131.html"]))
+        #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 5, uri: "dbmultiverse://page/131"))
+        #expect(try session.gdbus("ActivateAction", "open-page", "[<int32 100>]", "{'activation-token': <'p1'>}").status == 0)
+        #expect(try session.browser.next() == BrowserLaunch(arguments: ["https://www.dragonball-multiverse.com/fr/page-100.html"],
+                                                            activationToken: "p1"))
+        #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 0, uri: "dbmultiverse://page/100"), "a special's page")
+        let outOfRange = try session.gdbus("ActivateAction", "open-page", "[<int32 100000>]", "{}")
+        #expect(outOfRange.status != 0 && outOfRange.stderr.contains("com.nobadi.DBMultiverse.Error.InvalidPage"), "\(outOfRange)")
     }
 
     @Test func activateAndTheActions() async throws {

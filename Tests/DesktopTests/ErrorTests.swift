@@ -121,7 +121,7 @@ import Testing
         let host = try await hostWithChapter()
         defer { host.stop() }
         for bad in ["http://example.com/chapter/2", "dbmultiverse://chapter/007", "dbmultiverse://chapter/0",
-                    "dbmultiverse://chapter/2?x=1", "dbmultiverse://page/2"] {
+                    "dbmultiverse://chapter/2?x=1", "dbmultiverse://pages/2", "dbmultiverse://page/02", "dbmultiverse://page/100000"] {
             try await expectRejected(host, comicError("InvalidDeepLink"), containing: [bad]) {
                 try await host.call("Open", ["dbmultiverse://chapter/1", bad], noOptions, interface: Self.application)
             }
@@ -134,6 +134,53 @@ import Testing
         #expect(opened.map(\.1) == ["dbmultiverse://chapter/1", "dbmultiverse://chapter/42"])
     }
 
+    /// `UpdatePage(i page, s language, i chapter, s name, i progress, ay cover, a{sv} options)`:
+    /// every argument checked before anything is stored, in that order.
+    @Test func updatePageValidatesEverythingFirst() async throws {
+        let host = try await hostWithChapter()
+        defer { host.stop() }
+        func updatePage(_ page: Int32 = 130, _ language: String = "en", _ chapter: Int32 = 5, _ name: String = "Five",
+                        _ progress: Int32 = 8, cover: [UInt8] = [], options: [String: Variant] = [:]) async throws -> Message {
+            try await host.call("UpdatePage", page, language, chapter, name, progress, cover, options)
+        }
+        for page in [Int32(0), -5, 100_000] {
+            try await expectRejected(host, comicError("InvalidPage"), containing: ["page \(page) is out of range 1…99999"]) {
+                try await updatePage(page)
+            }
+        }
+        for language in ["xx", "EN", "", "en/../x", "pt_br"] {
+            try await expectRejected(host, comicError("InvalidLanguage"), containing: ["\"\(language)\"", "en fr it", "pt_BR"]) {
+                try await updatePage(130, language)
+            }
+        }
+        try await expectRejected(host, comicError("InvalidPage"), containing: ["page 0"]) { // the page first
+            try await updatePage(0, "xx", 0, " ", 500)
+        }
+        try await expectRejected(host, comicError("InvalidChapter"), containing: ["chapter 0"]) { try await updatePage(130, "en", 0) }
+        try await expectRejected(host, comicError("InvalidName"), containing: ["blank"]) { try await updatePage(130, "en", 5, " \n") }
+        try await expectRejected(host, comicError("InvalidProgress"), containing: ["101"]) { try await updatePage(130, "en", 5, "Five", 101) }
+        try await expectRejected(host, comicError("CoverRejected"), containing: ["neither JPEG nor PNG"]) {
+            try await updatePage(cover: Array("GIF89a".utf8))
+        }
+        // Also for the chapter already stored, whose cover would be kept: bad input is an error.
+        try await expectRejected(host, comicError("CoverRejected"), containing: ["neither JPEG nor PNG"]) {
+            try await updatePage(990, "en", 42, "Vegeta", 50, cover: Array("GIF89a".utf8))
+        }
+        let invalidArgs = DBusError.Name.invalidArgs
+        try await expectRejected(host, invalidArgs, containing: ["universe", "'i'", "'s'"]) {
+            try await updatePage(options: ["universe": Variant("3")])
+        }
+        try await expectRejected(host, invalidArgs, containing: ["universe -1 is out of range 0…99999"]) {
+            try await updatePage(options: ["universe": Variant(Int32(-1))])
+        }
+        try await expectRejected(host, invalidArgs, containing: ["isisiaya{sv}"]) {
+            try await host.call("UpdatePage", Int32(130), "en", Int32(5), "Five", Int32(8))
+        }
+        // Unknown options are ignored, as for UpdateChapter.
+        _ = try await updatePage(options: ["unknown": Variant(true)])
+        #expect(try await host.property("Chapter", Int32.self) == 5)
+    }
+
     @Test func unknownActionAndTheActions() async throws {
         let host = try await hostWithChapter()
         defer { host.stop() }
@@ -141,11 +188,19 @@ import Testing
         try await expectRejected(host, comicError("UnknownAction"), containing: ["fly", "open-chapter", "open-current"]) {
             try await host.call("ActivateAction", "fly", noParameter, noOptions, interface: Self.application)
         }
+        try await expectRejected(host, comicError("InvalidPage"), containing: ["page 0 is out of range 1…99999"]) {
+            try await host.call("ActivateAction", "open-page", [Variant(Int32(0))], noOptions, interface: Self.application)
+        }
+        try await expectRejected(host, DBusError.Name.invalidArgs, containing: ["open-page", "int32", "the page"]) {
+            try await host.call("ActivateAction", "open-page", [Variant("980")], noOptions, interface: Self.application)
+        }
         try await host.call("ActivateAction", "open-chapter", [Variant(Int32(7))], noOptions, interface: Self.application)
         try await host.call("ActivateAction", "open-current", noParameter, noOptions, interface: Self.application)
         try await host.call("Activate", noOptions, interface: Self.application)
-        let opened = try host.signals.all.filter { $0.member == "OpenRequested" }.map { try $0.decode(Int32.self, String.self).0 }
-        #expect(opened == [7, 42, 42])
+        try await host.call("ActivateAction", "open-page", [Variant(Int32(980))], noOptions, interface: Self.application)
+        let opened = try host.signals.all.filter { $0.member == "OpenRequested" }.map { try $0.decode(Int32.self, String.self) }
+        #expect(opened.map(\.0) == [7, 42, 42, 0])
+        #expect(opened.last?.1 == "dbmultiverse://page/980")
     }
 
     @Test func standardErrors() async throws {

@@ -87,6 +87,20 @@ import Testing
         }
     }
 
+    @Test func inASpecialThereIsNoNextChapter() {
+        var special = Self.entry(1, name: "The Special Begins")
+        special.universe = 3
+        special.page = 101
+        // "Next: Chapter 2" would open the main story's chapter 2: a special's numbers are its own.
+        #expect(Self.rows(TrayModel(ReadingState(entry: special))) == [
+            "1 Chapter 1: The Special Begins — 35% read",
+            "101 —",
+            "2 Continue reading → openCurrent",
+            "102 —",
+            "5 Chapter list → openChapterList",
+        ])
+    }
+
     @Test func theLastChapterHasNoNextOneAndLongNamesAreCut() {
         let last = TrayModel(ReadingState(entry: Self.entry(Limits.chapters.upperBound)))
         #expect(!last.menu.contains { $0.role == .nextChapter })

@@ -3,6 +3,7 @@ import DBus
 import DBusTestSupport
 import Desktop
 import Foundation
+import SiteTestSupport
 import Testing
 
 /// The tray item (DESIGN §14) on a private bus: the real `TrayItem` on its own loop thread, the
@@ -224,6 +225,31 @@ import Testing
         tray.stop()
     }
 
+    /// DESIGN §13 through the real service: pages published after a finished chapter make the item
+    /// active and add "N new pages", which opens the first unread page (`open-page`).
+    @Test func newPagesMakeItActiveAndTheirItemOpensTheFirstUnreadPage() async throws {
+        try watcher.start()
+        let tray = try TrayHost(address: service.bus.address)
+        // Chapter 5 read to its last page, with the catalogue: finished and caught up, passive.
+        try storeCatalogue(of: .small, in: service.folder.path)
+        try await client.call(WidgetClient().updatePage(152, language: .english, chapter: 5, name: "The Tournament Goes On", progress: 100),
+                              timeout: .seconds(10))
+        let caughtUp = try await tray.wait(for: "the finished chapter") { $0.shownModel?.toolTipText.hasPrefix("Chapter 5:") == true }
+        #expect(caughtUp.shownModel?.status == .passive)
+        #expect(caughtUp.shownModel?.menu.contains { $0.role == .newPages } == false)
+
+        try storeCatalogue(of: FixtureComic.small.publishing(3), in: service.folder.path)
+        let published = try await tray.wait(for: "the new pages") { $0.shownModel?.status == .active }
+        let item = try #require(published.shownModel?.menu.first { $0.role == .newPages })
+        #expect(item.kind == .label("3 new pages") && item.action == .openPage(153))
+        let status = try await client.call(StatusNotifierItem.status.get(from: TrayHost.item))
+        #expect(status == "Active")
+
+        try await client.call(DBusMenu.event.call(on: TrayHost.menu, item.id, "clicked", Variant(Int32(0)), UInt32(0)))
+        #expect(try await openRequested(1).last == OpenRequest(chapter: 5, uri: "dbmultiverse://page/153"))
+        tray.stop()
+    }
+
     // MARK: Changes
 
     @Test func hostsAreToldWhatChangedWithNewStatusNewToolTipAndTheMenuSignals() async throws {
@@ -271,7 +297,9 @@ import Testing
     @Test func eachClickIsTheRightActionWithTheHostsActivationToken() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let application = try NotifierTestWidget(address: bus.address)
+        // The stand-in answers GetCurrentEntry with the chapter it announces: the tray's first read
+        // may be answered after the signal, and must not take it back to the placeholder.
+        let application = try NotifierTestWidget(address: bus.address, current: NotifierTestWidget.entry(42))
         defer { application.stop() }
         let tray = try TrayHost(address: bus.address)
         try await application.reload("chapter-change", NotifierTestWidget.entry(42))
@@ -286,6 +314,12 @@ import Testing
         #expect(try await click(2) == .init(action: "open-current", parameter: [], platformData: [:]))
         #expect(try await click(3) == .init(action: "open-chapter", parameter: [Variant(Int32(43))], platformData: [:]))
         #expect(try await click(5) == .init(action: "open-chapter-list", parameter: [], platformData: [:]))
+        // The new pages' item, once the entry counts some (`new-pages`, `latest-page`).
+        var withNewPages = NotifierTestWidget.entry(42)
+        (withNewPages.newPages, withNewPages.latestPage) = (3, 2450)
+        try await application.reload("pages-published", withNewPages)
+        try await tray.wait(for: "the new pages") { $0.shownModel?.menu.contains { $0.role == .newPages } == true }
+        #expect(try await click(4) == .init(action: "open-page", parameter: [Variant(Int32(2448))], platformData: [:]))
         // A host that hands over an activation token (Plasma) has it passed on, once.
         try await client.call(StatusNotifierItem.provideXdgActivationToken.call(on: item, "token-1"))
         try await client.call(StatusNotifierItem.activate.call(on: item, Int32(0), Int32(0)))

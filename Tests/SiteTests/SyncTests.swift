@@ -70,14 +70,14 @@ struct SyncTests {
         defer { fixture.stop() }
         fixture.site.publish(.small)
         let summary = try fixture.sync()
-        #expect(summary.line == "en: 8 chapters, pages 1–2012, latest page 2012 (new catalogue)")
+        #expect(summary.line == "en: 8 chapters, pages 1–152, latest page 152 (new catalogue)")
         #expect(summary.requests == 2)
         #expect(fixture.site.count(SiteFixture.feed) == 1 && fixture.site.count(SiteFixture.list) == 1)
         let agent = fixture.site.requests.first?.headers["user-agent"]
         #expect(agent == "dbmultiverse-desktop/\(ProjectInfo.version) (+\(ProjectInfo.url))")
         let stored = try #require(DataFolder(path: fixture.folder).readCatalogue(.english).value)
         #expect(stored.chapters.count == 8)
-        #expect(stored.fetch.etag == "\"list-2012-8\"")
+        #expect(stored.fetch.etag == "\"list-152-8\"")
         var status = stat()
         #expect(stat(fixture.cataloguePath, &status) == 0 && status.st_mode & 0o777 == 0o600)
     }
@@ -97,9 +97,9 @@ struct SyncTests {
         fixture.clock.advance(60)
         let unchanged = try fixture.sync()
         #expect(unchanged.requests == 1, "only the feed")
-        #expect(unchanged.line == "en: 8 chapters, pages 1–2012, latest page 2012 (unchanged)")
+        #expect(unchanged.line == "en: 8 chapters, pages 1–152, latest page 152 (unchanged)")
         let conditional = try #require(fixture.site.requests(for: SiteFixture.feed).last)
-        #expect(conditional.headers["if-none-match"] == "W/\"feed-2012\"", "the weak ETag exactly as received")
+        #expect(conditional.headers["if-none-match"] == "W/\"feed-152\"", "the weak ETag exactly as received")
         #expect(conditional.headers["if-modified-since"] == "Wed, 22 Nov 2026 20:00:00 GMT")
         #expect(fixture.site.count(SiteFixture.list) == 1)
         #expect(fixture.catalogueBytes == before, "a 304 leaves the file as it was")
@@ -113,10 +113,10 @@ struct SyncTests {
         fixture.site.publish(FixtureComic.small.publishing(3))
         fixture.clock.advance(16 * 60)
         let summary = try fixture.sync()
-        #expect(summary.line == "en: 8 chapters, pages 1–2012, latest page 2015 (3 new pages)", "\(summary.line)")
-        #expect(summary.catalogue.chapters[4].endPage == 123)
+        #expect(summary.line == "en: 8 chapters, pages 1–155, latest page 155 (3 new pages)", "\(summary.line)")
+        #expect(summary.catalogue.chapters[4].endPage == 155)
         let list = try #require(fixture.site.requests(for: SiteFixture.list).last)
-        #expect(list.headers["if-none-match"] == "\"list-2012-8\"")
+        #expect(list.headers["if-none-match"] == "\"list-152-8\"")
     }
 
     @Test func forceReadsTheListWithinFifteenMinutes() throws {
@@ -195,7 +195,7 @@ struct SyncTests {
         defer { fixture.stop() }
         fixture.site.publish(.small, list: .drift, feedRSS2: true)
         let summary = try fixture.sync()
-        #expect(summary.line == "en: 8 chapters, pages 1–2012, latest page 2012 (new catalogue)")
+        #expect(summary.line == "en: 8 chapters, pages 1–152, latest page 152 (new catalogue)")
     }
 
     @Test func aCorruptRequestLogIsReportedAndIgnored() throws {
@@ -230,28 +230,39 @@ struct PageLookupTests {
         let result = try lookup.lookUp(page: SitePage(language: .english, number: 30))
         #expect(result.chapter.number == 2 && result.chapter.name == "Vegeta & <Goku>")
         #expect(result.position.progress == (30 - 25 + 1) * 100 / 24)
-        #expect(result.universe == nil)
-        #expect(result.cover == FixtureSite.pngBytes, "the first page's image")
+        #expect(result.universe == nil && result.latestPage == 152)
+        #expect(fixture.site.count("/en/page-25.html") == 0, "no cover asked for yet")
+        #expect(lookup.cover(of: result.chapter, language: .english) == FixtureSite.pngBytes, "the first page's image")
         #expect(fixture.site.count("/en/page-25.html") == 1)
 
-        let special = try lookup.lookUp(page: SitePage(language: .english, number: 1010), withCover: false)
+        // A first catalogue is stored at once: it announces nothing.
+        #expect(result.fetchedCatalogue == nil)
+        let stored = try #require(DataFolder(path: fixture.folder).readCatalogue(.english).value)
+        #expect(stored.latestPage == 152 && stored.chapters.count == 8)
+
+        let special = try lookup.lookUp(page: SitePage(language: .english, number: 106))
         #expect(special.chapter.number == 1 && special.universe == 3 && special.position.progress == 100)
-        #expect(fixture.site.count(SiteFixture.list) == 1, "the stored catalogue answers")
+        #expect(special.fetchedCatalogue == nil, "the stored catalogue answers")
+        #expect(fixture.site.count(SiteFixture.list) == 1)
     }
 
     @Test func aPagePastTheEndRefetchesWithinFifteenMinutes() throws {
         let fixture = try SiteFixture()
         defer { fixture.stop() }
-        var comic = FixtureComic.small
-        comic.chapters = comic.chapters.filter { $0.universe == nil }
-        fixture.site.publish(comic)
+        fixture.site.publish(.small)
         let lookup = PageLookup(configuration: try fixture.configuration())
-        _ = try lookup.lookUp(page: SitePage(language: .english, number: 1), withCover: false)
-        fixture.site.publish(comic.publishing(2))
-        let result = try lookup.lookUp(page: SitePage(language: .english, number: 122), withCover: false)
-        #expect(result.chapter.number == 5 && result.position.progress == 100)
+        _ = try lookup.lookUp(page: SitePage(language: .english, number: 1))
+        let stored = try #require(fixture.catalogueBytes)
+        fixture.site.publish(FixtureComic.small.publishing(2))
+        let result = try lookup.lookUp(page: SitePage(language: .english, number: 154))
+        #expect(result.chapter.number == 5 && result.position.progress == 100 && result.latestPage == 154)
         #expect(fixture.site.count(SiteFixture.list) == 2)
-        let missing = try #require(throws: SiteError.self) { try lookup.lookUp(page: SitePage(language: .english, number: 500), withCover: false) }
+        let fetched = try #require(result.fetchedCatalogue)
+        #expect(fetched.latestPage == 154)
+        #expect(fixture.catalogueBytes == stored, "a newer catalogue is not stored before the caller says so")
+        try lookup.save(result)
+        #expect(fixture.catalogueBytes == Data(fetched.encodeJSON() + [0x0A]))
+        let missing = try #require(throws: SiteError.self) { try lookup.lookUp(page: SitePage(language: .english, number: 500)) }
         #expect(missing.kind == .pageNotFound, "\(missing.message)")
     }
 
@@ -260,8 +271,9 @@ struct PageLookupTests {
         defer { fixture.stop() }
         fixture.site.publish(.small)
         fixture.site.serve("/images/page-25.png", .content(body: Array("<html>not an image</html>".utf8), contentType: "image/png"))
-        let result = try PageLookup(configuration: try fixture.configuration()).lookUp(page: SitePage(language: .english, number: 30))
-        #expect(result.cover == FixtureSite.jpegBytes)
+        let lookup = PageLookup(configuration: try fixture.configuration())
+        let result = try lookup.lookUp(page: SitePage(language: .english, number: 30))
+        #expect(lookup.cover(of: result.chapter, language: .english) == FixtureSite.jpegBytes)
         #expect(fixture.warnings.all.contains { $0.contains("cover is neither JPEG nor PNG") }, "\(fixture.warnings.all)")
     }
 }

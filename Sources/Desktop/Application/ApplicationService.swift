@@ -2,7 +2,7 @@ internal import ComicDomain
 public import DBus
 
 /// `org.freedesktop.Application` on the widget's object (DESIGN §6): deep links in, browser out.
-/// Every link is validated before any is opened; each opened chapter is announced with
+/// Every link is validated before any is opened; each opened chapter or page is announced with
 /// `OpenRequested` for reader apps on the bus.
 public final class ApplicationService {
     private let widget: WidgetService
@@ -22,14 +22,15 @@ public final class ApplicationService {
                     openCurrent(LaunchContext(platformData: platformData))
                 },
                 Method(FreedesktopApplication.open) { [unowned self] uris, platformData in
-                    var links: [DeepLink] = []
-                    for uri in uris { links.append(try DeepLink(parsing: uri)) } // all first: nothing opens on a bad one
+                    var links: [ComicLink] = []
+                    for uri in uris { links.append(try ComicLink(parsing: uri)) } // all first: nothing opens on a bad one
                     for link in links { open(link, LaunchContext(platformData: platformData)) }
                 },
                 Method(FreedesktopApplication.activateAction) { [unowned self] name, parameter, platformData in
                     let context = LaunchContext(platformData: platformData)
                     switch try ApplicationAction(name: name, parameter: parameter) {
-                    case .openChapter(let chapter): open(try DeepLink(chapter: chapter), context)
+                    case .openChapter(let chapter): open(.chapter(try DeepLink(chapter: chapter)), context)
+                    case .openPage(let page): open(try ComicLink(page: page), context)
                     case .openCurrent: openCurrent(context)
                     case .openChapterList: launch(ComicSite.url(page: nil, language: widget.stored?.language), context)
                     }
@@ -38,20 +39,29 @@ public final class ApplicationService {
         )
     }
 
+    /// The chapter being read: its page link while the reader is in a special (whose chapter
+    /// numbers would name the main story's), else its chapter link; the chapter list without one.
     private func openCurrent(_ context: LaunchContext) {
-        if let stored = widget.stored, let link = try? DeepLink(chapter: stored.number) {
-            open(link, context)
-        } else {
+        guard let stored = widget.stored else {
             launch(ComicSite.url(page: nil, language: nil), context)
+            return
+        }
+        if stored.universe != nil, let page = stored.page {
+            open(.page(page), context)
+        } else if let link = try? DeepLink(chapter: stored.number) {
+            open(.chapter(link), context)
         }
     }
 
-    private func open(_ link: DeepLink, _ context: LaunchContext) {
+    private func open(_ link: ComicLink, _ context: LaunchContext) {
         widget.announceOpen(link)
-        // The page is known only for the chapter being read; other chapters open the chapter list,
-        // in the reader's language either way.
         let stored = widget.stored
-        let page = stored?.number == link.chapter ? stored?.page : nil
+        let page: Int? = switch link {
+        case .page(let page): page
+        // The page is known only for the main-story chapter being read; other chapters open the
+        // chapter list, in the reader's language either way.
+        case .chapter(let chapter): stored?.isChapter(chapter.chapter, universe: nil) == true ? stored?.page : nil
+        }
         launch(ComicSite.url(page: page, language: stored?.language), context)
     }
 

@@ -6,6 +6,8 @@ public import DBus
 public enum ApplicationAction: Sendable, Equatable {
     /// `open-chapter`, parameter one `i`: that chapter.
     case openChapter(Int)
+    /// `open-page`, parameter one `i`: that page of the comic (a page link's target).
+    case openPage(Int)
     /// `open-current`: the chapter being read ("Continue reading").
     case openCurrent
     /// `open-chapter-list`: the site's chapter list, in the reader's language.
@@ -14,6 +16,7 @@ public enum ApplicationAction: Sendable, Equatable {
     public var name: String {
         switch self {
         case .openChapter: "open-chapter"
+        case .openPage: "open-page"
         case .openCurrent: "open-current"
         case .openChapterList: "open-chapter-list"
         }
@@ -21,26 +24,31 @@ public enum ApplicationAction: Sendable, Equatable {
 
     public var parameter: [Variant] {
         switch self {
-        case .openChapter(let chapter): [Variant(Int32(clamping: chapter))]
+        case .openChapter(let number), .openPage(let number): [Variant(Int32(clamping: number))]
         case .openCurrent, .openChapterList: []
         }
     }
 
     /// Reads an action as the bus carries it. An unknown name is `UnknownAction`; a parameter of
-    /// the wrong shape `InvalidArgs`.
+    /// the wrong shape `InvalidArgs`. Numbers are range-checked by whoever opens them.
     public init(name: String, parameter: [Variant]) throws {
+        func number(_ what: String) throws(DBusError) -> Int {
+            guard parameter.count == 1, case .int32(let number) = parameter[0].value else {
+                throw DBusError.invalidArgs("action '\(name)' takes one int32 parameter (the \(what)), got \(parameter.map(\.value.signature.rawValue))")
+            }
+            return Int(number)
+        }
         switch name {
         case "open-chapter":
-            guard parameter.count == 1, case .int32(let chapter) = parameter[0].value else {
-                throw DBusError.invalidArgs("action 'open-chapter' takes one int32 parameter (the chapter), got \(parameter.map(\.value.signature.rawValue))")
-            }
-            self = .openChapter(Int(chapter))
+            self = .openChapter(try number("chapter"))
+        case "open-page":
+            self = .openPage(try number("page"))
         case "open-current":
             self = .openCurrent
         case "open-chapter-list":
             self = .openChapterList
         default:
-            throw ComicError(.unknownAction, "unknown action '\(name)': the actions are open-chapter, open-current and open-chapter-list")
+            throw ComicError(.unknownAction, "unknown action '\(name)': the actions are open-chapter, open-page, open-current and open-chapter-list")
         }
     }
 }

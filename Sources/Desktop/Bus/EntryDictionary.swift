@@ -1,7 +1,7 @@
 public import ComicDomain
 public import DBus
 
-/// The entry as it travels on the bus: an `a{sv}` with exactly the keys of DESIGN §4.
+/// The entry as it travels on the bus: an `a{sv}` with exactly the keys of DESIGN §4 and §13.
 extension ChapterEntry {
     public var dbusDictionary: [String: Variant] {
         [
@@ -13,19 +13,29 @@ extension ChapterEntry {
             "date": Variant(date),
             "family": Variant(family.rawValue),
             "is-placeholder": Variant(isPlaceholder),
+            "universe": Variant(Int32(clamping: universe)),
+            "latest-page": Variant(Int32(clamping: latestPage)),
+            "new-pages": Variant(Int32(clamping: newPages)),
         ]
     }
 
-    /// Reads an entry received from the service; a missing or mistyped key is `InvalidArgs`.
+    /// Reads an entry received from the service; a missing or mistyped key is `InvalidArgs`, except
+    /// the keys of DESIGN §13 (`universe`, `latest-page`, `new-pages`), which an older service
+    /// leaves out: 0 then. A special's page is read back from its page link.
     public init(dbusDictionary entry: [String: Variant]) throws(DBusError) {
         func value<T: DBusArgument>(_ key: String, _ type: T.Type) throws(DBusError) -> T {
             guard let variant = entry[key] else { throw DBusError.invalidArgs("the entry has no '\(key)' key") }
             return try variant.get(T.self)
         }
+        func count(_ key: String) throws(DBusError) -> Int {
+            entry[key] == nil ? 0 : Int(try value(key, Int32.self))
+        }
         let familyName = try value("family", String.self)
         guard let family = WidgetFamily(rawValue: familyName) else {
             throw DBusError.invalidArgs("the entry's family '\(familyName)' is unknown")
         }
+        var page: Int?
+        if case .page(let number)? = try? ComicLink(parsing: try value("deep-link", String.self)) { page = number }
         self.init(
             chapter: Int(try value("chapter", Int32.self)),
             name: try value("name", String.self),
@@ -34,8 +44,11 @@ extension ChapterEntry {
             date: try value("date", Int64.self),
             family: family,
             isPlaceholder: try value("is-placeholder", Bool.self),
-            page: nil,
-            language: nil
+            page: page,
+            language: nil,
+            universe: try count("universe"),
+            latestPage: try count("latest-page"),
+            newPages: try count("new-pages")
         )
     }
 }

@@ -34,6 +34,12 @@ public enum Widget1: DBusInterface {
                  Arg<[String: Variant]>("options")),
         outputs: (),
         doc: "The reader's write path. Validates everything first, stores the cover (empty: none) and the chapter atomically, then applies the chapter rule. Options: page (i), language (s); others are ignored.")
+    public static let updatePage = method(
+        "UpdatePage",
+        inputs: (Arg<Int32>("page"), Arg<String>("language"), Arg<Int32>("chapter"), Arg<String>("name"), Arg<Int32>("progress"),
+                 Arg<[UInt8]>("cover_image"), Arg<[String: Variant]>("options")),
+        outputs: (),
+        doc: "The reader is on a page of the comic (1-99999) in a site language, which belongs to the chapter given (as UpdateChapter). Validates everything first. A page of another chapter (universe and chapter compared) stores chapter, name, progress, page, language, universe and the cover (empty: none), then applies the chapter rule; a page of the chapter stored stores progress, page and language (cover and name kept), then applies the debounced progress rule. Options: universe (i, 0 = the main story); others are ignored.")
     public static let updateProgress = method(
         "UpdateProgress", inputs: Arg<Int32>("progress"), outputs: (),
         doc: "Stores the read progress (0-100), then applies the debounced progress rule. Fails with NoCurrentChapter before any UpdateChapter.")
@@ -46,18 +52,23 @@ public enum Widget1: DBusInterface {
     public static let chapterName = property("ChapterName", String.self, doc: "The chapter name of the last reload.")
     public static let progress = property("Progress", Int32.self, doc: "The read progress of the last reload, 0-100.")
     public static let coverImagePath = property("CoverImagePath", String.self, doc: "The absolute path of the cover image, or empty.")
-    public static let deepLink = property("DeepLink", String.self, doc: "dbmultiverse://chapter/<N> of the last reload.")
+    public static let deepLink = property(
+        "DeepLink", String.self, doc: "dbmultiverse://chapter/<N> of the last reload; while the reader is in a special, dbmultiverse://page/<N> of the page read.")
     public static let lastReload = property(
         "LastReload", Int64.self, doc: "When the last reload happened (Unix seconds), 0 before the first.")
+    public static let latestPage = property(
+        "LatestPage", Int32.self, doc: "The latest page of the comic in the reader's language (from the stored catalogue) at the last reload, 0 when unknown.")
+    public static let newPages = property(
+        "NewPages", Int32.self, doc: "Main-story pages published after the reader's page at the last reload, 0 when unknown (no page, no catalogue, or the reader in a special).")
 
     // MARK: Signals
 
     public static let timelinesReloaded = signal(
         "TimelinesReloaded", Arg<String>("kind"), Arg<String>("reason"), Arg<[String: Variant]>("entry"),
-        doc: "The widget's timeline was reloaded (the Linux WidgetCenter.reloadTimelines). reason is chapter-change, progress-change, requested or periodic; entry is the entry now shown (family medium).")
+        doc: "The widget's timeline was reloaded (the Linux WidgetCenter.reloadTimelines). reason is chapter-change, progress-change, requested, periodic or pages-published; entry is the entry now shown (family medium).")
     public static let openRequested = signal(
         "OpenRequested", Arg<Int32>("chapter"), Arg<String>("deep_link"),
-        doc: "A chapter was opened through org.freedesktop.Application (Open, Activate or ActivateAction); deep_link is the normalised dbmultiverse://chapter/<N>.")
+        doc: "A chapter or page was opened through org.freedesktop.Application (Open, Activate or ActivateAction); deep_link is the normalised dbmultiverse://chapter/<N> or dbmultiverse://page/<N>; for a page, chapter is the main-story chapter holding it (from the catalogue of the reader's language), else 0.")
 }
 
 /// `org.freedesktop.Application` (DESIGN §6), as the widget's object serves it.

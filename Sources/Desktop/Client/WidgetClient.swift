@@ -65,6 +65,19 @@ public struct WidgetClient: Sendable {
         return Widget1.updateChapter.call(on: object, Int32(clamping: chapter), name, Int32(clamping: progress), cover, options)
     }
 
+    /// "The reader is on `page`" of the comic in `language`, which belongs to chapter `chapter` of
+    /// `universe` (nil or 0: the main story) at `progress`: another chapter than the stored one is
+    /// stored with its name and `cover` (chapter rule), the stored chapter only moves on (progress
+    /// rule, debounced). `PageRecorder` finds these values for a page.
+    public func updatePage(
+        _ page: Int, language: SiteLanguage, chapter: Int, name: String, progress: Int, universe: Int? = nil, cover: [UInt8] = []
+    ) -> MethodCall<Void> {
+        var options: [String: Variant] = [:]
+        if let universe { options["universe"] = Variant(Int32(clamping: universe)) }
+        return Widget1.updatePage.call(
+            on: object, Int32(clamping: page), language.code, Int32(clamping: chapter), name, Int32(clamping: progress), cover, options)
+    }
+
     /// Stores the read progress of the current chapter (0…100); the progress rule applies.
     public func updateProgress(_ progress: Int) -> MethodCall<Void> {
         Widget1.updateProgress.call(on: object, Int32(clamping: progress))
@@ -82,8 +95,8 @@ public struct WidgetClient: Sendable {
 
     // MARK: Opening (org.freedesktop.Application)
 
-    /// Opens each of `links` (all are validated first: nothing opens on a bad one).
-    public func open(_ links: [DeepLink], _ launch: LaunchContext = LaunchContext()) -> MethodCall<Void> {
+    /// Opens each of `links`, chapters or pages (all are validated first: nothing opens on a bad one).
+    public func open(_ links: [ComicLink], _ launch: LaunchContext = LaunchContext()) -> MethodCall<Void> {
         FreedesktopApplication.open.call(on: object, links.map(\.uri), launch.platformData)
     }
 
@@ -114,7 +127,8 @@ public struct WidgetClient: Sendable {
         }
     }
 
-    /// Delivers each `OpenRequested` of the service: the chapter opened and its deep link.
+    /// Delivers each `OpenRequested` of the service: the chapter opened (for a page, the main-story
+    /// chapter holding it, or 0) and its deep link.
     public func subscribeToOpenRequests(
         on connection: Connection, _ handler: @escaping (_ chapter: Int, _ deepLink: String) -> Void
     ) throws(DBusError) -> Connection.SignalSubscription {
@@ -140,8 +154,8 @@ public struct WidgetTimeline: Sendable, Equatable {
 /// A `TimelinesReloaded` signal.
 public struct TimelinesReload: Sendable, Equatable {
     public var kind: String
-    /// `chapter-change`, `progress-change`, `requested`, `periodic` (kept as sent: later
-    /// services may add reasons).
+    /// `chapter-change`, `progress-change`, `requested`, `periodic`, `pages-published` (kept as
+    /// sent: later services may add reasons).
     public var reason: String
     /// The entry now shown (family medium).
     public var entry: ChapterEntry

@@ -228,7 +228,7 @@ public final class Notifier {
         }
         logger.info("opening \(link.uri)")
         observer?(.opened(deepLink: link.uri, token: token))
-        connection.call(widget.open([link], LaunchContext(activationToken: token))) { [logger] result in
+        connection.call(widget.open([.chapter(link)], LaunchContext(activationToken: token))) { [logger] result in
             if case .failure(let error) = result {
                 logger.error("cannot open \(link.uri): \(error)")
             }

@@ -30,6 +30,10 @@ extension WidgetService {
                 Method(Widget1.updateChapter) { [unowned self] chapter, name, progress, cover, options in
                     try updateChapter(chapter: chapter, name: name, progress: progress, cover: cover, options: options)
                 },
+                Method(Widget1.updatePage) { [unowned self] page, language, chapter, name, progress, cover, options in
+                    try updatePage(page: page, language: language, chapter: chapter, name: name, progress: progress,
+                                   cover: cover, options: options)
+                },
                 Method(Widget1.updateProgress) { [unowned self] progress in
                     try updateProgress(progress)
                 },
@@ -43,6 +47,8 @@ extension WidgetService {
                 Property(Widget1.coverImagePath) { [unowned self] in published.imagePath },
                 Property(Widget1.deepLink) { [unowned self] in published.deepLink },
                 Property(Widget1.lastReload) { [unowned self] in lastReload },
+                Property(Widget1.latestPage) { [unowned self] in Int32(clamping: published.latestPage) },
+                Property(Widget1.newPages) { [unowned self] in Int32(clamping: published.newPages) },
             ],
             signals: Widget1.timelinesReloaded, Widget1.openRequested
         )

@@ -3,11 +3,14 @@ public import DBus
 public import EventLoop
 public import Logging
 
-/// The widget service (DESIGN §3–§5): publishes the current chapter entry on the bus, applies the
-/// sync rules, and emits `TimelinesReloaded` and `PropertiesChanged`.
+/// The widget service (DESIGN §3–§5, §13): publishes the current chapter entry on the bus, applies
+/// the sync rules, and emits `TimelinesReloaded` and `PropertiesChanged`.
 ///
 /// Everything runs synchronously on the event loop's thread: method calls, the folder watcher,
-/// and the rules' single deadline. No threads, no `Task`s: an idle service makes no wake-ups.
+/// and the rules' single deadline. No threads, no `Task`s: an idle service makes no wake-ups. It
+/// never touches the network: the catalogue of the reader's language (`chapters-<language>.json`,
+/// stored by `dbmultiverse sync` and the page recorder) is read from the data folder when that file
+/// changes, and kept.
 public final class WidgetService {
     let server: ObjectServer
     /// `Widget1` at the widget's path: what emits its signals and property changes.
@@ -22,6 +25,14 @@ public final class WidgetService {
     private var storedImagePath = "" { didSet { encodedEntries.removeAll() } }
     /// When `stored` was made (Unix seconds): the entries' `date`.
     private var storedDate: Int64 { didSet { encodedEntries.removeAll() } }
+    /// The catalogue of `catalogueLanguage`, when its file holds a valid one: the entry's latest
+    /// page and new pages, the chapter of a page link.
+    private var catalogue: Catalogue? { didSet { encodedEntries.removeAll() } }
+    /// The language whose catalogue file was last read: the reader's (nil with no chapter stored,
+    /// or a language the site does not have).
+    private var catalogueLanguage: SiteLanguage?
+    /// The last catalogue problem logged, so each is logged once.
+    private var reportedCatalogueProblem: String?
     /// The current entry per family, marshalled once per change: reads far outnumber changes.
     private var encodedEntries: [WidgetFamily: EncodedReply<[String: Variant]>] = [:]
     /// What the last reload published: the properties show it.
@@ -63,6 +74,7 @@ public final class WidgetService {
         }
         engine = SyncEngine(lastSynced: lastSynced, now: clock.monotonicNow())
         readStorage()
+        refreshCatalogue()
         published = currentEntry(family: .medium)
         exported = try server.export(widgetInterface, at: WidgetBus.objectPath)
     }
@@ -71,23 +83,35 @@ public final class WidgetService {
     public func start(loop: EventLoop) {
         self.loop = loop
         watchFolder()
-        if let reload = engine.start(current: stored?.syncState, now: clock.monotonicNow()) {
+        if let reload = engine.start(current: syncState, now: clock.monotonicNow()) {
             perform(reload)
         }
         armDeadline()
     }
 
-    /// `OpenRequested`: `link` was opened (by `org.freedesktop.Application`).
-    func announceOpen(_ link: DeepLink) {
-        exported?.emit(Widget1.openRequested, Int32(link.chapter), link.uri)
+    /// `OpenRequested`: `link` was opened (by `org.freedesktop.Application`). A page link reports
+    /// the main-story chapter holding the page, from the reader's catalogue, else 0.
+    func announceOpen(_ link: ComicLink) {
+        let chapter = switch link {
+        case .chapter(let chapter): chapter.chapter
+        case .page(let page): catalogue?.mainStoryChapter(holding: page)?.number ?? 0
+        }
+        exported?.emit(Widget1.openRequested, Int32(chapter), link.uri)
     }
 
     // MARK: Entries
 
-    /// The current entry from storage, or the placeholder.
+    /// The current entry from storage and the reader's catalogue, or the placeholder.
     func currentEntry(family: WidgetFamily) -> ChapterEntry {
         guard let stored else { return .placeholder(family: family, date: storedDate) }
-        return ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate)
+        return ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate, catalogue: catalogue)
+    }
+
+    /// What the sync rules compare: the stored chapter and progress, with the latest page of the
+    /// reader's catalogue; nil with no chapter stored.
+    private var syncState: SyncState? {
+        let latest = catalogue.map { SyncState.LatestPage(page: $0.latestPage, language: $0.language.code) }
+        return stored?.syncState(latestPage: latest)
     }
 
     /// The current entry, ready to be copied into a reply.
@@ -110,7 +134,33 @@ public final class WidgetService {
         try folder.writeChapter(data, cover: cover) // validates the cover before writing anything
         watchFolder() // the write created the folder if it was missing
         setStored(data)
-        perform(engine.chapterUpdated(data.syncState, now: clock.monotonicNow()))
+        if let state = syncState { perform(engine.chapterUpdated(state, now: clock.monotonicNow())) }
+        armDeadline()
+    }
+
+    /// `UpdatePage`: validate everything, then store either the new chapter (with its cover) or the
+    /// new position in the stored one, then the rules: the chapter rule for another chapter, the
+    /// debounced progress rule for the same one (DESIGN §12).
+    func updatePage(page: Int32, language: String, chapter: Int32, name: String, progress: Int32, cover: [UInt8],
+                    options: [String: Variant]) throws {
+        let number = try SitePage.validNumber(Int(page)) // the page first, then the language
+        let sitePage = try SitePage(language: try SiteLanguage(validating: language), number: number)
+        let universe = try option("universe", Int32.self, in: options).map(Int.init)
+        let data = try ChapterData(
+            validatingNumber: Int(chapter), name: name, progress: Int(progress),
+            coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: sitePage.number,
+            language: sitePage.language.code, universe: universe)
+        if !cover.isEmpty { try CoverImage.validate(cover) } // checked even when kept out: bad input is an error
+        if let stored, stored.isChapter(data.number, universe: data.universe) {
+            let moved = try stored.updatingPosition(progress: data.progress, page: sitePage.number, language: sitePage.language.code)
+            try folder.writeChapterData(moved)
+            setStored(moved)
+        } else {
+            try folder.writeChapter(data, cover: cover)
+            setStored(data)
+        }
+        watchFolder()
+        if let reload = engine.storageChanged(syncState, now: clock.monotonicNow()) { perform(reload) }
         armDeadline()
     }
 
@@ -124,15 +174,16 @@ public final class WidgetService {
         try folder.writeChapterData(data)
         watchFolder()
         setStored(data)
-        engine.progressUpdated(data.syncState, now: clock.monotonicNow())
+        if let state = syncState { engine.progressUpdated(state, now: clock.monotonicNow()) }
         armDeadline()
     }
 
-    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage and reload at once.
+    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage and the catalogue, and reload at once.
     func reloadRequested() {
         watchFolder()
         readStorage()
-        perform(engine.reloadRequested(current: stored?.syncState, now: clock.monotonicNow()))
+        refreshCatalogue(force: true)
+        perform(engine.reloadRequested(current: syncState, now: clock.monotonicNow()))
         armDeadline()
     }
 
@@ -149,6 +200,39 @@ public final class WidgetService {
         stored = data
         storedImagePath = coverPath(of: data)
         storedDate = clock.unixSeconds()
+        refreshCatalogue() // the reader's language may have changed
+    }
+
+    /// The language of the reader's catalogue: the stored chapter's, `en` when it names none; nil
+    /// with no chapter stored or a language the site does not have.
+    private var readerLanguage: SiteLanguage? {
+        stored.flatMap { SiteLanguage(code: $0.language ?? ComicSite.defaultLanguage) }
+    }
+
+    /// Reads the reader's catalogue when the reader's language changed (or always with `force`:
+    /// its file changed). A missing file is no catalogue; a bad one is logged once and ignored.
+    private func refreshCatalogue(force: Bool = false) {
+        let language = readerLanguage
+        guard force || language != catalogueLanguage else { return }
+        catalogueLanguage = language
+        guard let language else {
+            if catalogue != nil { catalogue = nil }
+            return
+        }
+        switch folder.readCatalogue(language) {
+        case .valid(let read):
+            reportedCatalogueProblem = nil
+            if read != catalogue { catalogue = read }
+        case .missing:
+            reportedCatalogueProblem = nil
+            if catalogue != nil { catalogue = nil }
+        case .invalid(let reason):
+            if reason != reportedCatalogueProblem {
+                logger.warning("ignoring the catalogue: \(reason)")
+                reportedCatalogueProblem = reason
+            }
+            if catalogue != nil { catalogue = nil }
+        }
     }
 
     /// The cover an entry for `data` shows: resolved and confined to the folder, or "" for none.
@@ -208,7 +292,7 @@ public final class WidgetService {
                 guard batch.names.contains(folder.name) else { return }
                 watchFolder()
                 // Files may have come with it (a folder moved into place): read it like a change.
-                if watcher != nil { folderChanged([DataFolder.chapterDataFile]) }
+                if watcher != nil { folderChanged(watchedFiles) }
             }
             reportWatch("not watching \(folder.path) for changes (\(folderProblem.reason)); watching \(folder.parentPath) for it to appear")
         } catch {
@@ -227,24 +311,41 @@ public final class WidgetService {
         watcher = nil
         logger.warning("\(folder.path) was removed or moved away")
         watchFolder() // it may be back already; otherwise this watches the parent
-        folderChanged([DataFolder.chapterDataFile])
+        folderChanged(watchedFiles)
     }
 
-    /// Another program wrote to the folder: handled exactly like the matching update call.
+    /// The files whose changes the service follows: the chapter, its cover, the reader's catalogue.
+    private var watchedFiles: Set<String> {
+        var names: Set<String> = [DataFolder.chapterDataFile, DataFolder.coverImageFile]
+        if let readerLanguage { names.insert(Catalogue.fileName(for: readerLanguage)) }
+        return names
+    }
+
+    /// Another program wrote to the folder: handled exactly like the matching update call. A new
+    /// catalogue of the reader's language goes through the pages rule.
     private func folderChanged(_ names: Set<String>) {
-        guard names.contains(DataFolder.chapterDataFile) || names.contains(DataFolder.coverImageFile) else { return }
-        let before = stored
-        let imageBefore = storedImagePath
+        let catalogueChanged = readerLanguage.map { names.contains(Catalogue.fileName(for: $0)) } ?? false
+        guard catalogueChanged || names.contains(DataFolder.chapterDataFile) || names.contains(DataFolder.coverImageFile) else { return }
+        let before = currentEntry(family: .medium)
+        let stateBefore = syncState
         readStorage()
+        if catalogueChanged { refreshCatalogue(force: true) }
         let now = clock.monotonicNow()
-        if let reload = engine.storageChanged(stored?.syncState, now: now) {
+        if let reload = engine.storageChanged(syncState, now: now) {
             perform(reload)
-        } else if stored != nil, stored != before || storedImagePath != imageBefore,
-                  stored?.syncState == before?.syncState {
-            // Same chapter and progress, but the name, cover, page or language changed.
-            perform(engine.reloadRequested(current: stored?.syncState, now: now))
+        } else if stored != nil, syncState == stateBefore, shownChanged(since: before) {
+            // Same chapter, progress and latest page, but the name, cover, page, language or the
+            // count of new pages changed.
+            perform(engine.reloadRequested(current: syncState, now: now))
         }
         armDeadline()
+    }
+
+    /// Whether the entry now differs from `before` in anything but its date.
+    private func shownChanged(since before: ChapterEntry) -> Bool {
+        var now = currentEntry(family: .medium)
+        now.date = before.date
+        return now != before
     }
 
     // MARK: Reloads
@@ -256,7 +357,7 @@ public final class WidgetService {
     /// The debounce or the hourly refresh is due: re-read storage and let the rules decide.
     func deadlineReached() {
         readStorage()
-        for reload in engine.timerFired(now: clock.monotonicNow(), current: stored?.syncState) {
+        for reload in engine.timerFired(now: clock.monotonicNow(), current: syncState) {
             perform(reload)
         }
         armDeadline()
@@ -275,6 +376,8 @@ public final class WidgetService {
         if previous.progress != published.progress { changed.insert(Widget1.progress) }
         if previous.imagePath != published.imagePath { changed.insert(Widget1.coverImagePath) }
         if previous.deepLink != published.deepLink { changed.insert(Widget1.deepLink) }
+        if previous.latestPage != published.latestPage { changed.insert(Widget1.latestPage) }
+        if previous.newPages != published.newPages { changed.insert(Widget1.newPages) }
         exported?.emitPropertiesChanged(changed)
         exported?.emit(Widget1.timelinesReloaded, WidgetKind.name, reload.reason.rawValue, published.dbusDictionary)
         do {

@@ -164,10 +164,12 @@ public final class TrayItem {
         }
     }
 
-    /// The one place where an entry becomes the tray's state. DESIGN §13's `new-pages` and
-    /// `latest-page` join it here once the entry carries them (absent, they count as 0).
+    /// The one place where an entry becomes the tray's state, with DESIGN §13's `new-pages` and
+    /// `latest-page` (0 from a service that does not send them). The next chapter is the main
+    /// story's, named only when the reader is in it (a special's chapter numbers are its own).
     private func readingState(for entry: ChapterEntry) -> ReadingState {
-        ReadingState(entry: entry, nextChapterName: entry.isPlaceholder ? nil : chapterName(entry.chapter + 1))
+        let nextName = entry.isPlaceholder || entry.universe != 0 ? nil : chapterName(entry.chapter + 1)
+        return ReadingState(entry: entry, newPages: entry.newPages, latestPage: entry.latestPage, nextChapterName: nextName)
     }
 
     private func show(_ entry: ChapterEntry) {
@@ -335,10 +337,7 @@ public final class TrayItem {
         case .openCurrent: widget.activateAction(.openCurrent, launch)
         case .openChapter(let chapter): widget.activateAction(.openChapter(chapter), launch)
         case .openChapterList: widget.activateAction(.openChapterList, launch)
-        case .openPage(let page):
-            // DESIGN §6's open-page, sent by its name until ApplicationAction has a case for it.
-            FreedesktopApplication.activateAction.call(
-                on: widget.object, "open-page", [Variant(Int32(clamping: page))], launch.platformData)
+        case .openPage(let page): widget.activateAction(.openPage(page), launch)
         }
     }
 

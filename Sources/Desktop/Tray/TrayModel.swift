@@ -60,8 +60,9 @@ public struct TrayModel: Sendable, Equatable {
     }
 
     /// The header (the medium rendering, not clickable); Continue reading (or, with nothing read
-    /// yet, chapter 1); the next chapter, named when the catalogue knows it; the new pages when
-    /// there are any; the chapter list.
+    /// yet, chapter 1); the next chapter of the main story, named when the catalogue knows it (none
+    /// in a special: its chapter links would name the main story's); the new pages when there are
+    /// any; the chapter list.
     private static func menu(for state: ReadingState) -> [TrayMenuItem] {
         let entry = state.entry
         var items: [TrayMenuItem] = [.label(.header, entry.rendered(.medium), action: nil), .separator(.afterHeader)]
@@ -70,7 +71,7 @@ public struct TrayModel: Sendable, Equatable {
         } else {
             items.append(.label(.continueReading, "Continue reading", action: .openCurrent))
             let next = entry.chapter + 1
-            if Limits.chapters.contains(next) {
+            if entry.universe == 0, Limits.chapters.contains(next) {
                 let name = state.nextChapterName.map { "Next: Chapter \(next): \($0)" } ?? "Next: Chapter \(next)"
                 items.append(.label(.nextChapter, name, action: .openChapter(next)))
             }

@@ -22,8 +22,10 @@ func expectError(_ name: String, containing texts: [String], sourceLocation: Sou
 /// The full name of a contract error.
 func comicError(_ short: String) -> String { "com.nobadi.DBMultiverse.Error." + short }
 
-/// The entry keys of DESIGN §4.
-let entryKeys: Set<String> = ["chapter", "name", "progress", "image-path", "deep-link", "date", "family", "is-placeholder"]
+/// The entry keys of DESIGN §4 and §13.
+let entryKeys: Set<String> = [
+    "chapter", "name", "progress", "image-path", "deep-link", "date", "family", "is-placeholder", "universe", "latest-page", "new-pages",
+]
 
 extension Dictionary where Key == String, Value == Variant {
     /// The value of `key`, which must be present with type `T`.
@@ -39,18 +41,23 @@ struct EntryKeyMissing: Error, CustomStringConvertible {
     var description: String { "no '\(key)' in \(keys)" }
 }
 
-/// Expects an entry dictionary with exactly the contract's keys and these values.
+/// Expects an entry dictionary with exactly the contract's keys and these values (the deep link
+/// the chapter's unless `deepLink` is given).
 func expectEntry(_ entry: [String: Variant], chapter: Int32, name: String, progress: Int32, imagePath: String = "",
                  family: String = "medium", placeholder: Bool = false, date: Int64? = nil,
+                 universe: Int32 = 0, latestPage: Int32 = 0, newPages: Int32 = 0, deepLink: String? = nil,
                  sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(Set(entry.keys) == entryKeys, sourceLocation: sourceLocation)
     #expect(try entry.value("chapter", Int32.self) == chapter, sourceLocation: sourceLocation)
     #expect(try entry.value("name", String.self) == name, sourceLocation: sourceLocation)
     #expect(try entry.value("progress", Int32.self) == progress, sourceLocation: sourceLocation)
     #expect(try entry.value("image-path", String.self) == imagePath, sourceLocation: sourceLocation)
-    #expect(try entry.value("deep-link", String.self) == "dbmultiverse://chapter/\(chapter)", sourceLocation: sourceLocation)
+    #expect(try entry.value("deep-link", String.self) == deepLink ?? "dbmultiverse://chapter/\(chapter)", sourceLocation: sourceLocation)
     #expect(try entry.value("family", String.self) == family, sourceLocation: sourceLocation)
     #expect(try entry.value("is-placeholder", Bool.self) == placeholder, sourceLocation: sourceLocation)
+    #expect(try entry.value("universe", Int32.self) == universe, sourceLocation: sourceLocation)
+    #expect(try entry.value("latest-page", Int32.self) == latestPage, sourceLocation: sourceLocation)
+    #expect(try entry.value("new-pages", Int32.self) == newPages, sourceLocation: sourceLocation)
     if let date { #expect(try entry.value("date", Int64.self) == date, sourceLocation: sourceLocation) }
     else { _ = try entry.value("date", Int64.self) }
 }

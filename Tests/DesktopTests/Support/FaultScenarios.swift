@@ -401,7 +401,7 @@ enum FaultScenarios {
         let pid = try await servicePID(client)
         let before = try snapshot(service.folder)
         let shapes = try methodShapes()
-        #expect(shapes.count == 11)
+        #expect(shapes.count == 12)
         var count = 0
         for shape in shapes {
             var malformed: [(String, [DBusValue])] = []
