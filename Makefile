@@ -37,6 +37,12 @@ APPLICATIONS_DIR = $(DATADIR)/applications
 # The tray item's IconThemePath: a theme folder of its own, found by hosts when $(DATADIR) is not
 # one of the desktop's data directories (desktop/icons/index.theme says why it has an index).
 TRAY_ICONS = $(DATADIR)/dbmultiverse/icons
+# The systemd user units' folder: $(DATADIR)/systemd/user by default (systemd reads it under
+# ~/.local/share and /usr/share); a package uses /usr/lib/systemd/user (debian/rules).
+SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
+# Where the browser extension's host manifests go: `user` (the browsers' folders in $HOME) or
+# `system` (their system-wide folders; scripts/browser-hosts.sh lists them).
+BROWSER_HOSTS ?= user
 INSTALL_FILES = \
 	$(BINDIR)/dbmultiverse \
 	$(DATADIR)/dbus-1/services/$(APP_ID).service \
@@ -44,10 +50,10 @@ INSTALL_FILES = \
 	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	$(TRAY_ICONS)/hicolor/index.theme \
 	$(TRAY_ICONS)/hicolor/scalable/apps/$(APP_ID).svg \
-	$(DATADIR)/systemd/user/dbmultiverse.service \
-	$(DATADIR)/systemd/user/dbmultiverse-notifier.service \
-	$(DATADIR)/systemd/user/dbmultiverse-sync.service \
-	$(DATADIR)/systemd/user/dbmultiverse-sync.timer
+	$(SYSTEMD_USER_DIR)/dbmultiverse.service \
+	$(SYSTEMD_USER_DIR)/dbmultiverse-notifier.service \
+	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service \
+	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line.
 define install_rewritten
@@ -68,20 +74,24 @@ install:
 	@case "$(PREFIX)" in *[!A-Za-z0-9/._+@,=:~-]*) echo "make install: PREFIX goes into Exec= lines; use letters, digits and / . _ + @ , = : ~ - only (got '$(PREFIX)')" >&2; exit 2;; esac
 	$(MAKE) --no-print-directory install-binary
 	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(APPLICATIONS_DIR)" \
-		"$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps" "$(DESTDIR)$(DATADIR)/systemd/user"
+		"$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
 	$(call install_rewritten,dbus/$(APP_ID).service,$(DATADIR)/dbus-1/services/$(APP_ID).service)
 	$(call install_rewritten,desktop/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
 	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -d "$(DESTDIR)$(TRAY_ICONS)/hicolor/scalable/apps"
 	install -m 644 desktop/icons/index.theme "$(DESTDIR)$(TRAY_ICONS)/hicolor/index.theme"
 	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(TRAY_ICONS)/hicolor/scalable/apps/$(APP_ID).svg"
-	$(call install_rewritten,desktop/dbmultiverse.service,$(DATADIR)/systemd/user/dbmultiverse.service)
+	$(call install_rewritten,desktop/dbmultiverse.service,$(SYSTEMD_USER_DIR)/dbmultiverse.service)
 ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
-	$(call install_rewritten,desktop/dbmultiverse-notifier.service,$(DATADIR)/systemd/user/dbmultiverse-notifier.service)
+	$(call install_rewritten,desktop/dbmultiverse-notifier.service,$(SYSTEMD_USER_DIR)/dbmultiverse-notifier.service)
 endif
-	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(DATADIR)/systemd/user/dbmultiverse-sync.service)
-	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(DATADIR)/systemd/user/dbmultiverse-sync.timer"
+	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service)
+	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer"
+ifeq ($(BROWSER_HOSTS),system)
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
+else
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(INSTALLED_BIN)"
+endif
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 	-if command -v xdg-mime >/dev/null 2>&1; then xdg-mime default $(APP_ID).desktop x-scheme-handler/dbmultiverse; fi
@@ -89,7 +99,11 @@ endif
 
 uninstall:
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
+ifeq ($(BROWSER_HOSTS),system)
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall-system "$(DATADIR)"
+else
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall
+endif
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 endif
@@ -99,6 +113,22 @@ endif
 .PHONY: browser-extension
 browser-extension: deps
 	./scripts/browser-extension.sh dist
+
+# The Debian package (debian/): dpkg-buildpackage writes it beside the work tree, from where it is
+# moved to dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on
+# this machine, uses it, removes it and checks nothing is left (scripts/deb-test.sh; root only).
+# The version and architecture are read when the recipe runs, after the packaging tools are in.
+DEB_NAME = $$(dpkg-parsechangelog -SVersion)_$$(dpkg-architecture -qDEB_HOST_ARCH)
+
+.PHONY: deb deb-test
+deb:
+	@./scripts/install-deps.sh deb
+	dpkg-buildpackage -us -uc -b
+	mkdir -p dist
+	name=$(DEB_NAME); mv -f ../dbmultiverse*_$$name.* dist/ && ls -l dist/*_$$name.*
+
+deb-test: deb
+	./scripts/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
 
 # The benchmark: the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run.

@@ -7,9 +7,11 @@ set -euo pipefail
 # import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
 # libjpeg-dev, libpng-dev: the tray's cover decoder (headers; loaded with dlopen at run time);
 # sway, waybar, grim, gcc: the tray in a real host (TrayHostTests).
+# With the argument `deb` (make deb, make deb-test), also what builds and checks the Debian package.
 packages=(libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
     libjpeg-dev libpng-dev sway waybar grim gcc)
+[ "${1:-}" = deb ] && packages+=(build-essential debhelper dpkg-dev fakeroot lintian)
 # The browsers of the extension's end-to-end tests, where the distribution has them as debs
 # (Debian does; Ubuntu ships snaps): without them those tests are skipped.
 browsers=(chromium firefox-esr)
