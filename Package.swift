@@ -156,6 +156,7 @@ let package = Package(
             name: "DesktopTests",
             dependencies: [
                 "Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport", "SiteTestSupport", "TestingTraits",
+                "BrowserHistoryFixtures",
             ]
         ),
     ]

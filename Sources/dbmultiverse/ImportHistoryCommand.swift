@@ -1,23 +1,29 @@
 import ArgumentParser
 import BrowserHistory
 import ComicDomain
+import DBus
+import Desktop
+import Site
 
 struct ImportHistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-history",
-        abstract: "Find the newest page of the comic read in a browser, from its history.",
+        abstract: "Store the newest page of the comic read in a browser, from its history.",
         discussion: """
             Reads Firefox (places.sqlite) and Chromium, Google Chrome, Brave, Vivaldi and Edge \
             (History) profiles, including their snap and Flatpak homes, from private copies: a \
             running browser is not disturbed and nothing is written next to its files. Prints \
-            the browser, profile, page and time of the newest visit; exit 0 when one is found, \
-            1 when none is (or the history cannot be read), 2 on bad usage.
+            the browser, profile, page and time of the newest visit, then stores that page as \
+            `update --page` does and prints where the reader now is. Exit 0 when it is stored \
+            (or found, with --dry-run), 1 when none is found, the history cannot be read or \
+            storing fails (nothing is stored then), 2 on bad usage.
             """)
 
     @Option(help: "The browser whose profiles are read: \(Browser.allCases.map(\.rawValue).joined(separator: ", ")), or all.")
     var browser: String?
     @Option(help: ArgumentHelp("A profile folder holding places.sqlite or History, instead of the browsers' own (repeatable).", valueName: "folder"))
     var profile: [String] = []
+    @Flag(help: "Print the newest visit only; store nothing.") var dryRun = false
 
     func run() throws {
         let environment = environment()
@@ -40,8 +46,13 @@ struct ImportHistoryCommand: ParsableCommand {
         }
         for failure in outcome.failures { Output.error("skipped \(failure)") }
         Output.line(visit.description)
-        // Storing the page, as `update --page` does, comes here once the site module and the
-        // typed service client are available to map it to chapter, name, progress and cover.
+        guard !dryRun else { return }
+        let recorder = PageRecorder(lookup: PageLookup(configuration: try siteConfiguration()), caller: try BlockingCaller())
+        do {
+            Output.line("stored \(try recorder.record(visit.page))")
+        } catch {
+            throw CommandFailure(message: "\(visit.page) was not stored: \(error.description)", status: 1)
+        }
     }
 
     /// The profiles `--profile` names, else those of `--browser` (all by default).
