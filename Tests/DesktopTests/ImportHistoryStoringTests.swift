@@ -22,14 +22,14 @@ struct ImportHistoryStoringTests {
 
     /// Runs `import-history` in `home` as a client of the setup's bus and site; checks the
     /// browsers' files are unchanged.
-    static func importHistory(_ setup: Setup, in home: ProfileHome, bus: String? = nil,
+    static func importHistory(_ setup: Setup, in home: ProfileHome, bus: String? = nil, command: String = "import-history",
                               sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
         let before = try FolderSnapshot(of: home.home)
         let environment = home.environment([
             "DBUS_SESSION_BUS_ADDRESS": bus ?? setup.service.bus.address, "DBMULTIVERSE_DATA_DIR": setup.service.folder,
             "DBMULTIVERSE_SITE_URL": setup.site.origin,
         ])
-        let result = try runCommand([Binary.dbmultiverse, "import-history"], environment: environment, timeout: 60)
+        let result = try runCommand([Binary.dbmultiverse, command], environment: environment, timeout: 60)
         #expect(try FolderSnapshot(of: home.home).differences(from: before) == [], "the browsers' files changed", sourceLocation: sourceLocation)
         return result
     }
@@ -94,5 +94,46 @@ struct ImportHistoryStoringTests {
         #expect(noBus.stderr.contains("org.freedesktop.DBus.Error."), "\(noBus)")
         #expect(try setup.storedFiles() == stored)
         #expect(try setup.property("Chapter", "Progress") == "i 5\ni 50\n")
+    }
+
+    /// `import-history = yes` in the config file: `sync` imports first (the reader's position
+    /// before any newer latest page), and an import that fails does not fail the sync. Without the
+    /// key, or with `no`, sync imports nothing.
+    @Test func syncImportsFromHistoryWhenTheConfigFileSaysYes() async throws {
+        let setup = try await Setup()
+        let home = try ProfileHome()
+        defer { home.remove() }
+        let config = home.home + "/.config/dbmultiverse/config"
+        try FileManager.default.createDirectory(atPath: home.home + "/.config/dbmultiverse", withIntermediateDirectories: true)
+
+        // Yes, but no browser profile: the import's one line, the sync still succeeds.
+        try "import-history = yes\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let noProfile = try Self.importHistory(setup, in: home, command: "sync")
+        #expect(noProfile.status == 0 && noProfile.stdout == "en: 8 chapters, pages 1–152, latest page 152 (new catalogue)\n", "\(noProfile)")
+        #expect(noProfile.stderr.hasPrefix("dbmultiverse: import-history: no ") && noProfile.stderr.split(separator: "\n").count == 1, "\(noProfile)")
+
+        try await home.addChromiumProfile("Default", userData: ".config/chromium", visits: [Self.visit(setup, 140, after: 0)])
+        try "import-history = no\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let off = try Self.importHistory(setup, in: home, command: "sync")
+        #expect(off.status == 0 && off.stderr.isEmpty, "\(off)")
+        #expect(!off.stdout.contains("chromium"), "\(off)")
+        #expect(try setup.storedFiles()["currentChapterData.json"] == nil, "nothing imported")
+
+        try "# read in the browser\nimport-history = Yes\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let on = try Self.importHistory(setup, in: home, command: "sync")
+        #expect(on.status == 0 && on.stderr.isEmpty, "\(on)")
+        #expect(on.stdout.hasPrefix("""
+            chromium profile Default: en page 140, read 2026-11-18 11:06 UTC
+            stored en page 140: Chapter 5: The Tournament Goes On, 50% (another chapter, with its cover)
+
+            """), "\(on)")
+        let reload = try await setup.nextReload("the chapter-change")
+        #expect(reload.reason == "chapter-change")
+        #expect(try setup.property("Chapter", "Progress") == "i 5\ni 50\n")
+
+        try "import-history = sometimes\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let unclear = try Self.importHistory(setup, in: home, command: "sync")
+        #expect(unclear.status == 0 && !unclear.stdout.contains("chromium"), "\(unclear)")
+        #expect(unclear.stderr == "dbmultiverse: warning: ignoring import-history = \"sometimes\" in the config file: use yes or no\n", "\(unclear)")
     }
 }
