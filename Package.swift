@@ -128,10 +128,11 @@ let package = Package(
         .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
         // The benchmark's reference peer: a minimal C libdbus service with the same reply.
         .executableTarget(name: "dbus-reference-service", dependencies: ["CDBus"]),
-        // `make bench`: the benchmark of the release-built service and notifier on a private bus.
+        // `make bench`: the benchmark of the release-built service, notifier and browser host on a
+        // private bus (the host's pages from the fixture site).
         .executableTarget(
             name: "dbmultiverse-bench",
-            dependencies: ["DBus", "EventLoop", "Desktop", "ComicDomain", "DBusTestSupport"]
+            dependencies: ["DBus", "EventLoop", "Desktop", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
         ),
         // `make bench-site`: the site code's figures (parsing beside lxml and BeautifulSoup, sync on a 304).
         .executableTarget(name: "dbmultiverse-site-bench", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
@@ -156,6 +157,7 @@ let package = Package(
             name: "DesktopTests",
             dependencies: [
                 "Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport", "SiteTestSupport", "TestingTraits",
+                "BrowserHistoryFixtures",
             ]
         ),
     ]

@@ -2,7 +2,8 @@ internal import Glibc
 
 /// The user's small hand-edited settings file, `$XDG_CONFIG_HOME/dbmultiverse/config` (else
 /// `~/.config/dbmultiverse/config`): one `key = value` a line, `#` starts a comment line, blank
-/// lines are skipped, the last line of a key wins. Keys: `browser`, `language`.
+/// lines are skipped, the last line of a key wins. Keys: `browser`, `language`, `tray`,
+/// `import-history`.
 ///
 /// Reading never fails: a missing, unreadable or oversized file, or a line without `=`, is
 /// simply no setting (the file is a convenience; the commands say when a value is invalid).
@@ -56,6 +57,18 @@ public struct ConfigFile: Sendable, Equatable {
               status.st_size <= maxBytes, case .success(let bytes) = Posix.readUpTo(fd, limit: maxBytes)
         else { return ConfigFile(text: "") }
         return ConfigFile(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// `key`'s yes-or-no value: `yes`, `true`, `on` or `1` are on, `no`, `false`, `off` or `0` off,
+    /// in any case; unset or empty is `defaultValue`. Anything else is `defaultValue` with the
+    /// reason it was not understood (for the log).
+    public func switchValue(_ key: String, default defaultValue: Bool) -> (isOn: Bool, problem: String?) {
+        switch values[key]?.lowercased() {
+        case nil, "": (defaultValue, nil)
+        case "yes", "true", "on", "1": (true, nil)
+        case "no", "false", "off", "0": (false, nil)
+        case let other?: (defaultValue, "ignoring \(key) = \(quotedForMessage(other)) in the config file: use yes or no")
+        }
     }
 
     /// The default language of the site commands: `language = …`, else English.

@@ -10,7 +10,8 @@ struct BrowserHostCommand: ParsableCommand {
             Browsers start it through the host manifest that `make install` writes: Firefox passes \
             the manifest's path and the extension id, Chromium-family browsers the extension's \
             origin; the binary recognises those arguments by themselves too. It reads framed \
-            requests on stdin, answers on stdout and exits when stdin ends.
+            requests on stdin, stores each page as `update --page` does (the service is started \
+            by D-Bus activation when needed), answers on stdout and exits when stdin ends.
             """
     )
 
@@ -18,8 +19,10 @@ struct BrowserHostCommand: ParsableCommand {
 
     /// Runs the host to its exit status (also `Main`'s parser-free path for the browsers).
     static func runHost(_ arguments: [String]) -> Int32 {
-        BrowserHostMain.run(arguments: arguments, environment: environment(), store: CatalogueMissingPageStore(),
-                            logger: Logger(label: "dbmultiverse.browser-host"))
+        let environment = environment()
+        let logger = Logger(label: "dbmultiverse.browser-host")
+        return BrowserHostMain.run(arguments: arguments, environment: environment,
+                                   store: RecordingPageStore(environment: environment, logger: logger), logger: logger)
     }
 
     func run() throws {

@@ -1,33 +1,76 @@
 import ArgumentParser
 import BrowserHistory
 import ComicDomain
+import DBus
+import Desktop
+import Site
 
 struct ImportHistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-history",
-        abstract: "Find the newest page of the comic read in a browser, from its history.",
+        abstract: "Store the newest page of the comic read in a browser, from its history.",
         discussion: """
             Reads Firefox (places.sqlite) and Chromium, Google Chrome, Brave, Vivaldi and Edge \
             (History) profiles, including their snap and Flatpak homes, from private copies: a \
             running browser is not disturbed and nothing is written next to its files. Prints \
-            the browser, profile, page and time of the newest visit; exit 0 when one is found, \
-            1 when none is (or the history cannot be read), 2 on bad usage.
+            the browser, profile, page and time of the newest visit, then stores that page as \
+            `update --page` does and prints where the reader now is. Exit 0 when it is stored \
+            (or found, with --dry-run), 1 when none is found, the history cannot be read or \
+            storing fails (nothing is stored then), 2 on bad usage.
             """)
 
     @Option(help: "The browser whose profiles are read: \(Browser.allCases.map(\.rawValue).joined(separator: ", ")), or all.")
     var browser: String?
     @Option(help: ArgumentHelp("A profile folder holding places.sqlite or History, instead of the browsers' own (repeatable).", valueName: "folder"))
     var profile: [String] = []
+    @Flag(help: "Print the newest visit only; store nothing.") var dryRun = false
+
+    /// The config file's key that makes `sync` import from history too (`import-history = yes`).
+    static let configKey = "import-history"
 
     func run() throws {
         let environment = environment()
-        let origin: SiteOrigin
+        let origin = try Self.siteOrigin(environment: environment)
+        try Self.importNewest(from: try chosenProfiles(environment: environment), origin: origin, environment: environment, store: !dryRun)
+    }
+
+    /// `sync`'s import when the config file says `import-history = yes`: every browser's profiles,
+    /// stored. Returns whether it ran; a failure is one line on stderr and does not throw, so a
+    /// history-only reader's import never fails the sync. `sync` runs it first, so the service
+    /// has the reader's position before any newer latest page (DESIGN §13's new pages count
+    /// only pages after it).
+    @discardableResult
+    static func importBeforeSync(environment: [String: String]) -> Bool {
+        let setting = ConfigFile.load(environment: environment).switchValue(configKey, default: false)
+        if let problem = setting.problem { Output.error("warning: " + problem) }
+        guard setting.isOn else { return false }
         do {
-            origin = try SiteOrigin.resolve(environment: environment)
+            let origin = try siteOrigin(environment: environment)
+            try importNewest(from: try profiles(of: Browser.allCases, environment: environment), origin: origin,
+                             environment: environment, store: true)
+        } catch let failure as CommandFailure {
+            Output.error("import-history: \(failure.message)")
+        } catch let error as DBusError {
+            Output.error("import-history: \(error.message) (\(error.name))")
+        } catch {
+            Output.error("import-history: \(error)")
+        }
+        return true
+    }
+
+    private static func siteOrigin(environment: [String: String]) throws -> SiteOrigin {
+        do {
+            return try SiteOrigin.resolve(environment: environment)
         } catch {
             throw CommandFailure.usage(error.message)
         }
-        let profiles = try chosenProfiles(environment: environment)
+    }
+
+    /// Finds the newest visit to a page of the comic in `profiles`, prints it and, when `store`,
+    /// stores it through the page recorder (as `update --page`) and prints what was stored.
+    /// - Throws: `CommandFailure` (status 1) when no visit is found or the page is not stored
+    ///   (nothing is stored then); the bus's error when it cannot be reached.
+    private static func importNewest(from profiles: [BrowserProfile], origin: SiteOrigin, environment: [String: String], store: Bool) throws {
         let outcome = HistoryLookup.newestPageVisit(
             in: profiles, origin: origin, temporaryRoot: HistoryLookup.temporaryRoot(environment: environment))
         guard let visit = outcome.newest else {
@@ -36,12 +79,17 @@ struct ImportHistoryCommand: ParsableCommand {
                 throw CommandFailure(message: failure.description, status: 1)
             }
             for failure in outcome.failures { Output.error("skipped \(failure)") }
-            throw CommandFailure(message: Self.nothingFound(in: profiles, outcome), status: 1)
+            throw CommandFailure(message: nothingFound(in: profiles, outcome), status: 1)
         }
         for failure in outcome.failures { Output.error("skipped \(failure)") }
         Output.line(visit.description)
-        // Storing the page, as `update --page` does, comes here once the site module and the
-        // typed service client are available to map it to chapter, name, progress and cover.
+        guard store else { return }
+        let recorder = PageRecorder(lookup: PageLookup(configuration: try siteConfiguration()), caller: try BlockingCaller())
+        do {
+            Output.line("stored \(try recorder.record(visit.page))")
+        } catch {
+            throw CommandFailure(message: "\(visit.page) was not stored: \(error.description)", status: 1)
+        }
     }
 
     /// The profiles `--profile` names, else those of `--browser` (all by default).
@@ -67,6 +115,12 @@ struct ImportHistoryCommand: ParsableCommand {
                 throw CommandFailure.usage(error.message)
             }
         }
+        return try Self.profiles(of: browsers, environment: environment)
+    }
+
+    /// The profiles of `browsers` found in their usual homes.
+    /// - Throws: `CommandFailure` (status 1) naming where they were looked for when there is none.
+    private static func profiles(of browsers: [Browser], environment: [String: String]) throws -> [BrowserProfile] {
         let finder = ProfileFinder(environment: environment)
         let search = finder.profiles(of: browsers)
         for problem in search.problems { Output.error("skipped \(problem)") }

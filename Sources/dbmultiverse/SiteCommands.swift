@@ -40,7 +40,10 @@ struct SyncCommand: ParsableCommand {
             Prints one summary line. Exit status 0 when the catalogue is up to date (new or not), \
             1 when the site fails (one line on stderr says why; nothing stored changes), 2 on bad usage. \
             The site is asked at most once per 15 minutes per address unless --force; a Retry-After \
-            from the site holds even --force back.
+            from the site holds even --force back. With `import-history = yes` in the config file, \
+            the newest page read in a browser is first imported from its history (as \
+            `import-history` does); that import's failure is one line on stderr and does not \
+            change the exit status.
             """)
 
     @OptionGroup var language: LanguageOption
@@ -48,7 +51,11 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let language = try language.resolved()
-        let sync = CatalogueSync(configuration: try siteConfiguration())
+        let configuration = try siteConfiguration()
+        // Before the sync: the service must see the reader's new position before a newer latest
+        // page, or the pages just read would be announced as new (as in `PageRecorder`).
+        ImportHistoryCommand.importBeforeSync(environment: environment())
+        let sync = CatalogueSync(configuration: configuration)
         do {
             Output.line(try sync.sync(language: language, force: force).line)
         } catch {

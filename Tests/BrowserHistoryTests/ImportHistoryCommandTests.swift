@@ -3,17 +3,18 @@ import DBusTestSupport
 import Foundation
 import Testing
 
-/// `dbmultiverse import-history`, run as the built binary in a temporary home: every profile
-/// layout, the browser and profile options, the exit statuses and the one-line errors.
+/// `dbmultiverse import-history --dry-run`, run as the built binary in a temporary home: every
+/// profile layout, the browser and profile options, the exit statuses and the one-line errors of
+/// the lookup. Storing what it finds (a bus and the site) is `ImportHistoryStoringTests`'s.
 @Suite(.timeLimit(.minutes(3))) struct ImportHistoryCommandTests {
     static let binary = builtProduct("dbmultiverse")
 
-    /// Runs the command in `home` and checks that it wrote nothing there and left no copy.
+    /// Runs the command (`--dry-run`: the lookup only) in `home` and checks that it wrote nothing there and left no copy.
     func importHistory(_ arguments: String..., in home: ProfileHome, environment extra: [String: String] = [:],
                        sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
         let check = try UntouchedCheck(home)
         let environment = home.environment(extra)
-        let result = try await offThePool { try runCommand([Self.binary, "import-history"] + arguments, environment: environment) }
+        let result = try await offThePool { try runCommand([Self.binary, "import-history", "--dry-run"] + arguments, environment: environment) }
         try check.verify(sourceLocation: sourceLocation)
         return result
     }

@@ -48,6 +48,16 @@ struct BrowserHostProcessTests {
         #expect(text.hasPrefix(#"{"ok":false,"error":""#), "\(text)", sourceLocation: sourceLocation)
     }
 
+    /// Checks `reply` refuses `page` because the session bus cannot be reached (the sessions here
+    /// have none).
+    static func expectBusRefusal(_ reply: [UInt8], _ page: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let object = try JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any]
+        let error = object?["error"] as? String ?? ""
+        #expect(error.hasPrefix("\(page) was not stored: cannot connect to the session bus: org.freedesktop.DBus.Error."),
+                "\(String(decoding: reply, as: UTF8.self))", sourceLocation: sourceLocation)
+        try expectRefusal(reply, error, sourceLocation: sourceLocation)
+    }
+
     /// Chromium's exchange: one message, the reply read, stdin closed ~3 ms later; the host must
     /// be gone before Chromium's SIGKILL 2 s after that.
     @Test func chromiumsExchangeEndsWhenItsInputDoes() throws {
@@ -55,8 +65,8 @@ struct BrowserHostProcessTests {
         let host = try HostProcess(arguments: HostProcess.chromiumArguments, environment: session.environment)
         try host.write(Self.frame(#"{"type":"page","url":"http://www.dragonball-multiverse.com/en/page-42.html"}"#))
         let reply = try host.reply()
-        // This build has no site catalogue: the page is refused with that reason, and not stored.
-        try Self.expectRefusal(reply, "en page 42 was not stored: this build of dbmultiverse cannot map a page to its chapter yet (no site catalogue)")
+        // No session bus here: the page is refused with that reason, before the site is asked.
+        try Self.expectBusRefusal(reply, "en page 42")
         host.closeInput()
         let result = try host.waitForExit(timeout: 2)
         #expect(result.status == 0, "\(result)")
@@ -158,7 +168,7 @@ struct BrowserHostProcessTests {
                                          environment: environment)
         #expect(mirror.status == 0 && mirror.replies.count == 2, "\(mirror)")
         if mirror.replies.count == 2 {
-            try Self.expectRefusal(mirror.replies[0], "fr page 7 was not stored: this build of dbmultiverse cannot map a page to its chapter yet (no site catalogue)")
+            try Self.expectBusRefusal(mirror.replies[0], "fr page 7")
             try Self.expectRefusal(mirror.replies[1], #"not a page of the comic's site "http://127.0.0.1:8081/fr/page-7.html": the host is not the comic's site"#)
         }
         environment["DBMULTIVERSE_SITE_URL"] = "127.0.0.1:8080"

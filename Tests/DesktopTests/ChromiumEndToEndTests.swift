@@ -1,3 +1,4 @@
+import DBus
 import DBusTestSupport
 import Desktop
 import Foundation
@@ -8,9 +9,10 @@ import TestingTraits
 
 /// The extension in a real browser (DESIGN §12): Debian's Chromium, headless, with the
 /// project's `browser/` loaded unpacked and the host manifest where that browser reads it; the
-/// comic's site served by the fixture site under its real host names. Visiting pages of the site
-/// must reach the real `dbmultiverse` host and bring its reply back to the extension; a page on
-/// another host, or a page of the site that is not a comic page, must not reach it.
+/// comic's site served by the fixture site under its real host names, the service activated on a
+/// private bus. Visiting pages of the site must reach the real `dbmultiverse` host, which stores
+/// them (the bus shows the chapter and progress) and brings its reply back to the extension; a
+/// page on another host, or a page of the site that is not a comic page, changes nothing.
 @Suite(.serialized, .timeLimit(.minutes(3)), .offThePool,
        .enabled(if: HeadlessChromium.isInstalled, "needs Debian's chromium (.ci/run installs it)"),
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
@@ -24,11 +26,13 @@ struct ChromiumEndToEndTests {
             && (context["name"] as? String == extensionName || (context["origin"] as? String)?.contains(BrowserExtension.chromiumID) == true)
     }
 
-    @Test func visitingTheComicsPagesReachesTheRealHostAndOtherPagesDoNot() throws {
+    @Test func readingTheComicInChromiumMovesTheBusAndOtherPagesDoNot() async throws {
         let session = try BrowserSession()
         defer { session.stop() }
         let site = session.site
         let userData = session.home.root.path + "/chromium"
+        let client = try await BusClient.connect(.address(session.bus.address))
+        let reloads = try await client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name, member: "TimelinesReloaded"))
 
         // Headless Chromium reads user-level host manifests only from its --user-data-dir.
         try DesktopHome.write(try DesktopInstall.hostManifest(family: "chromium", binary: Binary.dbmultiverse),
@@ -62,28 +66,42 @@ struct ChromiumEndToEndTests {
         #expect(site.requests.contains { $0.method == "GET" && $0.host == "example.org" && $0.target == "/en/page-7.html" }, "\(site.requests)")
         let notPages = chromium.eventCount
 
-        // A comic page: the content script runs, the background relays the URL, the real host
-        // answers (this build refuses to store it, saying why) and the reply reaches the extension.
+        // Page 130, in chapter 5 (pages 129–152): the content script runs, the background relays the
+        // URL, the real host stores it (the chapter rule: with the cover) and answers.
         var start = chromium.eventCount
-        try chromium.visit("http://www.dragonball-multiverse.com/en/page-42.html", session: tab)
+        try chromium.visit("http://www.dragonball-multiverse.com/en/page-130.html", session: tab)
         try chromium.waitForEvent("Runtime.executionContextCreated", session: tab, from: start, where: Self.isOurContentScript)
-        let refusal = "en page 42 was not stored: this build of dbmultiverse cannot map a page to its chapter yet (no site catalogue)"
-        try chromium.waitForLine("the host's diagnostics for page 42") {
-            $0.contains("dbmultiverse.browser-host") && $0.contains(refusal)
-        }
+        var reload = try ReloadSignal(try await next(reloads, within: 30, "the chapter-change for page 130"))
+        #expect(reload.reason == "chapter-change")
+        try expectEntry(reload.entry, chapter: 5, name: "The Tournament Goes On", progress: 8,
+                        imagePath: session.dataFolder + "/chapterCoverImage.jpg", latestPage: 152, newPages: 22)
+        #expect(try session.property("Chapter", "Progress", "ChapterName") == "i 5\ni 8\ns \"The Tournament Goes On\"\n")
         try chromium.waitForLine("the host's reply in the extension's console") {
-            $0.contains(":CONSOLE") && $0.contains("dbmultiverse: http://www.dragonball-multiverse.com/en/page-42.html: \(refusal)")
+            $0.contains(":CONSOLE") && $0.contains("dbmultiverse: en page 130: chapter 5, 8%")
                 && $0.contains("chrome-extension://\(BrowserExtension.chromiumID)/background.js")
         }
-        try Self.keepScreenshot(try chromium.screenshot(session: tab), named: "chromium-page-42.png")
+        try Self.keepScreenshot(try chromium.screenshot(session: tab), named: "chromium-page-130.png")
 
-        // Without www, with a query and a fragment.
+        // A later page of the same chapter, without www and with a fragment: one debounced
+        // progress-change (the progress rule), not a chapter-change.
         start = chromium.eventCount
-        try chromium.visit("http://dragonball-multiverse.com/fr/page-3.html?lang=fr#pagetop", session: tab)
+        try chromium.visit("http://dragonball-multiverse.com/en/page-140.html#pagetop", session: tab)
         try chromium.waitForEvent("Runtime.executionContextCreated", session: tab, from: start, where: Self.isOurContentScript)
-        try chromium.waitForLine("the host's diagnostics for fr page 3") {
-            $0.contains("dbmultiverse.browser-host") && $0.contains("fr page 3 was not stored")
-        }
+        reload = try ReloadSignal(try await next(reloads, within: 30, "the progress-change for page 140"))
+        #expect(reload.reason == "progress-change")
+        try expectEntry(reload.entry, chapter: 5, name: "The Tournament Goes On", progress: 50,
+                        imagePath: session.dataFolder + "/chapterCoverImage.jpg", latestPage: 152, newPages: 12)
+        #expect(try session.property("Chapter", "Progress") == "i 5\ni 50\n")
+        try chromium.waitForLine("the host's reply for page 140") { $0.contains(":CONSOLE") && $0.contains("dbmultiverse: en page 140: chapter 5, 50%") }
+        try Self.keepScreenshot(try chromium.screenshot(session: tab), named: "chromium-page-140.png")
+
+        // Another host's page of the same shape, after: nothing is stored, the bus keeps page 140.
+        let stored = try session.storedFiles()
+        start = chromium.eventCount
+        try chromium.visit("http://example.org/en/page-150.html", session: tab)
+        #expect(site.requests.contains { $0.host == "example.org" && $0.target == "/en/page-150.html" }, "\(site.requests)")
+        #expect(try session.property("Chapter", "Progress") == "i 5\ni 50\n")
+        #expect(try session.storedFiles() == stored)
 
         // The content script ran on the two comic pages only, and the host heard of those two only.
         let ourWorlds = chromium.receivedEvents("Runtime.executionContextCreated").filter(Self.isOurContentScript)
@@ -92,7 +110,6 @@ struct ChromiumEndToEndTests {
         let hostLines = chromium.lines.filter { $0.contains("dbmultiverse.browser-host") }
         #expect(hostLines.count == 2, "\(hostLines)")
         #expect(!chromium.lines.contains { $0.contains("example.org") || $0.contains("chapters.html") }, "\(chromium.lines)")
-        #expect(try session.storedFiles().isEmpty)
     }
 
     /// Checks `png` is a PNG of the window's size and keeps it where a person can look at it:

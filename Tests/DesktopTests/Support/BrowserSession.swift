@@ -2,50 +2,62 @@ import DBusTestSupport
 import Foundation
 import SiteTestSupport
 
-/// What the end-to-end tests run a browser in: the comic's site on the fixture server, a private
-/// bus (never the developer's session bus), a temporary home and data folder, and the environment
-/// the browser gets (and passes on to the native messaging hosts it starts).
+/// What the end-to-end tests run a browser in: the comic's site on the fixture server (the small
+/// comic, whose catalogue the host fetches through `$DBMULTIVERSE_SITE_URL`), a private bus that
+/// activates the real service (never the developer's session bus), a temporary home, and the
+/// environment the browser gets (and passes on to the native messaging hosts it starts).
 final class BrowserSession {
     let site: FixtureSite
-    let bus: PrivateBus
+    let service: ActivatedService
     let home: DesktopHome
-    let dataFolder: String
 
     init() throws {
         site = try FixtureSite()
-        // Whatever the host and query: the browsers ask for the site's real host names.
-        site.serveOthers { target in
-            let path = String(target.prefix { $0 != "?" })
-            return Self.pages[path].map { .content(body: Array($0.utf8), contentType: "text/html; charset=utf-8") }
+        site.publish(.small)
+        // Whatever the host: the browsers ask for the site's real host names. These routes come
+        // before the comic's own pages.
+        for (path, html) in Self.pages {
+            site.serve(path, .content(body: Array(html.utf8), contentType: "text/html; charset=utf-8"))
         }
-        bus = try PrivateBus()
+        service = try ActivatedService()
         home = try DesktopHome()
-        dataFolder = home.root.path + "/data"
-        try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
     }
 
     deinit { stop() }
 
     func stop() {
         site.stop()
-        bus.stop()
+        service.stop()
     }
+
+    var bus: PrivateBus { service.bus }
+    var dataFolder: String { service.folder }
 
     var environment: [String: String] {
         var environment = home.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         environment["DBMULTIVERSE_DATA_DIR"] = dataFolder
+        environment["DBMULTIVERSE_SITE_URL"] = site.origin
         return environment
     }
 
-    /// What the host stored (nothing, in this build).
-    func storedFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dataFolder) }
+    /// What was stored, file by file (the site's request log aside: it records every attempt).
+    func storedFiles() throws -> [String: String] { try snapshot(dataFolder).filter { $0.key != "siteRequests.json" } }
 
-    /// The pages served (by path, whatever the host): two comic pages, the chapter list (a page of
-    /// the site that is not a comic page) and a page for another host.
+    /// The service's properties, as `busctl get-property` prints them.
+    func property(_ names: String...) throws -> String {
+        let result = try runCommand(["busctl", "--address=\(bus.address)", "get-property", PageCommandTests.dest,
+                                     PageCommandTests.path, PageCommandTests.widget] + names, environment: environment)
+        guard result.status == 0 else { throw FixtureError("busctl get-property: \(result)") }
+        return result.stdout
+    }
+
+    /// The pages the browsers visit, served in place of the small comic's plain ones (by path,
+    /// whatever the host): two pages of chapter 5, the chapter list (a page of the site that is not
+    /// a comic page) and a page for another host.
     static let pages = [
-        "/en/page-42.html": page("Dragon Ball Multiverse — page 42", "Page 42 (fixture)"),
-        "/fr/page-3.html": page("Dragon Ball Multiverse — page 3 (fr)", "Page 3 (fixture)"),
+        "/en/page-130.html": page("Dragon Ball Multiverse — page 130", "Chapter 5 · page 130 (fixture)"),
+        "/en/page-140.html": page("Dragon Ball Multiverse — page 140", "Chapter 5 · page 140 (fixture)"),
         "/en/chapters.html": page("Dragon Ball Multiverse — chapters", "Chapter list (fixture)"),
         "/en/page-7.html": page("Another site — page 7", "Not the comic's site"),
     ]
