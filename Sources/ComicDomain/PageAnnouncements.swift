@@ -5,10 +5,11 @@ internal import JSON
 /// numbers only, so clock skew cannot trigger it).
 ///
 /// A latest page is dealt with once it was announced, or seen while the reader was caught up
-/// (new-pages 0 in the main story): pages the reader has passed are never announced, and each
-/// latest page at most once. A lower latest page (a site rollback) or one announced before is
-/// nothing. In a special the entry counts no new pages (`new-pages` is 0 there), so nothing is
-/// decided until the reader is back in the main story.
+/// (new-pages 0 in the main story) or reading (a chapter change: the reader is on the site, and
+/// the widget and the tray show the count; an announcement would interrupt them): pages the
+/// reader has passed are never announced, and each latest page at most once. A lower latest page
+/// (a site rollback) or one dealt with before is nothing. In a special the entry counts no new
+/// pages (`new-pages` is 0 there), so nothing is decided until the reader is back in the main story.
 ///
 /// Stored as `announcedPages.json`: `{"latestPage": 984}`.
 public struct PageAnnouncements: Sendable, Equatable {
@@ -16,8 +17,8 @@ public struct PageAnnouncements: Sendable, Equatable {
     public enum Decision: Sendable, Equatable {
         /// Announce `newPages` new pages; `latestPage` is now dealt with.
         case announce(newPages: Int, firstUnreadPage: Int)
-        /// The reader is caught up with a latest page not seen before: remembered, nothing shown.
-        case caughtUp
+        /// A latest page not seen before, with the reader caught up or reading: remembered, nothing shown.
+        case remembered
         /// Nothing to do or to remember.
         case nothing
     }
@@ -32,14 +33,17 @@ public struct PageAnnouncements: Sendable, Equatable {
         self.latestPage = latestPage
     }
 
-    /// Applies the rule to `entry` and remembers its latest page when it is decided on.
-    public mutating func consider(_ entry: ChapterEntry) -> Decision {
+    /// Applies the rule to `entry` and remembers its latest page when it is decided on; `reading`
+    /// when the reader moved (a chapter change): then nothing is announced.
+    public mutating func consider(_ entry: ChapterEntry, reading: Bool = false) -> Decision {
         guard !entry.isPlaceholder, entry.universe == 0, Limits.pages.contains(entry.latestPage),
               entry.latestPage > latestPage else { return .nothing }
         // An entry whose count cannot be right (negative, or more pages than exist) is not trusted.
         guard (0..<entry.latestPage).contains(entry.newPages) else { return .nothing }
         latestPage = entry.latestPage
-        guard let firstUnread = Self.firstUnreadPage(latestPage: entry.latestPage, newPages: entry.newPages) else { return .caughtUp }
+        guard !reading, let firstUnread = Self.firstUnreadPage(latestPage: entry.latestPage, newPages: entry.newPages) else {
+            return .remembered
+        }
         return .announce(newPages: entry.newPages, firstUnreadPage: firstUnread)
     }
 

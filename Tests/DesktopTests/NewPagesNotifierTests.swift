@@ -77,7 +77,7 @@ import Testing
     @Test func nothingWhenCaughtUpNorForPagesTheReaderHasPassed() async throws {
         try server.start()
         try await widget.reload("pages-published", Self.reading(latestPage: 990, newPages: 0))
-        try await decided(.caughtUp, 990)
+        try await decided(.remembered, 990)
         // Back to an earlier chapter: pages up to 990 are unread again, but the reader has passed them.
         try await widget.reload("chapter-change", Self.reading(latestPage: 990, newPages: 50, chapter: 40))
         try await decided(.nothing, 990)
@@ -108,12 +108,26 @@ import Testing
         try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: -1))
         try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: 984))
         for _ in 0..<3 { try await decided(.nothing, 984) }
-        // The reader back from the special with pages never announced: a chapter change announces them.
+        // Those reasons did not count the page as dealt with: it is announced when published.
+        try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: 4))
+        let pages = try await nextNotify()
+        #expect(pages.request.summary == "4 new pages")
+        #expect(server.calls.count == 1)
+    }
+
+    /// A chapter change is the reader reading: the chapter notification only, and its latest page
+    /// is not announced later either (the reader is on the site and sees the count).
+    @Test func aChapterChangeWithUnreadPagesIsNoAnnouncement() async throws {
+        try server.start()
         try await widget.reload("chapter-change", Self.reading(latestPage: 984, newPages: 4, chapter: 5))
+        try await decided(.remembered, 984)
+        try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: 4, chapter: 5))
+        try await decided(.nothing, 984)
+        try await widget.reload("pages-published", Self.reading(latestPage: 986, newPages: 6, chapter: 5))
         let chapter = try await nextNotify()
         #expect(chapter.request.summary == "Chapter 5: Universe 18")
         let pages = try await nextNotify()
-        #expect(pages.request.summary == "4 new pages" && pages.request.body == "After Chapter 5: Universe 18")
+        #expect(pages.request.summary == "6 new pages" && pages.request.body == "After Chapter 5: Universe 18")
         #expect(server.calls.count == 2)
     }
 
@@ -132,17 +146,24 @@ import Testing
 
     @Test func closingOneNotificationForgetsOnlyItsID() async throws {
         try server.start()
-        try await widget.reload("chapter-change", Self.reading(latestPage: 984, newPages: 4))
+        try await widget.reload("chapter-change", Self.reading(latestPage: 984, newPages: 0))
         let chapterID = try #require(try await nextNotify("the chapter notification").returnedID)
+        try await widget.reload("pages-published", Self.reading(latestPage: 985, newPages: 1))
         let pagesID = try #require(try await nextNotify("the announcement").returnedID)
         #expect(chapterID != pagesID)
         try await server.emit(.notificationClosed(id: pagesID, reason: .dismissed))
         _ = try await notifier.wait(for: "forgot the announcement") { $0 == .forgot(id: pagesID) }
-        try await widget.reload("chapter-change", Self.reading(latestPage: 986, newPages: 6, chapter: 43))
+        try await widget.reload("chapter-change", Self.reading(latestPage: 985, newPages: 0, chapter: 43))
         let chapter = try await nextNotify()
         #expect(chapter.request.replacesID == chapterID)
+        try await widget.reload("pages-published", Self.reading(latestPage: 987, newPages: 2, chapter: 43))
         let pages = try await nextNotify()
-        #expect(pages.request.replacesID == 0 && pages.request.summary == "6 new pages")
+        #expect(pages.request.replacesID == 0 && pages.request.summary == "2 new pages")
+
+        try await server.emit(.notificationClosed(id: chapterID, reason: .expired))
+        _ = try await notifier.wait(for: "forgot the chapter notification") { $0 == .forgot(id: chapterID) }
+        try await widget.reload("pages-published", Self.reading(latestPage: 988, newPages: 3, chapter: 43))
+        #expect(try await nextNotify().request.replacesID == pages.returnedID, "the announcement's chain goes on")
     }
 
     @Test func withoutActionsCapabilityThereIsNoReadNow() async throws {
@@ -212,13 +233,15 @@ import Testing
         #expect(rule.consider(reading(984, 4)) == .announce(newPages: 4, firstUnreadPage: 981))
         #expect(rule.consider(reading(984, 4)) == .nothing)
         #expect(rule.consider(reading(980, 2)) == .nothing, "a rollback")
-        #expect(rule.consider(reading(990, 0)) == .caughtUp)
+        #expect(rule.consider(reading(990, 0)) == .remembered, "caught up")
         #expect(rule.consider(reading(990, 9)) == .nothing, "passed")
         #expect(rule.consider(NotifierTestWidget.entry(1, universe: 3, latestPage: 995, newPages: 0)) == .nothing, "a special")
         #expect(rule.consider(reading(995, -3)) == .nothing)
         #expect(rule.consider(reading(995, 995)) == .nothing)
         #expect(rule.consider(reading(100_000, 1)) == .nothing)
         #expect(rule.latestPage == 990)
+        #expect(rule.consider(reading(992, 2), reading: true) == .remembered, "a chapter change")
+        #expect(rule.consider(reading(992, 2)) == .nothing)
         #expect(rule.consider(reading(995, 1)) == .announce(newPages: 1, firstUnreadPage: 995))
     }
 

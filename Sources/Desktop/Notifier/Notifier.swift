@@ -29,11 +29,11 @@ package enum NotifierEvent: Sendable, Equatable {
 /// chapter notification (chapter changes only) and the announcement of new pages.
 ///
 /// New pages are announced once per latest page (`PageAnnouncements`, remembered in the data
-/// folder across restarts) from the reloads that can bring them: `pages-published`, and
-/// `chapter-change` (a reader back from a special, or on a first catalogue, has unread pages
-/// never announced); and from the entry found at start or when the service appears, so that a
-/// reader who logs in after pages were published hears of them once. Other reasons (`requested`
-/// on a first catalogue or a rollback, `progress-change`, `periodic`) announce nothing.
+/// folder across restarts) from `pages-published`, and from the entry found at start or when the
+/// service appears, so that a reader who logs in after pages were published hears of them once.
+/// A `chapter-change` is the reader reading: its latest page counts as dealt with, unannounced
+/// (the widget and the tray show the count). Other reasons (`requested` on a first catalogue or a
+/// rollback, `progress-change`, `periodic`) neither announce nor count.
 ///
 /// Confined to its connection's loop thread; everything is a callback of that loop (no `Task`,
 /// no timers), so an idle notifier makes no wake-ups.
@@ -147,7 +147,7 @@ public final class Notifier {
             logger.debug("chapter change to the placeholder: nothing to notify")
         case ReloadReason.chapterChange.rawValue:
             pending[.chapter] = Shown(entry: entry)
-            considerNewPages(entry)
+            considerNewPages(entry, reading: true)
         case ReloadReason.pagesPublished.rawValue:
             considerNewPages(entry)
         default:
@@ -175,14 +175,14 @@ public final class Notifier {
     /// Applies the new-pages rule to `entry`; stores what it remembers and queues an announcement.
     /// The file is written when the rule decides, not when the server shows it: a notifier that
     /// restarts before a server appears forgets that announcement rather than risk a second one.
-    private func considerNewPages(_ entry: ChapterEntry) {
-        let decision = announcements.consider(entry)
+    private func considerNewPages(_ entry: ChapterEntry, reading: Bool = false) {
+        let decision = announcements.consider(entry, reading: reading)
         observer?(.newPages(decision, latestPage: entry.latestPage))
         switch decision {
         case .nothing:
             return
-        case .caughtUp:
-            logger.debug("latest page \(entry.latestPage) with the reader caught up: nothing to announce")
+        case .remembered:
+            logger.debug("latest page \(entry.latestPage) with the reader caught up or reading: nothing to announce")
         case .announce(let newPages, let firstUnreadPage):
             pending[.pages] = Shown(entry: entry, newPages: newPages, firstUnreadPage: firstUnreadPage)
         }
