@@ -5,30 +5,15 @@ import Desktop
 import Foundation
 import Testing
 
-/// The announcement of new pages (DESIGN §13) end to end on a private bus: the real `Notifier`
-/// with its data folder, the recording notification server and a stand-in widget service. Signals
-/// of one sender arrive in order, so "nothing was announced" is shown by the rule's event for
-/// that entry, followed by a later notification that is the first one the server recorded.
-@Suite(.timeLimit(.minutes(3))) struct NewPagesNotifierTests {
-    let bus: PrivateBus
-    let server: FakeNotificationServer
-    let widget: NotifierTestWidget
-    let notifier: NotifierHost
-
-    init() throws {
-        bus = try PrivateBus()
-        server = FakeNotificationServer(address: bus.address)
-        widget = try NotifierTestWidget(address: bus.address)
-        notifier = try NotifierHost(address: bus.address)
-    }
-
+/// The announcement of new pages (DESIGN §13) end to end on a private bus, in `NotifierTests`'
+/// setup: the real `Notifier` with its data folder, the recording notification server and a
+/// stand-in widget service. Signals of one sender arrive in order, so "nothing was announced" is
+/// shown by the rule's event for that entry, followed by a later notification that is the first
+/// one the server recorded.
+extension NotifierTests {
     /// The reader on chapter 42, page `latestPage - newPages`.
     static func reading(latestPage: Int, newPages: Int, chapter: Int = 42, name: String = "Universe 18") -> ChapterEntry {
         NotifierTestWidget.entry(chapter, name: name, progress: 35, latestPage: latestPage, newPages: newPages)
-    }
-
-    func nextNotify(_ what: String = "a Notify call") async throws -> FakeNotificationServer.NotifyCall {
-        try await next(server.notifyCalls, within: 10, what)
     }
 
     func decided(_ decision: PageAnnouncements.Decision, _ latestPage: Int) async throws {
@@ -180,7 +165,7 @@ import Testing
         let bus = try PrivateBus()
         let server = FakeNotificationServer(address: bus.address)
         try server.start()
-        let widget = try NotifierTestWidget(address: bus.address, current: NewPagesNotifierTests.reading(latestPage: 984, newPages: 4))
+        let widget = try NotifierTestWidget(address: bus.address, current: NotifierTests.reading(latestPage: 984, newPages: 4))
         let folder = try makeTemporaryDirectory("dbm-notifier")
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
@@ -211,7 +196,7 @@ import Testing
         let server = FakeNotificationServer(address: bus.address)
         try server.start()
         let notifier = try NotifierHost(address: bus.address)
-        let widget = try NotifierTestWidget(address: bus.address, current: NewPagesNotifierTests.reading(latestPage: 984, newPages: 4))
+        let widget = try NotifierTestWidget(address: bus.address, current: NotifierTests.reading(latestPage: 984, newPages: 4))
         let call = try await next(server.notifyCalls, within: 10, "the announcement when the service appears")
         #expect(call.request.summary == "4 new pages")
         notifier.stop()
@@ -226,7 +211,7 @@ import Testing
     @Test func theRule() {
         var rule = PageAnnouncements()
         func reading(_ latestPage: Int, _ newPages: Int) -> ChapterEntry {
-            NewPagesNotifierTests.reading(latestPage: latestPage, newPages: newPages)
+            NotifierTests.reading(latestPage: latestPage, newPages: newPages)
         }
         #expect(rule.consider(.placeholder(family: .medium, date: 0)) == .nothing)
         #expect(rule.consider(reading(0, 0)) == .nothing, "no catalogue known")
@@ -255,7 +240,7 @@ import Testing
     }
 
     @Test func theRequestsSingularAndPlural() {
-        let entry = NewPagesNotifierTests.reading(latestPage: 984, newPages: 1)
+        let entry = NotifierTests.reading(latestPage: 984, newPages: 1)
         #expect(PagesNotification.request(for: entry, newPages: 1, replacing: 0, capabilities: []).summary == "1 new page")
         #expect(PagesNotification.request(for: entry, newPages: 12, replacing: 7, capabilities: ["actions"]).summary == "12 new pages")
         let chapter = ChapterNotification.request(for: NotifierTestWidget.entry(42, progress: 140), replacing: 0, capabilities: [])
