@@ -116,6 +116,20 @@ extension NotifierTests {
         #expect(server.calls.count == 2)
     }
 
+    /// An announcement waiting for a notification server is dropped once the reader caught up.
+    @Test func anAnnouncementKeptForAServerIsDroppedWhenTheReaderCatchesUp() async throws {
+        try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: 4))
+        _ = try await notifier.wait(for: "no server") { $0 == .serverMissing }
+        try await widget.reload("pages-published", Self.reading(latestPage: 986, newPages: 0))
+        try await decided(.remembered, 986)
+        try server.start()
+        let owner = try #require(server.uniqueName)
+        _ = try await notifier.wait(for: "the server") { $0 == .serverChanged(owner: owner) }
+        try await widget.reload("chapter-change", Self.reading(latestPage: 986, newPages: 0, chapter: 43))
+        #expect(try await nextNotify().request.summary == "Chapter 43: Universe 18")
+        #expect(server.calls.count == 1)
+    }
+
     @Test func readNowOpensTheFirstUnreadPageWithTheActivationToken() async throws {
         try server.start()
         try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: 4))

@@ -183,6 +183,7 @@ public final class Notifier {
             return
         case .remembered:
             logger.debug("latest page \(entry.latestPage) with the reader caught up or reading: nothing to announce")
+            pending[.pages] = nil // an announcement still waiting for a server would be out of date
         case .announce(let newPages, let firstUnreadPage):
             pending[.pages] = Shown(entry: entry, newPages: newPages, firstUnreadPage: firstUnreadPage)
         }
