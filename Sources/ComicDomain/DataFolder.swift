@@ -16,10 +16,12 @@ public struct DataFolder: Sendable, Equatable {
 
     /// The site code's politeness state (last requests, Retry-After deadlines, the feed's validators).
     public static let siteRequestsFile = "siteRequests.json"
+    /// The latest page the notifier has announced or seen caught up (`PageAnnouncements`).
+    public static let announcedPagesFile = "announcedPages.json"
 
     /// Whether `name` is one of the files this program writes in the folder.
     static func isStorageFile(_ name: String) -> Bool {
-        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile].contains(name) { return true }
+        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile, announcedPagesFile].contains(name) { return true }
         guard name.hasPrefix("chapters-"), name.hasSuffix(".json") else { return false }
         return SiteLanguage(code: String(name.dropFirst("chapters-".count).dropLast(".json".count))) != nil
     }
@@ -149,6 +151,13 @@ public struct DataFolder: Sendable, Equatable {
         }
     }
 
+    /// Reads `announcedPages.json`; see `ReadResult` for the outcomes.
+    public func readAnnouncedPages() -> ReadResult<PageAnnouncements> {
+        read(Self.announcedPagesFile, limit: PageAnnouncements.maxFileBytes) { bytes throws(ComicError) in
+            try PageAnnouncements.decode(bytes)
+        }
+    }
+
     /// Reads another file of the folder (one the site code keeps), decoded by `decode`, with the
     /// same checks as the storage files.
     package func readFile<Value>(_ name: String, limit: Int, decode: ([UInt8]) throws(ComicError) -> Value) -> ReadResult<Value> {
@@ -243,6 +252,12 @@ public struct DataFolder: Sendable, Equatable {
     /// - Throws: `storageFailed`.
     public func writeCatalogue(_ catalogue: Catalogue) throws(ComicError) {
         try writeFile(Catalogue.fileName(for: catalogue.language), bytes: catalogue.encodeJSON() + [0x0A])
+    }
+
+    /// Atomically replaces `announcedPages.json` (mode 0600), creating the folder if needed.
+    /// - Throws: `storageFailed`.
+    public func writeAnnouncedPages(_ announcements: PageAnnouncements) throws(ComicError) {
+        try writeFile(Self.announcedPagesFile, bytes: announcements.encodeJSON() + [0x0A])
     }
 
     /// Atomically replaces another file of the folder (mode 0600), creating the folder if needed.

@@ -5,8 +5,8 @@ import Logging
 struct NotifierCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifier",
-        abstract: "Show the tray item, and a desktop notification whenever the chapter being read changes.",
-        discussion: "Follows com.nobadi.DBMultiverse's TimelinesReloaded signal on the session bus and calls org.freedesktop.Notifications for chapter changes only (not for the state found at start). It also serves the tray item (org.kde.StatusNotifierItem with its menu), registered with the panel's org.kde.StatusNotifierWatcher whenever one is on the bus; --no-tray, or `tray = no` in ~/.config/dbmultiverse/config, turns it off. Usually run by its systemd user unit, dbmultiverse-notifier.service. Exits 0 on SIGTERM/SIGINT and 1 when the bus goes away."
+        abstract: "Show the tray item, and desktop notifications when the chapter being read changes and when new pages are out.",
+        discussion: "Follows com.nobadi.DBMultiverse's TimelinesReloaded signal on the session bus and calls org.freedesktop.Notifications for chapter changes (not for the chapter found at start) and, once per latest page, for new pages after the reader's (pages-published, or found at start; remembered in the data folder's announcedPages.json). It also serves the tray item (org.kde.StatusNotifierItem with its menu), registered with the panel's org.kde.StatusNotifierWatcher whenever one is on the bus; --no-tray, or `tray = no` in ~/.config/dbmultiverse/config, turns it off. Usually run by its systemd user unit, dbmultiverse-notifier.service. Exits 0 on SIGTERM/SIGINT and 1 when the bus goes away."
     )
 
     @Flag(help: "Do not show the tray item.")

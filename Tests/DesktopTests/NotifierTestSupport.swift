@@ -7,19 +7,24 @@ import Foundation
 import Testing
 
 /// The real `Notifier`, on its own event loop thread, on a private bus: as `dbmultiverse
-/// notifier` runs it, but in-process. What it does arrives on `events`.
+/// notifier` runs it, but in-process, remembering its announcements in `folder` (a temporary
+/// folder of its own, removed with it, unless one is given). What it does arrives on `events`.
 ///
 /// `@unchecked Sendable`: the notifier is set up on the caller's thread before the loop thread
 /// starts, and touched only by that thread afterwards (it lives in the host's `BusHost`).
 final class NotifierHost: @unchecked Sendable {
     let events: AsyncStream<NotifierEvent>
+    let folder: String
+    private let ownsFolder: Bool
     private let host: BusHost
     private let notifier: LoopBound<Notifier>
 
     /// Connects and starts the notifier; its match rules are in place when this returns.
-    init(address: String) throws {
+    init(address: String, folder: String? = nil) throws {
+        self.folder = try folder ?? makeTemporaryDirectory("dbm-notifier")
+        ownsFolder = folder == nil
         host = try BusHost(address: address)
-        let notifier = Notifier(connection: host.connection)
+        let notifier = Notifier(connection: host.connection, folder: DataFolder(path: self.folder))
         self.notifier = LoopBound(notifier)
         let (events, continuation) = AsyncStream<NotifierEvent>.makeStream()
         self.events = events
@@ -29,7 +34,10 @@ final class NotifierHost: @unchecked Sendable {
     }
 
     /// Stops the loop before the notifier it calls goes.
-    deinit { stop() }
+    deinit {
+        stop()
+        if ownsFolder { try? FileManager.default.removeItem(atPath: folder) }
+    }
 
     /// Waits for the next event satisfying `predicate`, skipping others.
     func wait(for what: String, within seconds: Double = 10,
@@ -110,8 +118,8 @@ final class NotifierTestWidget: Sendable {
 
     /// A chapter entry as the service would publish it.
     static func entry(_ chapter: Int, name: String = "Universe 18", progress: Int = 35, imagePath: String = "",
-                      placeholder: Bool = false) -> ChapterEntry {
+                      placeholder: Bool = false, universe: Int = 0, latestPage: Int = 0, newPages: Int = 0) -> ChapterEntry {
         ChapterEntry(chapter: chapter, name: name, progress: progress, imagePath: imagePath, date: 1_700_000_000,
-                     family: .medium, isPlaceholder: placeholder)
+                     family: .medium, isPlaceholder: placeholder, universe: universe, latestPage: latestPage, newPages: newPages)
     }
 }

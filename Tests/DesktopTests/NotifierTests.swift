@@ -39,7 +39,12 @@ import Testing
         #expect(request.body == "35% read")
         #expect(request.actions == ["default", "Continue reading"])
         #expect(request.expireTimeout == -1)
-        #expect(Set(request.hints.keys) == ["image-path", "desktop-entry", "category", "urgency"])
+        #expect(Set(request.hints.keys) == ["image-path", "desktop-entry", "category", "urgency", "value",
+                                            "x-dunst-stack-tag", "x-canonical-private-synchronous"])
+        #expect(request.hints["value"] == Variant(Int32(35)))
+        #expect(request.hints["value"]?.value.signature.rawValue == "i")
+        #expect(request.hints["x-dunst-stack-tag"] == Variant("dbmultiverse-chapter"))
+        #expect(request.hints["x-canonical-private-synchronous"] == Variant("dbmultiverse-chapter"))
         #expect(request.hints["urgency"] == Variant(UInt8(1)))
         #expect(request.hints["urgency"]?.value.signature.rawValue == "y")
         #expect(request.hints["image-path"] == Variant("file:///tmp/dbm%20data/covers/cover%20%C3%9F%231.jpg"))

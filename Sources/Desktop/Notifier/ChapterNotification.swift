@@ -11,6 +11,9 @@ public enum ChapterNotification {
     public static let urgency: UInt8 = 1
     public static let defaultAction = "default"
     public static let defaultActionLabel = "Continue reading"
+    /// The stack tag: servers that honour one (dunst, swaync, Notify OSD) replace the standing
+    /// notification with the same tag even when `replaces_id` is 0, as after a notifier restart.
+    public static let stackTag = "dbmultiverse-chapter"
 
     /// The `Notify` arguments for `entry`.
     ///
@@ -19,14 +22,12 @@ public enum ChapterNotification {
     ///   without `body-markup` are told to strip markup, and escaping keeps a name-free body
     ///   correct on both kinds;
     /// - actions `["default", "Continue reading"]` only when the server advertises `actions`;
-    /// - hints `desktop-entry`, `category`, `urgency` (a byte) and, when the entry has a cover,
+    /// - hints `desktop-entry`, `category`, `urgency` (a byte), the stack tags, `value` (the
+    ///   progress, `i` 0…100: a bar on dunst, swaync and Plasma) and, when the entry has a cover,
     ///   `image-path` as a `file://` URI.
     public static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
-        var hints: [String: Variant] = [
-            "desktop-entry": Variant(desktopEntry),
-            "category": Variant(category),
-            "urgency": Variant(urgency),
-        ]
+        var hints = commonHints(category: category, stackTag: stackTag)
+        hints["value"] = Variant(Int32(min(max(entry.progress, Limits.progress.lowerBound), Limits.progress.upperBound)))
         if let uri = fileURI(forPath: entry.imagePath) { hints["image-path"] = Variant(uri) }
         return NotificationRequest(
             appName: appName,
@@ -38,6 +39,19 @@ public enum ChapterNotification {
             hints: hints,
             expireTimeout: -1
         )
+    }
+
+    /// The hints every notification of the notifier carries: `desktop-entry`, `category`,
+    /// `urgency` (a byte), and `stackTag` as both `x-dunst-stack-tag` and
+    /// `x-canonical-private-synchronous` (`s`).
+    static func commonHints(category: String, stackTag: String) -> [String: Variant] {
+        [
+            "desktop-entry": Variant(desktopEntry),
+            "category": Variant(category),
+            "urgency": Variant(urgency),
+            "x-dunst-stack-tag": Variant(stackTag),
+            "x-canonical-private-synchronous": Variant(stackTag),
+        ]
     }
 
     /// `file://` + the absolute path, each byte outside RFC 3986's unreserved set and `/`

@@ -4,14 +4,14 @@ internal import Glibc
 public import Logging
 
 /// `dbmultiverse notifier`: follows the widget service, shows a desktop notification at each
-/// chapter change and, unless turned off, the tray item (DESIGN §14), until SIGTERM/SIGINT (exit 0)
+/// chapter change and for new pages and, unless turned off, the tray item (DESIGN §14), until SIGTERM/SIGINT (exit 0)
 /// or until the bus goes away (exit 1, so systemd's `Restart=on-failure` brings it back). Returns
 /// the process exit status.
 public enum NotifierMain {
     public static func run(environment: [String: String], noTray: Bool = false, logger: Logger) -> Int32 {
         guard let process = BusProcess(address: .session, logger: logger) else { return 1 }
         let connection = process.connection
-        let notifier = Notifier(connection: connection, logger: logger)
+        let notifier = Notifier(connection: connection, folder: DataFolder.resolve(environment: environment), logger: logger)
         do {
             try notifier.start()
         } catch {
@@ -19,7 +19,7 @@ public enum NotifierMain {
             return 1
         }
         let tray = startTray(on: connection, environment: environment, noTray: noTray, logger: logger)
-        logger.info("following \(WidgetBus.busName) for chapter changes")
+        logger.info("following \(WidgetBus.busName) for chapter changes and new pages")
         let status = process.run()
 
         tray?.stop()

@@ -17,12 +17,10 @@ public struct ReadingState: Sendable, Equatable {
         self.nextChapterName = nextChapterName
     }
 
-    /// The first page after the reader's (`latest-page − new-pages + 1`), when there are new pages
-    /// and that is a valid page.
+    /// The first page after the reader's, when there are new pages (see
+    /// `PageAnnouncements.firstUnreadPage(latestPage:newPages:)`).
     public var firstUnreadPage: Int? {
-        guard newPages > 0, latestPage > 0 else { return nil }
-        let page = latestPage - newPages + 1
-        return Limits.pages.contains(page) ? page : nil
+        PageAnnouncements.firstUnreadPage(latestPage: latestPage, newPages: newPages)
     }
 }
 
