@@ -185,16 +185,19 @@ import Testing
     // MARK: Settings
 
     @Test func theTraySettingFromTheOptionAndTheConfigFile() {
-        #expect(TraySettings(noTrayOption: false, configValue: nil).isEnabled)
+        func settings(noTray: Bool = false, _ line: String) -> TraySettings {
+            TraySettings(noTrayOption: noTray, config: ConfigFile(text: line))
+        }
+        #expect(settings("").isEnabled && settings("tray =").isEnabled && settings("").problem == nil)
         for on in ["yes", "YES", "true", "on", "1"] {
-            let settings = TraySettings(noTrayOption: false, configValue: on)
-            #expect(settings.isEnabled && settings.problem == nil, "\(on)")
+            let setting = settings("tray = \(on)")
+            #expect(setting.isEnabled && setting.problem == nil, "\(on)")
         }
         for off in ["no", "No", "false", "off", "0"] {
-            #expect(!TraySettings(noTrayOption: false, configValue: off).isEnabled, "\(off)")
+            #expect(!settings("tray = \(off)").isEnabled, "\(off)")
         }
-        #expect(!TraySettings(noTrayOption: true, configValue: "yes").isEnabled)
-        let odd = TraySettings(noTrayOption: false, configValue: "maybe")
+        #expect(!settings(noTray: true, "tray = yes").isEnabled)
+        let odd = settings("tray = maybe")
         #expect(odd.isEnabled && odd.problem == "ignoring tray = \"maybe\" in the config file: use yes or no")
     }
 

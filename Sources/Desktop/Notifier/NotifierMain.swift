@@ -32,7 +32,7 @@ public enum NotifierMain {
     /// is logged and left out: the notifications go on without it.
     private static func startTray(on connection: Connection, environment: [String: String], noTray: Bool, logger: Logger) -> TrayItem? {
         let config = ConfigFile.load(environment: environment)
-        let settings = TraySettings(noTrayOption: noTray, configValue: config[TraySettings.configKey])
+        let settings = TraySettings(noTrayOption: noTray, config: config)
         if let problem = settings.problem { logger.warning("\(problem)") }
         guard settings.isEnabled else {
             logger.info("no tray item (\(noTray ? "--no-tray" : "\(TraySettings.configKey) = no in the config file"))")

@@ -12,19 +12,15 @@ public struct TraySettings: Sendable, Equatable {
     /// Why the config file's value was not understood (the item then stays on), for the log.
     public let problem: String?
 
-    /// On, unless `noTrayOption` (`--no-tray`) or the config file's `tray` says no: `no`,
-    /// `false`, `off` or `0` turn it off, `yes`, `true`, `on` or `1` leave it on, in any case.
-    public init(noTrayOption: Bool, configValue: String?) {
+    /// On, unless `noTrayOption` (`--no-tray`) or the config file's `tray` says no (its yes-or-no
+    /// values: `ConfigFile.switchValue`).
+    public init(noTrayOption: Bool, config: ConfigFile) {
         guard !noTrayOption else {
             self.init(isEnabled: false, problem: nil)
             return
         }
-        switch configValue?.lowercased() {
-        case nil, "yes", "true", "on", "1": self.init(isEnabled: true, problem: nil)
-        case "no", "false", "off", "0": self.init(isEnabled: false, problem: nil)
-        case let other?:
-            self.init(isEnabled: true, problem: "ignoring \(Self.configKey) = \(quotedForMessage(other)) in the config file: use yes or no")
-        }
+        let setting = config.switchValue(Self.configKey, default: true)
+        self.init(isEnabled: setting.isOn, problem: setting.problem)
     }
 
     private init(isEnabled: Bool, problem: String?) {
