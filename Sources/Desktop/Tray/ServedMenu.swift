@@ -89,7 +89,9 @@ package struct ServedMenu: Sendable, Equatable {
         return item(id).map(Self.properties(of:))
     }
 
-    private static let rootProperties: [String: Variant] = ["children-display": Variant("submenu")]
+    /// Built per call, not kept in a `static let`: a global holding a `Variant` is reported by
+    /// LeakSanitizer at exit (it cannot follow `DBusValue`'s tagged pointer to its indirect case's box).
+    private static var rootProperties: [String: Variant] { ["children-display": Variant("submenu")] }
 
     /// Only what differs from the defaults (`type` standard, `enabled` true, …).
     package static func properties(of item: TrayMenuItem) -> [String: Variant] {
