@@ -59,6 +59,15 @@ extension DBusError {
 
     init(_ cError: CDBus.DBusError) {
         name = cError.name.map { String(cString: $0) } ?? Name.failed
-        message = cError.message.map { String(cString: $0) } ?? ""
+        // Some libdbus messages end in a newline ("Socket name too long\n"): a message is one line.
+        message = cError.message.map { String(cString: $0).trimmingTrailingNewlines() } ?? ""
+    }
+}
+
+private extension String {
+    func trimmingTrailingNewlines() -> String {
+        var text = Substring(self)
+        while let last = text.last, last == "\n" || last == "\r\n" || last == "\r" { text = text.dropLast() }
+        return String(text)
     }
 }
