@@ -103,19 +103,21 @@ struct DeepLinkTests {
 
 @Suite("Comic site addresses", .timeLimit(.minutes(1)))
 struct ComicSiteTests {
+    // The official site given explicitly: the process origin follows $DBMULTIVERSE_SITE_URL, which
+    // the suite must not depend on.
     @Test func pageAddressWhenThePageIsKnown() {
-        #expect(ComicSite.url(page: 980, language: "fr") == "https://www.dragonball-multiverse.com/fr/page-980.html")
-        #expect(ComicSite.url(page: 1, language: nil) == "https://www.dragonball-multiverse.com/en/page-1.html")
+        #expect(ComicSite.url(page: 980, language: "fr", origin: .site) == "https://www.dragonball-multiverse.com/fr/page-980.html")
+        #expect(ComicSite.url(page: 1, language: nil, origin: .site) == "https://www.dragonball-multiverse.com/en/page-1.html")
     }
 
     @Test func chapterListOtherwise() {
-        #expect(ComicSite.url(page: nil, language: nil) == "https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1")
-        #expect(ComicSite.url(page: nil, language: "es") == "https://www.dragonball-multiverse.com/es/chapters.html?comic=page&chaptersmode=1")
-        #expect(ComicSite.url(page: 0, language: "es") == "https://www.dragonball-multiverse.com/es/chapters.html?comic=page&chaptersmode=1")
+        #expect(ComicSite.url(page: nil, language: nil, origin: .site) == "https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1")
+        #expect(ComicSite.url(page: nil, language: "es", origin: .site) == "https://www.dragonball-multiverse.com/es/chapters.html?comic=page&chaptersmode=1")
+        #expect(ComicSite.url(page: 0, language: "es", origin: .site) == "https://www.dragonball-multiverse.com/es/chapters.html?comic=page&chaptersmode=1")
     }
 
     @Test func invalidLanguageFallsBackToEnglish() {
-        #expect(ComicSite.url(page: 3, language: "../../evil") == "https://www.dragonball-multiverse.com/en/page-3.html")
-        #expect(ComicSite.url(page: 3, language: "") == "https://www.dragonball-multiverse.com/en/page-3.html")
+        #expect(ComicSite.url(page: 3, language: "../../evil", origin: .site) == "https://www.dragonball-multiverse.com/en/page-3.html")
+        #expect(ComicSite.url(page: 3, language: "", origin: .site) == "https://www.dragonball-multiverse.com/en/page-3.html")
     }
 }
