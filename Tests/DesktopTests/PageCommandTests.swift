@@ -175,9 +175,11 @@ struct PageCommandTests {
         #expect(try setup.cli("update", "--page", "140").status == 0)
         _ = try await setup.nextReload("the chapter-change")
         let before = try setup.storedFiles()
+        // gdbus converts messages to the locale's charset: in a UTF-8 one, as the bus carries them
+        // (under LC_ALL=POSIX the range's "…" would come out escaped).
         func gdbus(_ method: String, _ arguments: String...) throws -> CommandResult {
             try runCommand(["gdbus", "call", "--session", "--dest", Self.dest, "--object-path", Self.path, "--method", method] + arguments,
-                           environment: setup.environment)
+                           environment: setup.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 })
         }
         let rejected: [(CommandResult, [String])] = [
             (try gdbus("\(Self.widget).UpdatePage", "0", "en", "5", "Five", "8", "[]", "{}"),
