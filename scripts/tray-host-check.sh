@@ -13,6 +13,7 @@
 #
 # Not part of `make test` by itself (TrayHostTests runs it). Every wait is bounded; every process it
 # starts is killed at the end. Screenshots stay in SCREENSHOT_DIR (default: a new /tmp/dbm-tray-shots.*).
+# The session's folder is made in TRAY_CHECK_FOLDER (default /tmp).
 # Usage: scripts/tray-host-check.sh [PATH-TO-dbmultiverse]   (default: .build/debug/dbmultiverse)
 # Exit status: 0 every check passed, 1 one failed, 77 skipped (the reason is printed).
 set -euo pipefail
@@ -178,7 +179,9 @@ else
     as_user() { env -i "$@"; }
 fi
 
-work="$(mktemp -d /tmp/dbm-tray.XXXXXX)"
+# TRAY_CHECK_FOLDER: where the session's folder goes (programs run from it, the user reaches it,
+# its sockets' paths stay short): the tests pass one; /tmp otherwise.
+work="$(mktemp -d "${TRAY_CHECK_FOLDER:-/tmp}/dbm-tray.XXXXXX")"
 shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-tray-shots.XXXXXX)}"
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"

@@ -26,8 +26,12 @@ import Testing
     @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func waybarShowsTheItemAndItsMenuOpensAChapter() throws {
         let shots = try makeTemporaryDirectory("dbm-tray-shots", for: [.otherUsers])
+        // The session installs and runs the binary from its folder, as another user, with sockets in it.
+        let sessionFolder = try makeTemporaryDirectory("dbm-tray-check", for: [.programs, .otherUsers, .sockets])
+        defer { try? FileManager.default.removeItem(atPath: sessionFolder) }
         var environment = testEnvironment()
         environment["SCREENSHOT_DIR"] = shots
+        environment["TRAY_CHECK_FOLDER"] = sessionFolder
         let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 150)
         print("tray-host-check.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(run)")
