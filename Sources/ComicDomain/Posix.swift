@@ -52,22 +52,29 @@ package enum Posix {
     package static func isDirectory(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFDIR }
 
     /// Reads up to `limit` bytes (fewer at end of file), retrying EINTR and short reads.
+    ///
+    /// The buffer grows with what is read, from 16 KiB: a limit is a bound, not a size. Allocating
+    /// (and zero-filling) the whole limit up front cost every read of a 2 KiB catalogue 1 MiB,
+    /// which glibc then kept in the heap of the long-running processes.
     package static func readUpTo(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
-        var buffer = [UInt8](repeating: 0, count: limit)
-        var filled = 0
-        while filled < limit {
+        var buffer: [UInt8] = []
+        var chunk = 16 * 1024
+        while buffer.count < limit {
+            let filled = buffer.count
+            let wanted = min(chunk, limit - filled)
+            buffer.append(contentsOf: repeatElement(0, count: wanted))
             let count = buffer.withUnsafeMutableBytes { raw in
-                read(fd, raw.baseAddress.map { $0 + filled }, limit - filled)
+                read(fd, raw.baseAddress.map { $0 + filled }, wanted)
             }
+            let code = errno
+            buffer.removeSubrange((filled + max(count, 0))...)
             if count < 0 {
-                let code = errno
                 if code == EINTR { continue }
                 return .failure(Errno(code))
             }
             if count == 0 { break }
-            filled += count
+            if count == wanted { chunk *= 2 }
         }
-        buffer.removeSubrange(filled...)
         return .success(buffer)
     }
 
