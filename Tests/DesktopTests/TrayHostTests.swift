@@ -1,6 +1,7 @@
 import DBusTestSupport
 import Foundation
 import Testing
+import TestingTraits
 
 /// The tray item in a real host: `scripts/tray-host-check.sh` with the built binary, installed
 /// into a temporary prefix — Waybar's tray (Debian's waybar, which runs the watcher itself) under
@@ -9,7 +10,10 @@ import Testing
 /// "Continue reading" and the icon, sees the service open the chapter, and restarts Waybar to see
 /// the item register with the new watcher. The screenshots stay in a folder the test prints, for a
 /// person to look at.
-@Suite(.timeLimit(.minutes(3))) struct TrayHostTests {
+///
+/// Off the cooperative pool: the script blocks for ~10 s, and on two cores a blocked pool thread
+/// delays other suites' tasks (a CI run saw CallLifecycleTests' 200 ms call timeout end after 15 s).
+@Suite(.timeLimit(.minutes(3)), .offThePool) struct TrayHostTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/tray-host-check.sh").path
 
     /// Why the host can't be run here, or nil when it can.
