@@ -138,8 +138,8 @@ IDLE_SECONDS ?= 60
 
 .PHONY: bench
 bench: build
-	swift build -c release --product dbmultiverse-bench
-	swift build -c release --product dbus-reference-service
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-bench
+	swift build $(RELEASE_FLAGS) --product dbus-reference-service
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
@@ -155,7 +155,7 @@ SITE_ROUNDS ?= 200
 .PHONY: bench-site
 bench-site: build
 	python3 -c "import lxml, bs4" 2>/dev/null || python3 -m pip install --quiet lxml beautifulsoup4
-	swift build -c release --product dbmultiverse-site-bench
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-site-bench
 	"$(SITE_BENCH_BIN)" "$(RELEASE_BIN)" --rounds $(SITE_ROUNDS) --json bench-results/site.json
 
 # The import-history lookup on a 100 000-visit Firefox and Chromium history: p50/p99
@@ -165,7 +165,7 @@ HISTORY_RUNS ?= 100
 
 .PHONY: bench-history
 bench-history: deps
-	swift build -c release --product dbmultiverse-history-bench
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-history-bench
 	"$(HISTORY_BENCH_BIN)" --runs $(HISTORY_RUNS)
 
 # The order lld lays out the release binary's code in (linker/dbmultiverse.order): the functions
