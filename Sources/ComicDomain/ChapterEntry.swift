@@ -79,6 +79,20 @@ public struct ChapterEntry: Sendable, Equatable {
         return DeepLink.uri(chapter: chapter)
     }
 
+    /// The main-story chapter after this one (`next-chapter`), 0 when there is none to offer: for
+    /// the placeholder, in a special (its chapter numbers would name the main story's), and after
+    /// the last valid chapter number.
+    public var nextChapter: Int {
+        guard !isPlaceholder, universe == 0, Limits.chapters.contains(chapter + 1) else { return 0 }
+        return chapter + 1
+    }
+
+    /// The first unread page (`first-unread-page`) when there are new pages, else 0 (see
+    /// `PageAnnouncements.firstUnreadPage(latestPage:newPages:)`).
+    public var firstUnreadPage: Int {
+        PageAnnouncements.firstUnreadPage(latestPage: latestPage, newPages: newPages) ?? 0
+    }
+
     /// The widget's text for `family`: small `Ch. 42 · 35%` (`Ch. 42 · 35% · 3 new` with new
     /// pages), medium `Chapter 42: <name> — 35% read`; the placeholder reads
     /// `Read Multiverse Reader` (small) or `Read Multiverse Reader — start with Chapter 1` (medium).

@@ -15,8 +15,8 @@ extension ChapterEntry {
     ///
     /// - `text`: `rendered(family)`.
     /// - `json`: `chapter`, `name`, `progress`, `image-path`, `deep-link`, `date`, `family`,
-    ///   `is-placeholder`, `universe`, `latest-page`, `new-pages`, in that order; `family` is the
-    ///   one asked for.
+    ///   `is-placeholder`, `universe`, `latest-page`, `new-pages`, `next-chapter`,
+    ///   `first-unread-page`, in that order; `family` is the one asked for.
     /// - `waybar`: `text` = small rendering, `tooltip` = medium rendering, both escaped for
     ///   Pango markup; `class` = `statusClass`; `percentage` = progress.
     public func formatted(_ format: EntryFormat, family: WidgetFamily) -> String {
@@ -36,6 +36,8 @@ extension ChapterEntry {
                 ("universe", .integer(universe)),
                 ("latest-page", .integer(latestPage)),
                 ("new-pages", .integer(newPages)),
+                ("next-chapter", .integer(nextChapter)),
+                ("first-unread-page", .integer(firstUnreadPage)),
             ]).jsonText
         case .waybar:
             return JSONValue.object([

@@ -53,10 +53,10 @@ struct ChapterEntryTests {
     @Test func jsonFormatHasExactlyTheEntryKeys() throws {
         let entry = try entry(name: "Say \"hi\"\n", imagePath: "/d/c.jpg")
         #expect(entry.formatted(.json, family: .small)
-            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0}"#)
+            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":43,"first-unread-page":0}"#)
         let placeholder = ChapterEntry.placeholder(family: .medium, date: -1)
         #expect(placeholder.formatted(.json, family: .medium)
-            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0}"#)
+            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0}"#)
     }
 
     // MARK: New pages and specials (DESIGN §13, §11)
@@ -77,7 +77,7 @@ struct ChapterEntryTests {
         #expect(entry.latestPage == 983 && entry.newPages == 3 && entry.universe == 0)
         #expect(entry.rendered(.small) == "Ch. 42 \u{00B7} 35% \u{00B7} 3 new")
         #expect(entry.rendered(.medium) == "Chapter 42: Vegeta \u{2014} 35% read", "the medium rendering does not change")
-        #expect(entry.formatted(.json, family: .small).hasSuffix(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3}"#))
+        #expect(entry.formatted(.json, family: .small).hasSuffix(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3,"next-chapter":43,"first-unread-page":981}"#))
         #expect(entry.formatted(.waybar, family: .small)
             == #"{"text":"Ch. 42 · 35% · 3 new","tooltip":"Chapter 42: Vegeta — 35% read","class":"new","percentage":35}"#)
         // Caught up: no count, the usual class.
@@ -108,7 +108,18 @@ struct ChapterEntryTests {
         #expect(special.universe == 3 && special.newPages == 0 && special.latestPage == 983)
         #expect(special.deepLink == "dbmultiverse://page/510")
         #expect(special.formatted(.json, family: .medium).contains(#""deep-link":"dbmultiverse://page/510""#))
-        #expect(special.formatted(.json, family: .medium).hasSuffix(#""universe":3,"latest-page":983,"new-pages":0}"#))
+        #expect(special.formatted(.json, family: .medium).hasSuffix(#""universe":3,"latest-page":983,"new-pages":0,"next-chapter":0,"first-unread-page":0}"#))
+    }
+
+    /// What the cards' buttons open (DESIGN §15): the next main-story chapter while there is one,
+    /// and the first unread page while there are new pages.
+    @Test func theNextChapterAndTheFirstUnreadPage() throws {
+        #expect(try entry().nextChapter == 43)
+        #expect(try entry(chapter: 99_999).nextChapter == 0, "no chapter after the last valid number")
+        #expect(ChapterEntry.placeholder(family: .small, date: 0).nextChapter == 0)
+        #expect(try readingWithNewPages(page: 510, universe: 3).nextChapter == 0, "a special's numbers are not the main story's")
+        #expect(try readingWithNewPages().firstUnreadPage == 981)
+        #expect(try readingWithNewPages(page: 983).firstUnreadPage == 0, "caught up")
     }
 
     @Test func waybarFormatEscapesForPangoThenJSON() throws {

@@ -1,7 +1,8 @@
 public import ComicDomain
 public import DBus
 
-/// The entry as it travels on the bus: an `a{sv}` with exactly the keys of DESIGN §4 and §13.
+/// The entry as it travels on the bus: an `a{sv}` with exactly the keys of DESIGN §4 and §13, and
+/// `next-chapter` / `first-unread-page` (what the cards' buttons open: the rules stay here).
 extension ChapterEntry {
     public var dbusDictionary: [String: Variant] {
         [
@@ -16,12 +17,15 @@ extension ChapterEntry {
             "universe": Variant(Int32(clamping: universe)),
             "latest-page": Variant(Int32(clamping: latestPage)),
             "new-pages": Variant(Int32(clamping: newPages)),
+            "next-chapter": Variant(Int32(clamping: nextChapter)),
+            "first-unread-page": Variant(Int32(clamping: firstUnreadPage)),
         ]
     }
 
     /// Reads an entry received from the service; a missing or mistyped key is `InvalidArgs`, except
     /// the keys of DESIGN §13 (`universe`, `latest-page`, `new-pages`), which an older service
-    /// leaves out: 0 then. A special's page is read back from its page link.
+    /// leaves out: 0 then. A special's page is read back from its page link; `next-chapter` and
+    /// `first-unread-page` are derived from the other keys, so they are not read.
     public init(dbusDictionary entry: [String: Variant]) throws(DBusError) {
         func value<T: DBusArgument>(_ key: String, _ type: T.Type) throws(DBusError) -> T {
             guard let variant = entry[key] else { throw DBusError.invalidArgs("the entry has no '\(key)' key") }

@@ -22,9 +22,10 @@ func expectError(_ name: String, containing texts: [String], sourceLocation: Sou
 /// The full name of a contract error.
 func comicError(_ short: String) -> String { "com.nobadi.DBMultiverse.Error." + short }
 
-/// The entry keys of DESIGN §4 and §13.
+/// The entry keys of DESIGN §4 and §13, and what the cards' buttons open (§15).
 let entryKeys: Set<String> = [
     "chapter", "name", "progress", "image-path", "deep-link", "date", "family", "is-placeholder", "universe", "latest-page", "new-pages",
+    "next-chapter", "first-unread-page",
 ]
 
 extension Dictionary where Key == String, Value == Variant {
