@@ -71,21 +71,8 @@ public struct MenuLayout: DBusStructure, Equatable {
         self.children = children
     }
 
-    public static var dbusSignature: Signature { .structure(Int32.self, [String: Variant].self, [Variant].self) }
-
-    public init(fields: inout MessageReader) throws(DBusError) {
-        id = try fields.read()
-        properties = try fields.read()
-        var children: [MenuLayout] = []
-        for child in try fields.read([Variant].self) { children.append(try child.get(MenuLayout.self)) }
-        self.children = children
-    }
-
-    public func encodeFields(to writer: inout MessageWriter) {
-        writer.append(id)
-        writer.append(properties)
-        writer.append(children.map { Variant($0) })
-    }
+    public static let fields: [DBusField<MenuLayout>] = [.field(\.id), .field(\.properties), .variants(\.children)]
+    public static var empty: MenuLayout { MenuLayout(id: 0, properties: [:]) }
 }
 
 /// An item's properties, `(ia{sv})`.
@@ -98,17 +85,8 @@ public struct MenuItemProperties: DBusStructure, Equatable {
         self.properties = properties
     }
 
-    public static var dbusSignature: Signature { .structure(Int32.self, [String: Variant].self) }
-
-    public init(fields: inout MessageReader) throws(DBusError) {
-        id = try fields.read()
-        properties = try fields.read()
-    }
-
-    public func encodeFields(to writer: inout MessageWriter) {
-        writer.append(id)
-        writer.append(properties)
-    }
+    public static let fields: [DBusField<MenuItemProperties>] = [.field(\.id), .field(\.properties)]
+    public static var empty: MenuItemProperties { MenuItemProperties(id: 0, properties: [:]) }
 }
 
 /// The names of an item's properties that went back to their defaults, `(ias)`.
@@ -121,17 +99,8 @@ public struct MenuItemRemovedProperties: DBusStructure, Equatable {
         self.names = names
     }
 
-    public static var dbusSignature: Signature { .structure(Int32.self, [String].self) }
-
-    public init(fields: inout MessageReader) throws(DBusError) {
-        id = try fields.read()
-        names = try fields.read()
-    }
-
-    public func encodeFields(to writer: inout MessageWriter) {
-        writer.append(id)
-        writer.append(names)
-    }
+    public static let fields: [DBusField<MenuItemRemovedProperties>] = [.field(\.id), .field(\.names)]
+    public static var empty: MenuItemRemovedProperties { MenuItemRemovedProperties(id: 0, names: []) }
 }
 
 /// One event of `EventGroup`, `(isvu)`: item id, event name, data, timestamp.
@@ -148,19 +117,6 @@ public struct MenuEvent: DBusStructure, Equatable {
         self.timestamp = timestamp
     }
 
-    public static var dbusSignature: Signature { .structure(Int32.self, String.self, Variant.self, UInt32.self) }
-
-    public init(fields: inout MessageReader) throws(DBusError) {
-        id = try fields.read()
-        eventID = try fields.read()
-        data = try fields.read()
-        timestamp = try fields.read()
-    }
-
-    public func encodeFields(to writer: inout MessageWriter) {
-        writer.append(id)
-        writer.append(eventID)
-        writer.append(data)
-        writer.append(timestamp)
-    }
+    public static let fields: [DBusField<MenuEvent>] = [.field(\.id), .field(\.eventID), .field(\.data), .field(\.timestamp)]
+    public static var empty: MenuEvent { MenuEvent(id: 0, eventID: "", data: Variant(Int32(0)), timestamp: 0) }
 }

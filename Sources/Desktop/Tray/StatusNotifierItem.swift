@@ -74,19 +74,8 @@ public struct IconPixmap: DBusStructure, Equatable {
         self.argb = argb
     }
 
-    public static var dbusSignature: Signature { .structure(Int32.self, Int32.self, [UInt8].self) }
-
-    public init(fields: inout MessageReader) throws(DBusError) {
-        width = try fields.read()
-        height = try fields.read()
-        argb = try fields.read()
-    }
-
-    public func encodeFields(to writer: inout MessageWriter) {
-        writer.append(width)
-        writer.append(height)
-        writer.append(argb)
-    }
+    public static let fields: [DBusField<IconPixmap>] = [.field(\.width), .field(\.height), .field(\.argb)]
+    public static var empty: IconPixmap { IconPixmap(width: 0, height: 0, argb: []) }
 }
 
 /// The `ToolTip` property, `(sa(iiay)ss)`: an icon name, icon pixmaps, a title, and a text that
@@ -104,21 +93,8 @@ public struct ToolTip: DBusStructure, Equatable {
         self.text = text
     }
 
-    public static var dbusSignature: Signature { .structure(String.self, [IconPixmap].self, String.self, String.self) }
-
-    public init(fields: inout MessageReader) throws(DBusError) {
-        iconName = try fields.read()
-        iconPixmaps = try fields.read()
-        title = try fields.read()
-        text = try fields.read()
-    }
-
-    public func encodeFields(to writer: inout MessageWriter) {
-        writer.append(iconName)
-        writer.append(iconPixmaps)
-        writer.append(title)
-        writer.append(text)
-    }
+    public static let fields: [DBusField<ToolTip>] = [.field(\.iconName), .field(\.iconPixmaps), .field(\.title), .field(\.text)]
+    public static var empty: ToolTip { ToolTip(iconName: "", iconPixmaps: [], title: "", text: "") }
 }
 
 /// `org.kde.StatusNotifierWatcher`, where items register and hosts find them. It belongs to the
