@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport", "TestingTraits"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
+        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON", "Desktop"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport", "TestingTraits"]),
         .testTarget(
             name: "BrowserHistoryTests",

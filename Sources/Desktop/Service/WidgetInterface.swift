@@ -18,7 +18,7 @@ extension WidgetService {
                 },
                 Method(Widget1.getTimeline) { [unowned self] family in
                     let entry = currentEntry(family: try WidgetFamily(validating: family))
-                    return ([entry.dbusDictionary], "after", clock.unixSeconds() + 3600)
+                    return ([entry.dbusDictionary], "after", clock.unixSeconds() + SyncEngine.periodicInterval.components.seconds)
                 },
                 Method(Widget1.reloadTimelines) { [unowned self] kind in
                     try WidgetKind.validate(kind)
@@ -41,15 +41,8 @@ extension WidgetService {
             properties: [
                 Property(Widget1.kind) { WidgetKind.name },
                 Property(Widget1.entry) { [unowned self] in published.dbusDictionary },
-                Property(Widget1.chapter) { [unowned self] in Int32(clamping: published.chapter) },
-                Property(Widget1.chapterName) { [unowned self] in published.name },
-                Property(Widget1.progress) { [unowned self] in Int32(clamping: published.progress) },
-                Property(Widget1.coverImagePath) { [unowned self] in published.imagePath },
-                Property(Widget1.deepLink) { [unowned self] in published.deepLink },
                 Property(Widget1.lastReload) { [unowned self] in lastReload },
-                Property(Widget1.latestPage) { [unowned self] in Int32(clamping: published.latestPage) },
-                Property(Widget1.newPages) { [unowned self] in Int32(clamping: published.newPages) },
-            ],
+            ] + EntryKeys.properties { [unowned self] in published },
             signals: Widget1.timelinesReloaded, Widget1.openRequested
         )
     }

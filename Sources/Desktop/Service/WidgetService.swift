@@ -371,13 +371,7 @@ public final class WidgetService {
         published = currentEntry(family: .medium)
         lastReload = clock.unixSeconds()
         var changed = PropertyChanges(Widget1.entry, Widget1.lastReload)
-        if previous.chapter != published.chapter { changed.insert(Widget1.chapter) }
-        if previous.name != published.name { changed.insert(Widget1.chapterName) }
-        if previous.progress != published.progress { changed.insert(Widget1.progress) }
-        if previous.imagePath != published.imagePath { changed.insert(Widget1.coverImagePath) }
-        if previous.deepLink != published.deepLink { changed.insert(Widget1.deepLink) }
-        if previous.latestPage != published.latestPage { changed.insert(Widget1.latestPage) }
-        if previous.newPages != published.newPages { changed.insert(Widget1.newPages) }
+        EntryKeys.changedProperties(from: previous, to: published, into: &changed)
         exported?.emitPropertiesChanged(changed)
         exported?.emit(Widget1.timelinesReloaded, WidgetKind.name, reload.reason.rawValue, published.dbusDictionary)
         do {
