@@ -164,12 +164,10 @@ public final class TrayItem {
         }
     }
 
-    /// The one place where an entry becomes the tray's state, with DESIGN §13's `new-pages` and
-    /// `latest-page` (0 from a service that does not send them). The next chapter is the main
-    /// story's, named only when the reader is in it (a special's chapter numbers are its own).
+    /// The one place where an entry becomes the tray's state: the next chapter named when the
+    /// catalogue knows it.
     private func readingState(for entry: ChapterEntry) -> ReadingState {
-        let nextName = entry.isPlaceholder || entry.universe != 0 ? nil : chapterName(entry.chapter + 1)
-        return ReadingState(entry: entry, newPages: entry.newPages, latestPage: entry.latestPage, nextChapterName: nextName)
+        ReadingState(entry: entry, nextChapterName: entry.nextChapter == 0 ? nil : chapterName(entry.nextChapter))
     }
 
     private func show(_ entry: ChapterEntry) {

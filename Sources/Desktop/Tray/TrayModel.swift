@@ -1,27 +1,22 @@
 public import ComicDomain
 
-/// The reader's state as the tray sees it: the widget's entry, and what DESIGN §13 adds to it.
+/// The reader's state as the tray sees it: the widget's entry (whose `next-chapter` and
+/// `first-unread-page` the menu opens), and the next chapter's name when the catalogue knows it.
 public struct ReadingState: Sendable, Equatable {
     public var entry: ChapterEntry
-    /// Main-story pages published after the reader's page (the entry's `new-pages`); 0 when unknown.
-    public var newPages: Int
-    /// The latest page published (the entry's `latest-page`); 0 when unknown.
-    public var latestPage: Int
-    /// The name of the chapter after the entry's, when the catalogue knows it.
+    /// The name of the entry's next chapter, when the catalogue knows it.
     public var nextChapterName: String?
 
-    public init(entry: ChapterEntry, newPages: Int = 0, latestPage: Int = 0, nextChapterName: String? = nil) {
+    /// `newPages` and `latestPage`, when given, replace the entry's.
+    public init(entry: ChapterEntry, newPages: Int? = nil, latestPage: Int? = nil, nextChapterName: String? = nil) {
         self.entry = entry
-        self.newPages = newPages
-        self.latestPage = latestPage
+        if let newPages { self.entry.newPages = newPages }
+        if let latestPage { self.entry.latestPage = latestPage }
         self.nextChapterName = nextChapterName
     }
 
-    /// The first page after the reader's, when there are new pages (see
-    /// `PageAnnouncements.firstUnreadPage(latestPage:newPages:)`).
-    public var firstUnreadPage: Int? {
-        PageAnnouncements.firstUnreadPage(latestPage: latestPage, newPages: newPages)
-    }
+    /// The entry's first unread page, nil without new pages.
+    public var firstUnreadPage: Int? { entry.firstUnreadPage == 0 ? nil : entry.firstUnreadPage }
 }
 
 /// What the tray item shows for a `ReadingState` (DESIGN §14), computed without a bus: its status,
@@ -51,16 +46,15 @@ public struct TrayModel: Sendable, Equatable {
     public init(_ state: ReadingState) {
         let entry = state.entry
         let reading = !entry.isPlaceholder && entry.progress < 100
-        status = reading || state.newPages > 0 ? .active : .passive
+        status = reading || entry.newPages > 0 ? .active : .passive
         toolTipText = entry.rendered(.medium)
         coverPath = entry.imagePath
         menu = Self.menu(for: state)
     }
 
     /// The header (the medium rendering, not clickable); Continue reading (or, with nothing read
-    /// yet, chapter 1); the next chapter of the main story, named when the catalogue knows it (none
-    /// in a special: its chapter links would name the main story's); the new pages when there are
-    /// any; the chapter list.
+    /// yet, chapter 1); the entry's next chapter, named when the catalogue knows it; the entry's
+    /// first unread page when there are new pages; the chapter list.
     private static func menu(for state: ReadingState) -> [TrayMenuItem] {
         let entry = state.entry
         var items: [TrayMenuItem] = [.label(.header, entry.rendered(.medium), action: nil), .separator(.afterHeader)]
@@ -68,15 +62,14 @@ public struct TrayModel: Sendable, Equatable {
             items.append(.label(.continueReading, "Read Chapter 1", action: .openChapter(1)))
         } else {
             items.append(.label(.continueReading, "Continue reading", action: .openCurrent))
-            let next = entry.chapter + 1
-            if entry.universe == 0, Limits.chapters.contains(next) {
-                let name = state.nextChapterName.map { "Next: Chapter \(next): \($0)" } ?? "Next: Chapter \(next)"
-                items.append(.label(.nextChapter, name, action: .openChapter(next)))
-            }
         }
-        if let page = state.firstUnreadPage {
-            let count = state.newPages == 1 ? "1 new page" : "\(state.newPages) new pages"
-            items.append(.label(.newPages, count, action: .openPage(page)))
+        if entry.nextChapter != 0 {
+            let next = entry.nextChapter
+            let name = state.nextChapterName.map { "Next: Chapter \(next): \($0)" } ?? "Next: Chapter \(next)"
+            items.append(.label(.nextChapter, name, action: .openChapter(next)))
+        }
+        if entry.firstUnreadPage != 0 {
+            items.append(.label(.newPages, PagesNotification.summary(newPages: entry.newPages), action: .openPage(entry.firstUnreadPage)))
         }
         items.append(.separator(.beforeChapterList))
         items.append(.label(.chapterList, "Chapter list", action: .openChapterList))
