@@ -9,7 +9,6 @@ public import Logging
 public final class ChapterOpener {
     /// Where the browser command comes from, first match wins.
     public static let environmentVariable = "DBMULTIVERSE_BROWSER"
-    public static let configFileName = ConfigFile.fileName
 
     private let environment: [String: String]
     private let logger: Logger

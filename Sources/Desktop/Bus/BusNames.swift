@@ -8,6 +8,5 @@ public enum WidgetBus {
     /// The widget's object, as clients reach it.
     public static let object = RemoteObject(destination: busName, path: objectPath)
     public static let errorPrefix = "com.nobadi.DBMultiverse.Error."
-    public static let desktopFileID = "com.nobadi.DBMultiverse.desktop"
     public static let iconName = "com.nobadi.DBMultiverse"
 }

@@ -64,8 +64,6 @@ public struct NotificationCloseReason: RawRepresentable, Sendable, Hashable, Cus
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     public static let expired = NotificationCloseReason(rawValue: 1)
     public static let dismissed = NotificationCloseReason(rawValue: 2)
-    public static let closedByCall = NotificationCloseReason(rawValue: 3)
-    public static let undefined = NotificationCloseReason(rawValue: 4)
     public var description: String {
         switch rawValue {
         case 1: "expired"

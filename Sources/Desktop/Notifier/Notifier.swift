@@ -103,12 +103,6 @@ public final class Notifier {
         }
     }
 
-    /// The id of the standing chapter notification, 0 when there is none.
-    public var currentNotificationID: UInt32 { current[.chapter]?.id ?? 0 }
-
-    /// The id of the standing new-pages announcement, 0 when there is none.
-    public var currentAnnouncementID: UInt32 { current[.pages]?.id ?? 0 }
-
     /// Subscribes (blocking, so the subscriptions are in place when this returns): the widget's
     /// `TimelinesReloaded` from whoever owns `com.nobadi.DBMultiverse` (a restarted service is
     /// followed, a forged signal is not), the notification server's changes of owner and its
