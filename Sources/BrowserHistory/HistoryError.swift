@@ -4,23 +4,15 @@ public import ComicDomain
 /// precise message naming the file or value at fault.
 public typealias HistoryError = KindedError<HistoryFailure>
 
-/// The kinds of `HistoryError`.
+/// The kinds of `HistoryError`:
+/// - `invalidArgument`: a bad `--browser` name or `--profile` folder, the caller's mistake;
+/// - `noProfile`: no profile of the chosen browsers was found;
+/// - `unreadable`: a file could not be read or copied (permissions, I/O, no space for the copy);
+/// - `tooLarge`: the history database is over the size this command copies;
+/// - `changing`: the database kept changing while it was copied;
+/// - `notADatabase`, `corrupt`: the file is not an SQLite database, or a damaged one;
+/// - `unknownSchema`: the database lacks a table or column the lookup reads (another browser's
+///   file, or a browser version this command does not know).
 public enum HistoryFailure: Sendable, Equatable, CaseIterable {
-    /// A bad `--browser` name or `--profile` folder: the caller's mistake.
-    case invalidArgument
-    /// No profile of the chosen browsers was found.
-    case noProfile
-    /// A file could not be read or copied (permissions, I/O, no space for the copy).
-    case unreadable
-    /// The history database is over the size this command copies.
-    case tooLarge
-    /// The database kept changing while it was copied.
-    case changing
-    /// The file is not an SQLite database.
-    case notADatabase
-    /// The database is damaged.
-    case corrupt
-    /// The database lacks a table or column the lookup reads (another browser's file, or a
-    /// browser version this command does not know).
-    case unknownSchema
+    case invalidArgument, noProfile, unreadable, tooLarge, changing, notADatabase, corrupt, unknownSchema
 }
