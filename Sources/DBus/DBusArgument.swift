@@ -344,3 +344,18 @@ public struct Variant: DBusArgument, Hashable, CustomStringConvertible {
     }
     public var description: String { value.description }
 }
+
+/// A type that travels as its raw string (`s`), so that a declaration can name it and both sides
+/// use the type: a reason, a key. Every string decodes (a later peer may send a value this version
+/// does not know).
+public protocol DBusStringValue: DBusBasicArgument, RawRepresentable where RawValue == String {
+    init(rawValue: String)
+}
+
+extension DBusStringValue {
+    public static var dbusSignature: Signature { String.dbusSignature }
+    public init(from reader: inout MessageReader) throws(DBusError) { self.init(rawValue: try String(from: &reader)) }
+    public func encode(to writer: inout MessageWriter) { rawValue.encode(to: &writer) }
+    public var dbusValue: DBusValue { rawValue.dbusValue }
+    public init(dbusValue: DBusValue) throws(DBusError) { self.init(rawValue: try String(dbusValue: dbusValue)) }
+}

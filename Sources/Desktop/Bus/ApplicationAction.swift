@@ -71,16 +71,19 @@ public struct LaunchContext: Sendable, Equatable {
         self.init(activationToken: environment["XDG_ACTIVATION_TOKEN"], startupID: environment["DESKTOP_STARTUP_ID"])
     }
 
+    /// The keys of `platform_data` read here.
+    static let activationTokenKey = VariantKey<String>("activation-token")
+    static let startupIDKey = VariantKey<String>("desktop-startup-id")
+
     /// From `platform_data`; values of another type than `s` are ignored.
     public init(platformData: [String: Variant]) {
-        self.init(activationToken: try? platformData["activation-token"]?.get(String.self),
-                  startupID: try? platformData["desktop-startup-id"]?.get(String.self))
+        self.init(activationToken: platformData[Self.activationTokenKey], startupID: platformData[Self.startupIDKey])
     }
 
     public var platformData: [String: Variant] {
         var data: [String: Variant] = [:]
-        if let activationToken { data["activation-token"] = Variant(activationToken) }
-        if let startupID { data["desktop-startup-id"] = Variant(startupID) }
+        data[Self.activationTokenKey] = activationToken
+        data[Self.startupIDKey] = startupID
         return data
     }
 }

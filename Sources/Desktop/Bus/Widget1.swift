@@ -1,3 +1,4 @@
+public import ComicDomain
 public import DBus
 
 /// `com.nobadi.DBMultiverse.Widget1` (DESIGN §5), declared once: the service binds its handlers
@@ -44,6 +45,16 @@ public enum Widget1: DBusInterface {
         "UpdateProgress", inputs: Arg<Int32>("progress"), outputs: (),
         doc: "Stores the read progress (0-100), then applies the debounced progress rule. Fails with NoCurrentChapter before any UpdateChapter.")
 
+    /// The options `UpdateChapter` and `UpdatePage` read from their `a{sv}` (others are ignored).
+    public enum Option {
+        /// `UpdateChapter`: the last page read on the comic's site.
+        public static let page = VariantKey<Int32>("page")
+        /// `UpdateChapter`: the site language of that page.
+        public static let language = VariantKey<String>("language")
+        /// `UpdatePage`: the special universe of the chapter, 0 for the main story.
+        public static let universe = VariantKey<Int32>("universe")
+    }
+
     // MARK: Properties
 
     public static let kind = property("Kind", String.self, emits: .const, doc: "The widget kind: DBMultiverseWidgets.")
@@ -64,7 +75,7 @@ public enum Widget1: DBusInterface {
     // MARK: Signals
 
     public static let timelinesReloaded = signal(
-        "TimelinesReloaded", Arg<String>("kind"), Arg<String>("reason"), Arg<[String: Variant]>("entry"),
+        "TimelinesReloaded", Arg<String>("kind"), Arg<ReloadReason>("reason"), Arg<[String: Variant]>("entry"),
         doc: "The widget's timeline was reloaded (the Linux WidgetCenter.reloadTimelines). reason is chapter-change, progress-change, requested, periodic or pages-published; entry is the entry now shown (family medium).")
     public static let openRequested = signal(
         "OpenRequested", Arg<Int32>("chapter"), Arg<String>("deep_link"),

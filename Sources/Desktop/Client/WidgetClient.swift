@@ -60,8 +60,8 @@ public struct WidgetClient: Sendable {
         _ chapter: Int, name: String, progress: Int, cover: [UInt8] = [], page: Int? = nil, language: String? = nil
     ) -> MethodCall<Void> {
         var options: [String: Variant] = [:]
-        if let page { options["page"] = Variant(Int32(clamping: page)) }
-        if let language { options["language"] = Variant(language) }
+        options[Widget1.Option.page] = page.map { Int32(clamping: $0) }
+        options[Widget1.Option.language] = language
         return Widget1.updateChapter.call(on: object, Int32(clamping: chapter), name, Int32(clamping: progress), cover, options)
     }
 
@@ -73,7 +73,7 @@ public struct WidgetClient: Sendable {
         _ page: Int, language: SiteLanguage, chapter: Int, name: String, progress: Int, universe: Int? = nil, cover: [UInt8] = []
     ) -> MethodCall<Void> {
         var options: [String: Variant] = [:]
-        if let universe { options["universe"] = Variant(Int32(clamping: universe)) }
+        options[Widget1.Option.universe] = universe.map { Int32(clamping: $0) }
         return Widget1.updatePage.call(
             on: object, Int32(clamping: page), language.code, Int32(clamping: chapter), name, Int32(clamping: progress), cover, options)
     }
@@ -154,9 +154,9 @@ public struct WidgetTimeline: Sendable, Equatable {
 /// A `TimelinesReloaded` signal.
 public struct TimelinesReload: Sendable, Equatable {
     public var kind: String
-    /// `chapter-change`, `progress-change`, `requested`, `periodic`, `pages-published` (kept as
-    /// sent: later services may add reasons).
-    public var reason: String
+    /// `chapter-change`, `progress-change`, `requested`, `periodic`, `pages-published`, or one a
+    /// later service added (kept as sent).
+    public var reason: ReloadReason
     /// The entry now shown (family medium).
     public var entry: ChapterEntry
 }

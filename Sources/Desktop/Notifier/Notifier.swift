@@ -137,12 +137,12 @@ public final class Notifier {
     private func timelinesReloaded(_ reload: TimelinesReload) {
         let entry = reload.entry
         switch reload.reason {
-        case ReloadReason.chapterChange.rawValue where entry.isPlaceholder:
+        case .chapterChange where entry.isPlaceholder:
             logger.debug("chapter change to the placeholder: nothing to notify")
-        case ReloadReason.chapterChange.rawValue:
+        case .chapterChange:
             pending[.chapter] = Shown(entry: entry)
             considerNewPages(entry, reading: true)
-        case ReloadReason.pagesPublished.rawValue:
+        case .pagesPublished:
             considerNewPages(entry)
         default:
             logger.debug("reload of \(reload.kind) (\(reload.reason)): nothing to notify")

@@ -126,8 +126,8 @@ public final class WidgetService {
 
     /// `UpdateChapter`: validate everything, then store the cover and the data, then the chapter rule.
     func updateChapter(chapter: Int32, name: String, progress: Int32, cover: [UInt8], options: [String: Variant]) throws {
-        let page = try option("page", Int32.self, in: options).map(Int.init)
-        let language = try option("language", String.self, in: options)
+        let page = try Widget1.Option.page.value(in: options).map(Int.init)
+        let language = try Widget1.Option.language.value(in: options)
         let data = try ChapterData(
             validatingNumber: Int(chapter), name: name, progress: Int(progress),
             coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: page, language: language)
@@ -145,7 +145,7 @@ public final class WidgetService {
                     options: [String: Variant]) throws {
         let number = try SitePage.validNumber(Int(page)) // the page first, then the language
         let sitePage = try SitePage(language: try SiteLanguage(validating: language), number: number)
-        let universe = try option("universe", Int32.self, in: options).map(Int.init)
+        let universe = try Widget1.Option.universe.value(in: options).map(Int.init)
         let data = try ChapterData(
             validatingNumber: Int(chapter), name: name, progress: Int(progress),
             coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: sitePage.number,
@@ -185,15 +185,6 @@ public final class WidgetService {
         refreshCatalogue(force: true)
         perform(engine.reloadRequested(current: syncState, now: clock.monotonicNow()))
         armDeadline()
-    }
-
-    private func option<T: DBusArgument>(_ key: String, _ type: T.Type, in options: [String: Variant]) throws(DBusError) -> T? {
-        guard let variant = options[key] else { return nil }
-        do {
-            return try variant.get(T.self)
-        } catch {
-            throw DBusError.invalidArgs("option '\(key)' must be of type '\(T.dbusSignature)', got '\(variant.value.signature)'")
-        }
     }
 
     private func setStored(_ data: ChapterData?) {
@@ -373,12 +364,12 @@ public final class WidgetService {
         var changed = PropertyChanges(Widget1.entry, Widget1.lastReload)
         EntryKeys.changedProperties(from: previous, to: published, into: &changed)
         exported?.emitPropertiesChanged(changed)
-        exported?.emit(Widget1.timelinesReloaded, WidgetKind.name, reload.reason.rawValue, published.dbusDictionary)
+        exported?.emit(Widget1.timelinesReloaded, WidgetKind.name, reload.reason, published.dbusDictionary)
         do {
             if let state = reload.state { try folder.writeSyncState(state) } else { try folder.removeSyncState() }
         } catch {
             logger.error("cannot record the sync state: \(error.message)")
         }
-        logger.info("reloaded (\(reload.reason.rawValue)): \(published.rendered(.medium))")
+        logger.info("reloaded (\(reload.reason)): \(published.rendered(.medium))")
     }
 }
