@@ -39,10 +39,17 @@ public enum NotifierMain {
             return nil
         }
         let folder = DataFolder.resolve(environment: environment)
+        var reportedProblem: String? // each config file problem logged once
         do {
             let tray = TrayItem(
                 server: try ObjectServer(connection: connection), iconThemePath: TraySettings.iconThemePath(executable: executablePath()),
-                chapterName: { TraySettings.chapterName($0, folder: folder, config: ConfigFile.load(environment: environment)) },
+                chapterName: { number in
+                    TraySettings.chapterName(number, folder: folder, config: ConfigFile.load(environment: environment)) { problem in
+                        guard problem.message != reportedProblem else { return }
+                        reportedProblem = problem.message
+                        logger.warning("the tray names chapters in English: \(problem.message)")
+                    }
+                },
                 logger: logger)
             try tray.start()
             return tray

@@ -19,9 +19,13 @@ public final class RunningService {
     ///
     /// - Throws: `ServiceStartError` when another connection owns the name; the error of a failed
     ///   export or name request otherwise.
-    public init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, opener: ChapterOpener, logger: Logger) throws {
+    ///
+    /// - Parameter environment: where the user's config file is (`ConfigFile.load(environment:)`).
+    public init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, opener: ChapterOpener,
+                environment: [String: String] = [:], logger: Logger) throws {
         self.server = server
-        widget = try WidgetService(server: server, folder: folder, clock: clock, logger: logger)
+        widget = try WidgetService(server: server, folder: folder, clock: clock,
+                                   config: { ConfigFile.load(environment: environment) }, logger: logger)
         application = try ApplicationService(widget: widget, opener: opener)
         switch try server.connection.requestNameBlocking(WidgetBus.busName) {
         case .primaryOwner, .alreadyOwner: break

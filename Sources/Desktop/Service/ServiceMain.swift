@@ -16,7 +16,7 @@ public enum ServiceMain {
         do {
             service = try RunningService(
                 server: ObjectServer(connection: process.connection), folder: folder, clock: LoopClock(loop: process.loop),
-                opener: ChapterOpener(environment: environment, logger: logger), logger: logger)
+                opener: ChapterOpener(environment: environment, logger: logger), environment: environment, logger: logger)
         } catch {
             logger.critical("cannot start the service: \(error)")
             return 1

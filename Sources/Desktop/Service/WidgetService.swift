@@ -40,6 +40,10 @@ public final class WidgetService {
     private(set) var lastReload: Int64 = 0
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
+    /// The user's config file, read when the reader's language is needed (an edit applies at once).
+    private let config: () -> ConfigFile
+    /// The last config file problem logged, so each is logged once.
+    private var reportedConfigProblem: String?
     private var loop: EventLoop?
     private var watcher: FolderWatcher?
     /// While the folder is missing: a watch on its parent, for the folder to (re)appear.
@@ -49,10 +53,12 @@ public final class WidgetService {
 
     /// Creates the data folder if needed, reads storage, and exports the widget interface.
     /// Call `start()` once the bus name is owned.
-    public init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, logger: Logger) throws {
+    /// - Parameter config: the user's config file (for the reader's language), read when needed.
+    public init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, config: @escaping () -> ConfigFile, logger: Logger) throws {
         self.server = server
         self.folder = folder
         self.clock = clock
+        self.config = config
         self.logger = logger
         storedDate = clock.unixSeconds()
         published = .placeholder(family: .medium, date: storedDate)
@@ -194,11 +200,21 @@ public final class WidgetService {
         refreshCatalogue() // the reader's language may have changed
     }
 
-    /// The language of the reader's catalogue: the stored chapter's, `en` when it names none; nil
-    /// with no chapter stored or a language the site does not have.
-    private var readerLanguage: SiteLanguage? {
-        stored.flatMap { SiteLanguage(code: $0.language ?? ComicSite.defaultLanguage) }
+    /// The reader's language (`ConfigFile.readerLanguage`): the stored chapter's, else the config
+    /// file's, else English. A config file naming a language the site does not have is logged once.
+    var language: SiteLanguage {
+        let (language, problem) = config().readerLanguageOrEnglish(chosen: stored?.siteLanguage)
+        if let problem, problem.message != reportedConfigProblem {
+            logger.warning("using \(language.code): \(problem.message)")
+            reportedConfigProblem = problem.message
+        } else if problem == nil {
+            reportedConfigProblem = nil
+        }
+        return language
     }
+
+    /// The language of the reader's catalogue; nil with no chapter stored.
+    private var readerLanguage: SiteLanguage? { stored == nil ? nil : language }
 
     /// Reads the reader's catalogue when the reader's language changed (or always with `force`:
     /// its file changed). A missing file is no catalogue; a bad one is logged once and ignored.

@@ -41,10 +41,12 @@ public struct TraySettings: Sendable, Equatable {
     }
 
     /// The name the stored catalogue gives main-story chapter `number`, in the reader's language
-    /// (the stored chapter's, else the config file's, else English); nil when none is known.
-    public static func chapterName(_ number: Int, folder: DataFolder, config: ConfigFile) -> String? {
-        let language = folder.readChapterData().value?.language.flatMap(SiteLanguage.init(code:))
-            ?? (try? config.language()) ?? .english
+    /// (`ConfigFile.readerLanguage`); nil when none is known. A config file naming a language the
+    /// site does not have goes to `report`.
+    public static func chapterName(_ number: Int, folder: DataFolder, config: ConfigFile,
+                                   report: (ComicError) -> Void = { _ in }) -> String? {
+        let (language, problem) = config.readerLanguageOrEnglish(chosen: folder.readChapterData().value?.siteLanguage)
+        if let problem { report(problem) }
         return folder.readCatalogue(language).value?.mainStory.first { $0.number == number }?.name
     }
 }
