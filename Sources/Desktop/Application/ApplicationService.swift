@@ -32,7 +32,7 @@ public final class ApplicationService {
                     case .openChapter(let chapter): open(.chapter(try DeepLink(chapter: chapter)), context)
                     case .openPage(let page): open(try ComicLink(page: page), context)
                     case .openCurrent: openCurrent(context)
-                    case .openChapterList: launch(ComicSite.url(page: nil, language: widget.language.code), context)
+                    case .openChapterList: launch(ComicSite.url(page: nil, language: widget.language.code, origin: opener.origin), context)
                     }
                 },
             ]
@@ -43,7 +43,7 @@ public final class ApplicationService {
     /// numbers would name the main story's), else its chapter link; the chapter list without one.
     private func openCurrent(_ context: LaunchContext) {
         guard let stored = widget.stored else {
-            launch(ComicSite.url(page: nil, language: widget.language.code), context)
+            launch(ComicSite.url(page: nil, language: widget.language.code, origin: opener.origin), context)
             return
         }
         if stored.universe != nil, let page = stored.page {
@@ -62,7 +62,7 @@ public final class ApplicationService {
         // chapter list, in the reader's language either way.
         case .chapter(let chapter): stored?.isChapter(chapter.chapter, universe: nil) == true ? stored?.page : nil
         }
-        launch(ComicSite.url(page: page, language: widget.language.code), context)
+        launch(ComicSite.url(page: page, language: widget.language.code, origin: opener.origin), context)
     }
 
     private func launch(_ url: String, _ context: LaunchContext) {

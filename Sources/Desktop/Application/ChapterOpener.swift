@@ -1,4 +1,4 @@
-internal import ComicDomain
+public import ComicDomain
 internal import Glibc
 public import Logging
 
@@ -12,10 +12,19 @@ public final class ChapterOpener {
 
     private let environment: [String: String]
     private let logger: Logger
+    /// The site the opened pages are on: `$DBMULTIVERSE_SITE_URL`, or the real site when it is
+    /// unset or invalid (logged: the opener falls back rather than open a broken address).
+    public let origin: SiteOrigin
 
     public init(environment: [String: String], logger: Logger) {
         self.environment = environment
         self.logger = logger
+        do {
+            origin = try SiteOrigin.resolve(environment: environment)
+        } catch {
+            logger.error("ignoring \(SiteOrigin.environmentVariable): \(error.message); links open \(SiteOrigin.site)")
+            origin = .site
+        }
     }
 
     /// `$XDG_CONFIG_HOME/dbmultiverse/config`, else `~/.config/dbmultiverse/config`.
