@@ -54,7 +54,7 @@ public struct PageRecorder {
         } catch {
             throw .bus(error)
         }
-        let isAnotherChapter = stored.isPlaceholder || stored.chapter != chapter.number || stored.universe != (chapter.universe ?? 0)
+        let isAnotherChapter = stored.chapterID != chapter.id
         let cover = isAnotherChapter ? lookup.cover(of: chapter, language: page.language) ?? [] : []
         do {
             try caller.call(widget.updatePage(

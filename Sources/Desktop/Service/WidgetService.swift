@@ -157,14 +157,9 @@ public final class WidgetService {
             coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: sitePage.number,
             language: sitePage.language.code, universe: universe)
         if !cover.isEmpty { try CoverImage.validate(cover) } // checked even when kept out: bad input is an error
-        if let stored, stored.isChapter(data.number, universe: data.universe) {
-            let moved = try stored.updatingPosition(progress: data.progress, page: sitePage.number, language: sitePage.language.code)
-            try folder.writeChapterData(moved)
-            setStored(moved)
-        } else {
-            try folder.writeChapter(data, cover: cover)
-            setStored(data)
-        }
+        let (next, isAnotherChapter) = try ChapterData.afterReading(sitePage, of: data, stored: stored)
+        if isAnotherChapter { try folder.writeChapter(next, cover: cover) } else { try folder.writeChapterData(next) }
+        setStored(next)
         watchFolder()
         if let reload = engine.storageChanged(syncState, now: clock.monotonicNow()) { perform(reload) }
         armDeadline()
