@@ -25,7 +25,7 @@ public typealias ComicError = KindedError<ComicErrorKind>
 
 /// The rules of the comic domain. The raw values are the suffixes of the contract's D-Bus error
 /// names (`com.nobadi.DBMultiverse.Error.<rawValue>`: the case names, capitalised), except
-/// `invalidOption`, which the desktop layer reports as `org.freedesktop.DBus.Error.InvalidArgs`.
+/// `invalidOption`, which the widget's bus layer reports as `org.freedesktop.DBus.Error.InvalidArgs`.
 public enum ComicErrorKind: CaseIterable, Sendable, RawRepresentable {
     case invalidChapter, invalidName, invalidProgress, invalidDeepLink, invalidFamily, unknownKind, unknownAction
     case coverRejected, noCurrentChapter, storageFailed

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ComicDomain
 import DBus
-import Desktop
+import Widget
 import EventLoop
 
 struct WatchCommand: ParsableCommand {

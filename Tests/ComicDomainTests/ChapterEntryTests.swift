@@ -1,5 +1,5 @@
 import ComicDomain
-import Desktop
+import Widget
 import Testing
 
 @Suite("Widget entry, renderings and --format output", .timeLimit(.minutes(1)))

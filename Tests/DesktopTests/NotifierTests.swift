@@ -1,7 +1,7 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Follower
 import Testing
 
 /// The notifier (DESIGN §7) end to end on a private bus: the real `Notifier` on its own loop

@@ -1,7 +1,7 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Recorder
 import Foundation
 import Site
 import SiteTestSupport

@@ -1,6 +1,6 @@
 import DBus
 import DBusTestSupport
-import Desktop
+import Follower
 import EventLoop
 import Foundation
 import Testing

@@ -1,7 +1,8 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
+import Service
 import EventLoop
 import Foundation
 import Logging
