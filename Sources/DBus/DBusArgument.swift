@@ -234,12 +234,7 @@ extension Array: DBusArgument where Element: DBusArgument {
             self = unsafeBitCast(try reader.readFixedArray(TypeCode.byte, as: UInt8.self), to: [Element].self)
             return
         }
-        try reader.expect(TypeCode.array)
-        let elementSignature = Element.dbusSignature.rawValue
-        guard reader.currentSignature == "a" + elementSignature else {
-            throw DBusError.invalidArgs("expected 'a\(elementSignature)', got '\(reader.currentSignature)'")
-        }
-        var sub = try reader.enter(TypeCode.array)
+        var sub = try reader.enter(TypeCode.array, signature: "a" + Element.dbusSignature.rawValue)
         var result: [Element] = []
         while !sub.isAtEnd { result.append(try Element(from: &sub)) }
         self = result
@@ -275,12 +270,7 @@ extension Dictionary: DBusArgument where Key: DBusBasicArgument, Value: DBusArgu
     }
 
     public init(from reader: inout MessageReader) throws(DBusError) {
-        let expected = Self.dbusSignature.rawValue
-        try reader.expect(TypeCode.array)
-        guard reader.currentSignature == expected else {
-            throw DBusError.invalidArgs("expected '\(expected)', got '\(reader.currentSignature)'")
-        }
-        var entries = try reader.enter(TypeCode.array)
+        var entries = try reader.enter(TypeCode.array, signature: Self.dbusSignature.rawValue)
         var result: [Key: Value] = [:]
         while !entries.isAtEnd {
             var entry = try entries.enter(TypeCode.dictEntry)

@@ -66,11 +66,7 @@ extension DBusStructure {
 
     public init(from reader: inout MessageReader) throws(DBusError) {
         let expected = Self.dbusSignature.rawValue
-        try reader.expect(TypeCode.structure)
-        guard reader.currentSignature == expected else {
-            throw DBusError.invalidArgs("expected '\(expected)', got '\(reader.currentSignature)'")
-        }
-        var fields = try reader.enter(TypeCode.structure)
+        var fields = try reader.enter(TypeCode.structure, signature: expected)
         var value = Self.empty
         for field in Self.fields { try field.decode(&value, &fields) }
         guard fields.isAtEnd else {

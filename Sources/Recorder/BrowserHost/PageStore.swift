@@ -11,10 +11,7 @@ package struct StoredPosition: Sendable, Equatable {
     package let page: SitePage
 
     package init(chapter: Int, name: String, progress: Int, page: SitePage) {
-        self.chapter = chapter
-        self.name = name
-        self.progress = progress
-        self.page = page
+        (self.chapter, self.name, self.progress, self.page) = (chapter, name, progress, page)
     }
 }
 
