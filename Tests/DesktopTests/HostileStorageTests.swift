@@ -3,6 +3,7 @@ import DBus
 import DBusTestSupport
 import Foundation
 import Testing
+import Widget
 
 /// Bad content in the data folder never stops the service (DESIGN §3): it serves the
 /// placeholder (or an entry without image), keeps answering, and picks up a later valid file.
@@ -46,10 +47,10 @@ import Testing
         defer { host.stop() }
 
         try expectPlaceholder(try await host.currentEntry())
-        try expectPlaceholder(try await host.call("GetSnapshot", "small").decode([String: Variant].self), family: "small")
-        try await host.call("ReloadAllTimelines")
+        try expectPlaceholder(try await host.call(Widget1.getSnapshot, "small"), family: "small")
+        try await host.call(Widget1.reloadAllTimelines)
         try expectPlaceholder(try #require(try host.reloads().last).entry)
-        #expect(try await host.property("Chapter", Int32.self) == 1)
+        #expect(try await host.property(Widget1.chapter) == 1)
 
         // A valid file replaces it (as the iOS app writes: temp + rename) and is picked up.
         if hostile == .directory { try FileManager.default.removeItem(atPath: host.folder.chapterDataPath) }
@@ -63,7 +64,7 @@ import Testing
     @Test func aFileTurningBadWhileRunningFallsBackToThePlaceholder() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
-        try await host.call("UpdateChapter", Int32(42), "Vegeta", Int32(35), [UInt8](), [String: Variant]())
+        try await host.call(Widget1.updateChapter, Int32(42), "Vegeta", Int32(35), [UInt8](), [String: Variant]())
         try writeAtomically(Data("not json".utf8), to: host.folder.chapterDataPath)
         let reloads = try await host.waitForReloads(2)
         #expect(reloads[1].reason == "chapter-change")
@@ -117,7 +118,7 @@ import Testing
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 35, imagePath: "")
         try await host.sync()
         try expectEntry(try #require(try host.reloads().first).entry, chapter: 42, name: "Vegeta", progress: 35, imagePath: "")
-        #expect(try await host.property("CoverImagePath", String.self) == "")
+        #expect(try await host.property(Widget1.coverImagePath) == "")
     }
 
     @Test func aGoodCoverPathInsideTheFolderIsServed() async throws {
@@ -130,6 +131,6 @@ import Testing
         defer { host.stop() }
         let real = URL(fileURLWithPath: folder + "/chapterCoverImage.jpg").resolvingSymlinksInPath().path
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 35, imagePath: real)
-        #expect(try await host.property("CoverImagePath", String.self) == real)
+        #expect(try await host.property(Widget1.coverImagePath) == real)
     }
 }

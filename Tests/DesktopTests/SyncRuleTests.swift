@@ -3,6 +3,7 @@ import DBus
 import DBusTestSupport
 import Foundation
 import Testing
+import Widget
 
 /// The sync rules of DESIGN §5, on a real service over a private bus, timed by a manual clock.
 @Suite(.timeLimit(.minutes(3))) struct SyncRuleTests {
@@ -10,15 +11,15 @@ import Testing
     let noOptions: [String: Variant] = [:]
 
     func update(_ host: ServiceHost, _ chapter: Int32, _ name: String = "Vegeta", _ progress: Int32) async throws {
-        try await host.call("UpdateChapter", chapter, name, progress, empty, noOptions)
+        try await host.call(Widget1.updateChapter, chapter, name, progress, empty, noOptions)
     }
 
     @Test func updateChapterReloadsAtOnceWithTheEntryAndProperties() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
-        #expect(try await host.property("LastReload", Int64.self) == 0)
+        #expect(try await host.property(Widget1.lastReload) == 0)
 
-        try await host.call("UpdateChapter", Int32(42), "Vegeta", Int32(35), empty,
+        try await host.call(Widget1.updateChapter, Int32(42), "Vegeta", Int32(35), empty,
                             ["page": Variant(Int32(980)), "language": Variant("fr"), "unknown": Variant(true)])
         let reloads = try host.reloads()
         try #require(reloads.count == 1)
@@ -38,11 +39,11 @@ import Testing
         try expectEntry(try changed.value("Entry", [String: Variant].self), chapter: 42, name: "Vegeta", progress: 35)
         #expect(changed["CoverImagePath"] == nil) // still ""
 
-        #expect(try await host.property("Chapter", Int32.self) == 42)
-        #expect(try await host.property("ChapterName", String.self) == "Vegeta")
-        #expect(try await host.property("Progress", Int32.self) == 35)
-        #expect(try await host.property("LastReload", Int64.self) == ServiceHost.startUnix)
-        #expect(try await host.property("Kind", String.self) == "DBMultiverseWidgets")
+        #expect(try await host.property(Widget1.chapter) == 42)
+        #expect(try await host.property(Widget1.chapterName) == "Vegeta")
+        #expect(try await host.property(Widget1.progress) == 35)
+        #expect(try await host.property(Widget1.lastReload) == ServiceHost.startUnix)
+        #expect(try await host.property(Widget1.kind) == "DBMultiverseWidgets")
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 35)
     }
 
@@ -62,20 +63,20 @@ import Testing
         try await update(host, 42, "Vegeta", 10)
         for (index, progress) in [Int32(20), 25, 30, 40].enumerated() {
             if index > 0 { try await host.advance(by: .milliseconds(500)) }
-            try await host.call("UpdateProgress", progress)
+            try await host.call(Widget1.updateProgress, progress)
         }
         // t = 1.5 s now; the wait ends at 3.5 s.
         try await host.advance(by: .milliseconds(1900))
         try await host.sync()
         #expect(try host.reloads().count == 1, "nothing before 2 s after the last change")
-        #expect(try await host.property("Progress", Int32.self) == 10)
+        #expect(try await host.property(Widget1.progress) == 10)
 
         try await host.advance(by: .milliseconds(100))
         try await host.sync()
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "progress-change"])
         try expectEntry(reloads[1].entry, chapter: 42, name: "Vegeta", progress: 40)
-        #expect(try await host.property("Progress", Int32.self) == 40)
+        #expect(try await host.property(Widget1.progress) == 40)
 
         try await host.advance(by: .seconds(10))
         try await host.sync()
@@ -86,16 +87,16 @@ import Testing
         let host = try await ServiceHost.start()
         defer { host.stop() }
         try await update(host, 42, "Vegeta", 10)
-        try await host.call("UpdateProgress", Int32(14))
+        try await host.call(Widget1.updateProgress, Int32(14))
         try await host.advance(by: .seconds(2))
         try await host.sync()
         #expect(try host.reloads().count == 1, "4 points is under the threshold")
         // Stored nonetheless: the current entry has it, the published properties don't.
         #expect(try await host.currentEntry().value("progress", Int32.self) == 14)
-        #expect(try await host.property("Progress", Int32.self) == 10)
+        #expect(try await host.property(Widget1.progress) == 10)
 
         try await update(host, 7, "Close to the end", 97)
-        try await host.call("UpdateProgress", Int32(100))
+        try await host.call(Widget1.updateProgress, Int32(100))
         try await host.advance(by: .seconds(2))
         try await host.sync()
         let reloads = try host.reloads()
@@ -107,7 +108,7 @@ import Testing
         let host = try await ServiceHost.start()
         defer { host.stop() }
         try await update(host, 42, "Vegeta", 10)
-        try await host.call("UpdateProgress", Int32(50))
+        try await host.call(Widget1.updateProgress, Int32(50))
         try await host.advance(by: .seconds(1))
         try await update(host, 43, "Next", 0)
         try await host.advance(by: .seconds(5))
@@ -133,11 +134,11 @@ import Testing
         var reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "periodic"])
         try expectEntry(reloads[1].entry, chapter: 42, name: "Vegeta", progress: 35)
-        #expect(try await host.property("LastReload", Int64.self) == ServiceHost.startUnix + 3600)
+        #expect(try await host.property(Widget1.lastReload) == ServiceHost.startUnix + 3600)
 
         // A reload restarts the hour: requested at +1800 moves the next periodic to +5400.
         try await host.advance(by: .seconds(1800))
-        try await host.call("ReloadTimelines", "DBMultiverseWidgets")
+        try await host.call(Widget1.reloadTimelines, "DBMultiverseWidgets")
         try await host.advance(by: .seconds(3599))
         try await host.sync()
         #expect(try host.reloads().map(\.reason) == ["chapter-change", "periodic", "requested"])
@@ -156,7 +157,7 @@ import Testing
         let reloads = try await host.waitForReloads(2)
         #expect(reloads[1].reason == "chapter-change")
         try expectEntry(reloads[1].entry, chapter: 43, name: "Written by the iOS app", progress: 5)
-        #expect(try await host.property("Chapter", Int32.self) == 43)
+        #expect(try await host.property(Widget1.chapter) == 43)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 43, "progress": 5])
 
         // A progress-only write follows the progress rule: debounced, then signalled.
@@ -269,11 +270,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: host.folder.syncStatePath))
         try await update(host, 42, "Vegeta", 35)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 35])
-        try await host.call("UpdateProgress", Int32(37))
+        try await host.call(Widget1.updateProgress, Int32(37))
         try await host.advance(by: .seconds(2))
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 35],
                 "no reload, no record")
-        try await host.call("UpdateProgress", Int32(90))
+        try await host.call(Widget1.updateProgress, Int32(90))
         try await host.advance(by: .seconds(2))
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 90])
         try await update(host, 50, "Fifty", 0)
@@ -286,8 +287,7 @@ import Testing
         try await update(host, 42, "Vegeta", 35)
         try await host.advance(by: .seconds(125))
         for family in ["small", "medium"] {
-            let (entries, policy, reloadAfter) = try await host.call("GetTimeline", family)
-                .decode([[String: Variant]].self, String.self, Int64.self)
+            let (entries, policy, reloadAfter) = try await host.call(Widget1.getTimeline, family)
             try #require(entries.count == 1)
             try expectEntry(entries[0], chapter: 42, name: "Vegeta", progress: 35, family: family, date: ServiceHost.startUnix)
             #expect(policy == "after")
@@ -299,17 +299,17 @@ import Testing
         let host = try await ServiceHost.start()
         defer { host.stop() }
         for family in ["small", "medium"] {
-            try expectPlaceholder(try await host.call("GetPlaceholder", family).decode([String: Variant].self), family: family)
-            try expectPlaceholder(try await host.call("GetSnapshot", family).decode([String: Variant].self), family: family)
+            try expectPlaceholder(try await host.call(Widget1.getPlaceholder, family), family: family)
+            try expectPlaceholder(try await host.call(Widget1.getSnapshot, family), family: family)
         }
         try expectPlaceholder(try await host.currentEntry())
-        #expect(try await host.property("LastReload", Int64.self) == 0)
-        try expectPlaceholder(try await host.property("Entry", [String: Variant].self))
+        #expect(try await host.property(Widget1.lastReload) == 0)
+        try expectPlaceholder(try await host.property(Widget1.entry))
 
         try await update(host, 42, "Vegeta", 35)
         for family in ["small", "medium"] {
-            try expectPlaceholder(try await host.call("GetPlaceholder", family).decode([String: Variant].self), family: family)
-            try expectEntry(try await host.call("GetSnapshot", family).decode([String: Variant].self),
+            try expectPlaceholder(try await host.call(Widget1.getPlaceholder, family), family: family)
+            try expectEntry(try await host.call(Widget1.getSnapshot, family),
                             chapter: 42, name: "Vegeta", progress: 35, family: family)
         }
     }
@@ -317,11 +317,11 @@ import Testing
     @Test func reloadRequestsReReadStorage() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
-        try await host.call("ReloadAllTimelines")
-        try await host.call("ReloadTimelines", "DBMultiverseWidgets")
+        try await host.call(Widget1.reloadAllTimelines)
+        try await host.call(Widget1.reloadTimelines, "DBMultiverseWidgets")
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["requested", "requested"])
         try expectPlaceholder(reloads[0].entry)
-        #expect(try await host.property("LastReload", Int64.self) == ServiceHost.startUnix)
+        #expect(try await host.property(Widget1.lastReload) == ServiceHost.startUnix)
     }
 }

@@ -205,26 +205,43 @@ final class ServiceHost: @unchecked Sendable {
 
     // MARK: Calls
 
-    /// Calls a widget method (or another interface's) on the service.
+    /// Calls a declared method (of Widget1, org.freedesktop.Application, or a standard interface)
+    /// on the service's object; its reply is the declared outputs.
     @discardableResult
-    func call<each A: DBusArgument>(_ member: MemberName, _ args: repeat each A,
-                                    interface: InterfaceName = widget) async throws -> Message {
+    func call<Owner, each In: DBusArgument, each Out: DBusArgument>(
+        _ method: MethodDeclaration<Owner, Arguments<repeat each In>, Arguments<repeat each Out>>, _ args: repeat each In
+    ) async throws -> (repeat each Out) {
+        try await client.call(method.call(on: WidgetBus.object, repeat each args), timeout: .seconds(10))
+    }
+
+    /// `call` for a method with one output (which Swift 6.3 does not infer as a one-element pack).
+    @discardableResult
+    func call<Owner, each In: DBusArgument, Out: DBusArgument>(
+        _ method: MethodDeclaration<Owner, Arguments<repeat each In>, Arguments<Out>>, _ args: repeat each In
+    ) async throws -> Out {
+        try await client.call(method.call(on: WidgetBus.object, repeat each args), timeout: .seconds(10))
+    }
+
+    /// Calls `member` of `interface` with arguments no declaration has: for the service's answer
+    /// to calls with a wrong signature or an unknown method.
+    @discardableResult
+    func callUnchecked<each A: DBusArgument>(_ member: MemberName, _ args: repeat each A,
+                                             interface: InterfaceName = widget) async throws -> Message {
         try await client.call(destination: WidgetBus.busName, path: WidgetBus.objectPath, interface: interface,
                               member: member, repeat each args, timeout: .seconds(10))
     }
 
     func currentEntry() async throws -> [String: Variant] {
-        try await call("GetCurrentEntry").decode([String: Variant].self)
+        try await call(Widget1.getCurrentEntry)
     }
 
-    func property<T: DBusArgument>(_ name: String, _ type: T.Type) async throws -> T {
-        try await client.property(T.self, destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                  interface: Widget1.name, name: name)
+    func property<T: DBusArgument>(_ property: PropertyDeclaration<Widget1, T>) async throws -> T {
+        try await client.call(property.get(from: WidgetBus.object), timeout: .seconds(10))
     }
 
     /// A round trip through the service: every signal it emitted before is collected after.
     func sync() async throws {
-        _ = try await call("Ping", interface: "org.freedesktop.DBus.Peer")
+        try await call(Peer.ping)
     }
 
     /// The `TimelinesReloaded` signals collected so far.
