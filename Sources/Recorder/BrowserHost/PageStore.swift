@@ -5,9 +5,8 @@ internal import Site
 
 /// Where the reader now is, once a page is stored: the reply's content.
 package struct StoredPosition: Sendable, Equatable {
-    package let chapter: Int
-    package let name: String
-    package let progress: Int
+    /// The chapter's number and name, and how far into it the page is (0…100).
+    package let chapter: Int, name: String, progress: Int
     package let page: SitePage
 
     package init(chapter: Int, name: String, progress: Int, page: SitePage) {
