@@ -36,12 +36,8 @@ import Widget
 
     @Test(arguments: Hostile.allCases)
     func aBadFileIsServedAsThePlaceholder(_ hostile: Hostile) async throws {
-        let folder = try makeTemporaryDirectory()
-        let outside = try makeTemporaryDirectory("dbm-outside")
-        defer {
-            try? FileManager.default.removeItem(atPath: folder)
-            try? FileManager.default.removeItem(atPath: outside)
-        }
+        let folders = try TemporaryFolders("dbm-data", "dbm-outside")
+        let (folder, outside) = (folders.paths[0], folders.paths[1])
         try hostile.install(in: folder, outside: outside)
         let host = try await ServiceHost.start(folder: folder)
         defer { host.stop() }
@@ -104,12 +100,8 @@ import Widget
 
     @Test(arguments: Cover.allCases)
     func aBadCoverPathServesTheEntryWithoutImage(_ cover: Cover) async throws {
-        let folder = try makeTemporaryDirectory()
-        let outside = try makeTemporaryDirectory("dbm-outside")
-        defer {
-            try? FileManager.default.removeItem(atPath: folder)
-            try? FileManager.default.removeItem(atPath: outside)
-        }
+        let folders = try TemporaryFolders("dbm-data", "dbm-outside")
+        let (folder, outside) = (folders.paths[0], folders.paths[1])
         let coverPath = try cover.install(in: folder, outside: outside)
         try chapterJSON(number: 42, name: "Vegeta", progress: 35, coverImagePath: coverPath)
             .write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))

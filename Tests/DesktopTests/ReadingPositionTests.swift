@@ -54,11 +54,9 @@ import Widget
         #expect(data["name"] as? String == "The Tournament Goes On")
         #expect(FileManager.default.contents(atPath: host.folder.coverImagePath) == coverBefore)
 
-        try await host.advance(by: .milliseconds(1999))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1999))
         #expect(try host.reloads().count == 1, "2 s after the last page")
-        try await host.advance(by: .milliseconds(1))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "progress-change"])
         try expectEntry(reloads[1].entry, chapter: 5, name: "The Tournament Goes On", progress: 50, imagePath: host.folder.coverImagePath)
@@ -129,8 +127,7 @@ import Widget
         #expect(reloads[2].reason == "pages-published")
         try expectEntry(reloads[2].entry, chapter: 5, name: "The Tournament Goes On", progress: 58, latestPage: 155, newPages: 13)
         #expect(try await host.property(Widget1.newPages) == 13)
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        try await host.settle(after: .seconds(2))
         #expect(try host.reloads().count == 3, "the pending progress went with the pages-published reload")
 
         // The same catalogue written again (sync's echo, a touch): nothing; the next one is seen alone.

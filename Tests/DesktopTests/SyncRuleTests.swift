@@ -14,6 +14,18 @@ import Widget
         try await host.call(Widget1.updateChapter, chapter, name, progress, empty, noOptions)
     }
 
+    /// A service started on a fresh folder, the chapter given stored through `UpdateChapter`.
+    func hostReading(_ chapter: Int32, _ name: String = "Vegeta", _ progress: Int32) async throws -> ServiceHost {
+        let host = try await ServiceHost.start()
+        do {
+            try await update(host, chapter, name, progress)
+        } catch {
+            host.stop()
+            throw error
+        }
+        return host
+    }
+
     @Test func updateChapterReloadsAtOnceWithTheEntryAndProperties() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
@@ -48,9 +60,8 @@ import Widget
     }
 
     @Test func updateChapterForTheSameChapterIsRequested() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         try await update(host, 42, "Vegeta again", 36)
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "requested"])
@@ -58,38 +69,32 @@ import Widget
     }
 
     @Test func aBurstOfProgressReloadsOnceTwoSecondsAfterTheLast() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 10)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 10)
         for (index, progress) in [Int32(20), 25, 30, 40].enumerated() {
             if index > 0 { try await host.advance(by: .milliseconds(500)) }
             try await host.call(Widget1.updateProgress, progress)
         }
         // t = 1.5 s now; the wait ends at 3.5 s.
-        try await host.advance(by: .milliseconds(1900))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1900))
         #expect(try host.reloads().count == 1, "nothing before 2 s after the last change")
         #expect(try await host.property(Widget1.progress) == 10)
 
-        try await host.advance(by: .milliseconds(100))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(100))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "progress-change"])
         try expectEntry(reloads[1].entry, chapter: 42, name: "Vegeta", progress: 40)
         #expect(try await host.property(Widget1.progress) == 40)
 
-        try await host.advance(by: .seconds(10))
-        try await host.sync()
+        try await host.settle(after: .seconds(10))
         #expect(try host.reloads().count == 2, "a debounce fires once")
     }
 
     @Test func smallProgressChangesAreNotSignalledButReaching100Is() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 10)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 10)
         try await host.call(Widget1.updateProgress, Int32(14))
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        try await host.settle(after: .seconds(2))
         #expect(try host.reloads().count == 1, "4 points is under the threshold")
         // Stored nonetheless: the current entry has it, the published properties don't.
         #expect(try await host.currentEntry().value("progress", Int32.self) == 14)
@@ -97,40 +102,34 @@ import Widget
 
         try await update(host, 7, "Close to the end", 97)
         try await host.call(Widget1.updateProgress, Int32(100))
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        try await host.settle(after: .seconds(2))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change", "progress-change"])
         #expect(try reloads.last?.entry.value("progress", Int32.self) == 100)
     }
 
     @Test func aChapterChangeCancelsAPendingProgressReload() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 10)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 10)
         try await host.call(Widget1.updateProgress, Int32(50))
         try await host.advance(by: .seconds(1))
         try await update(host, 43, "Next", 0)
-        try await host.advance(by: .seconds(5))
-        try await host.sync()
+        try await host.settle(after: .seconds(5))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change"])
         #expect(try reloads[1].entry.value("chapter", Int32.self) == 43)
     }
 
     @Test func theHourlyReloadComesAnHourAfterTheLastReload() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         // Only the hourly deadline is armed.
         let armed = try await host.onLoop { [clock = host.clock] in clock.deadline.map { $0 - clock.now } }
         #expect(armed == .seconds(3600))
 
-        try await host.advance(by: .seconds(3599))
-        try await host.sync()
+        try await host.settle(after: .seconds(3599))
         #expect(try host.reloads().count == 1)
-        try await host.advance(by: .seconds(1))
-        try await host.sync()
+        try await host.settle(after: .seconds(1))
         var reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "periodic"])
         try expectEntry(reloads[1].entry, chapter: 42, name: "Vegeta", progress: 35)
@@ -139,19 +138,16 @@ import Widget
         // A reload restarts the hour: requested at +1800 moves the next periodic to +5400.
         try await host.advance(by: .seconds(1800))
         try await host.call(Widget1.reloadTimelines, "DBMultiverseWidgets")
-        try await host.advance(by: .seconds(3599))
-        try await host.sync()
+        try await host.settle(after: .seconds(3599))
         #expect(try host.reloads().map(\.reason) == ["chapter-change", "periodic", "requested"])
-        try await host.advance(by: .seconds(1))
-        try await host.sync()
+        try await host.settle(after: .seconds(1))
         reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "periodic", "requested", "periodic"])
     }
 
     @Test func aFileWrittenByAnotherProgramIsPickedUp() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         try writeAtomically(chapterJSON(number: 43, name: "Written by the iOS app", progress: 5),
                             to: host.folder.chapterDataPath)
         let reloads = try await host.waitForReloads(2)
@@ -171,8 +167,7 @@ import Widget
             }
         }
         #expect(try host.reloads().count == 2)
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        try await host.settle(after: .seconds(2))
         let last = try #require(try host.reloads().last)
         #expect(last.reason == "progress-change")
         #expect(try last.entry.value("progress", Int32.self) == 60)
@@ -219,12 +214,11 @@ import Widget
     }
 
     @Test func atStartAChapterDifferentFromTheSyncStateReloadsAtOnce() async throws {
-        let folder = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(#"{"chapter": 41, "progress": 80}"#.utf8).write(to: URL(fileURLWithPath: folder + "/widgetSyncState.json"))
-        try chapterJSON(number: 42, name: "Vegeta", progress: 3).write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
-        let host = try await ServiceHost.start(folder: folder)
+        let host = try await ServiceHost.start(storing: [
+            "widgetSyncState.json": Data(#"{"chapter": 41, "progress": 80}"#.utf8), "currentChapterData.json": chapterJSON(number: 42, name: "Vegeta", progress: 3),
+        ])
         defer { host.stop() }
+        let folder = host.folder.path
         try await host.sync()
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change"])
@@ -233,33 +227,26 @@ import Widget
     }
 
     @Test func atStartMoreProgressOnTheSameChapterIsDebounced() async throws {
-        let folder = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(#"{"chapter": 42, "progress": 20}"#.utf8).write(to: URL(fileURLWithPath: folder + "/widgetSyncState.json"))
-        try chapterJSON(number: 42, name: "Vegeta", progress: 30).write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
-        let host = try await ServiceHost.start(folder: folder)
+        let host = try await ServiceHost.start(storing: [
+            "widgetSyncState.json": Data(#"{"chapter": 42, "progress": 20}"#.utf8), "currentChapterData.json": chapterJSON(number: 42, name: "Vegeta", progress: 30),
+        ])
         defer { host.stop() }
         try await host.sync()
         #expect(try host.reloads().isEmpty)
-        try await host.advance(by: .milliseconds(1999))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1999))
         #expect(try host.reloads().isEmpty)
-        try await host.advance(by: .milliseconds(1))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["progress-change"])
         #expect(try reloads.first?.entry.value("progress", Int32.self) == 30)
     }
 
     @Test func atStartTheSameStateReloadsNothing() async throws {
-        let folder = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(#"{"chapter": 42, "progress": 30}"#.utf8).write(to: URL(fileURLWithPath: folder + "/widgetSyncState.json"))
-        try chapterJSON(number: 42, name: "Vegeta", progress: 30).write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
-        let host = try await ServiceHost.start(folder: folder)
+        let host = try await ServiceHost.start(storing: [
+            "widgetSyncState.json": Data(#"{"chapter": 42, "progress": 30}"#.utf8), "currentChapterData.json": chapterJSON(number: 42, name: "Vegeta", progress: 30),
+        ])
         defer { host.stop() }
-        try await host.advance(by: .seconds(3599))
-        try await host.sync()
+        try await host.settle(after: .seconds(3599))
         #expect(try host.reloads().isEmpty)
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 30)
     }
@@ -282,9 +269,8 @@ import Widget
     }
 
     @Test func theTimelineIsOneEntryReloadedAfterAnHour() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         try await host.advance(by: .seconds(125))
         for family in ["small", "medium"] {
             let (entries, policy, reloadAfter) = try await host.call(Widget1.getTimeline, family)

@@ -142,10 +142,12 @@ final class ServiceHost: @unchecked Sendable {
     private let service: LoopBound<RunningService>
     private let ownsFolder: Bool
 
-    /// Starts a private bus and the service on `folder` (a fresh temporary one when nil).
-    static func start(folder: String? = nil) async throws -> ServiceHost {
+    /// Starts a private bus and the service on `folder` (a fresh temporary one when nil, holding
+    /// `files`: name and content).
+    static func start(folder: String? = nil, storing files: [String: Data] = [:]) async throws -> ServiceHost {
         let bus = try PrivateBus()
         let path = try folder ?? makeTemporaryDirectory()
+        for (name, content) in files { try content.write(to: URL(fileURLWithPath: path + "/" + name)) }
         let client = try await BusClient.connect(.address(bus.address))
         let collector = SignalCollector()
         // Subscribe before the service exists: even the reload of its start is seen.
@@ -189,6 +191,12 @@ final class ServiceHost: @unchecked Sendable {
     /// Moves the manual clock on the loop thread (firing a due deadline) and waits until done.
     func advance(by duration: Duration) async throws {
         try await onLoop { [clock] in clock.advance(by: duration) }
+    }
+
+    /// `advance(by:)`, then a round trip: every reload the time brought has been collected.
+    func settle(after duration: Duration) async throws {
+        try await advance(by: duration)
+        try await sync()
     }
 
     /// Runs `body` on the loop thread and returns its result (bounded: see `BusHost.perform`).

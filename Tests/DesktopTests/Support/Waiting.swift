@@ -72,3 +72,23 @@ func observe<Event: Sendable>(_ observer: inout ((Event) -> Void)?) -> AsyncStre
     observer = { continuation.yield($0) }
     return events
 }
+
+/// Temporary folders, one per prefix, removed with this value (for tests that need several).
+final class TemporaryFolders {
+    let paths: [String]
+
+    init(_ prefixes: String...) throws {
+        var made: [String] = []
+        do {
+            for prefix in prefixes { made.append(try makeTemporaryDirectory(prefix)) }
+        } catch {
+            for path in made { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+        paths = made
+    }
+
+    deinit {
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
