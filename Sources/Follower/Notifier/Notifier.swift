@@ -61,6 +61,8 @@ package final class Notifier {
     package let connection: Connection
     private let client: NotificationsClient
     private let widget = WidgetClient()
+    /// The widget service as this process follows it (shared with the tray item).
+    private let follower: WidgetFollower
     private let folder: DataFolder
     private let logger: Logger
     private var subscriptions: [Connection.SignalSubscription] = []
@@ -89,9 +91,12 @@ package final class Notifier {
     private var reportedErrors: Set<String> = []
 
     /// A notifier remembering its announcements in `folder` (read now: a corrupt file is logged
-    /// and taken as no announcement yet).
-    package init(connection: Connection, folder: DataFolder, logger: Logger = Logger(label: "dbmultiverse.notifier")) {
+    /// and taken as no announcement yet), following the service through `follower` (its own,
+    /// which waits for the service rather than start it, when nil).
+    package init(connection: Connection, folder: DataFolder, follower: WidgetFollower? = nil,
+                 logger: Logger = Logger(label: "dbmultiverse.notifier")) {
         self.connection = connection
+        self.follower = follower ?? WidgetFollower(connection: connection, activatesService: false, logger: logger)
         client = NotificationsClient(connection: connection)
         self.folder = folder
         self.logger = logger
@@ -104,33 +109,30 @@ package final class Notifier {
         }
     }
 
-    /// Subscribes (blocking, so the subscriptions are in place when this returns): the widget's
-    /// `TimelinesReloaded` from whoever owns `com.nobadi.DBMultiverse` (a restarted service is
-    /// followed, a forged signal is not), the notification server's changes of owner and its
-    /// signals. Then asks the service, if it runs, for its entry: new pages not yet announced are
-    /// announced (no chapter notification for the state found at start).
+    /// Subscribes (blocking, so the subscriptions are in place when this returns): the
+    /// notification server's changes of owner and its signals, and the follower's reloads (from
+    /// whoever owns `com.nobadi.DBMultiverse`: a restarted service is followed, a forged signal is
+    /// not) and entries read (at start and when the service appears): new pages not yet announced
+    /// are announced from those (no chapter notification for the state found at start).
     package func start() throws(DBusError) {
-        subscriptions.append(try widget.subscribeToReloads(on: connection, onMalformed: { [unowned self] error in
-            reportOnce("bad-signal", "ignoring a TimelinesReloaded signal that does not decode: \(error.message)")
-        }) { [unowned self] reload in
-            timelinesReloaded(reload)
-        })
         subscriptions.append(try client.onServerChange { [unowned self] owner in
             serverOwnerChanged(owner)
         })
         subscriptions += try client.subscribe { [unowned self] signal in
             serverSignal(signal)
         }
-        subscriptions.append(try widget.onServiceChange(on: connection) { [unowned self] owner in
-            if owner != nil { readEntry() }
-        })
-        readEntry()
+        follower.follow(reloaded: { [unowned self] reload in timelinesReloaded(reload) }) { [unowned self] entry in
+            considerNewPages(entry)
+            sendPending()
+        }
+        try follower.start()
     }
 
     /// Cancels the subscriptions.
     package func stop() {
         for subscription in subscriptions { subscription.cancel() }
         subscriptions.removeAll()
+        follower.stop()
     }
 
     // MARK: The widget
@@ -149,22 +151,6 @@ package final class Notifier {
             logger.debug("reload of \(reload.kind) (\(reload.reason)): nothing to notify")
         }
         sendPending()
-    }
-
-    /// The service's entry, at start and whenever the service appears (not starting it: a service
-    /// that starts later is asked then). Only new pages are announced from it.
-    private func readEntry() {
-        connection.call(widget.currentEntry().withoutActivation()) { [unowned self] result in
-            switch result {
-            case .success(let entry):
-                considerNewPages(entry)
-                sendPending()
-            case .failure(let error) where Self.meansNoServer(error):
-                logger.debug("the widget service is not running; its entry is read when it starts")
-            case .failure(let error):
-                reportOnce(error.name, "cannot read the widget service's entry: \(error)")
-            }
-        }
     }
 
     /// Applies the new-pages rule to `entry`; stores what it remembers and queues an announcement.
@@ -203,7 +189,7 @@ package final class Notifier {
                 case .success(let list):
                     if generation == serverGeneration { capabilities = Set(list) }
                     sendPending()
-                case .failure(let error) where Self.meansNoServer(error):
+                case .failure(let error) where WidgetFollower.meansNoServer(error):
                     serverMissing(since: generation)
                 case .failure(let error):
                     // A server that can't say: send without actions, and ask again next time.
@@ -242,7 +228,7 @@ package final class Notifier {
             case .success:
                 // Shown by a server that has since left the bus: the id means nothing now.
                 break
-            case .failure(let error) where Self.meansNoServer(error):
+            case .failure(let error) where WidgetFollower.meansNoServer(error):
                 if pending[kind] == nil { pending[kind] = shown }
                 serverMissing(since: generation)
             case .failure(let error):
@@ -266,10 +252,6 @@ package final class Notifier {
             logger.warning("no notification server on the bus (org.freedesktop.Notifications); the notification will be shown when one starts")
         }
         observer?(.serverMissing)
-    }
-
-    static func meansNoServer(_ error: DBusError) -> Bool {
-        [DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner].contains(error.name)
     }
 
     // MARK: The notification server

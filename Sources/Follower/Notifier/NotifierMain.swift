@@ -12,14 +12,18 @@ package enum NotifierMain {
     package static func run(environment: [String: String], noTray: Bool = false, logger: Logger) -> Int32 {
         guard let process = BusProcess(address: .session, logger: logger) else { return 1 }
         let connection = process.connection
-        let notifier = Notifier(connection: connection, folder: DataFolder.resolve(environment: environment), logger: logger)
+        let settings = traySettings(environment: environment, noTray: noTray, logger: logger)
+        // One subscription and one entry for both; with the tray, reading the entry starts the
+        // service by D-Bus activation, as a desktop would.
+        let follower = WidgetFollower(connection: connection, activatesService: settings.isEnabled, logger: logger)
+        let notifier = Notifier(connection: connection, folder: DataFolder.resolve(environment: environment), follower: follower, logger: logger)
         do {
             try notifier.start()
         } catch {
             logger.critical("cannot follow the widget service: \(error)")
             return 1
         }
-        let tray = startTray(on: connection, environment: environment, noTray: noTray, logger: logger)
+        let tray = settings.isEnabled ? startTray(on: connection, follower: follower, environment: environment, logger: logger) : nil
         logger.info("following \(WidgetBus.busName) for chapter changes and new pages")
         let status = process.run()
 
@@ -29,16 +33,19 @@ package enum NotifierMain {
         return status
     }
 
-    /// The tray item, unless `--no-tray` or the config file turn it off. One that can't be set up
-    /// is logged and left out: the notifications go on without it.
-    private static func startTray(on connection: Connection, environment: [String: String], noTray: Bool, logger: Logger) -> TrayItem? {
-        let config = ConfigFile.load(environment: environment)
-        let settings = TraySettings(noTrayOption: noTray, config: config)
+    /// Whether the tray item is shown: not with `--no-tray` or `tray = no` in the config file.
+    private static func traySettings(environment: [String: String], noTray: Bool, logger: Logger) -> TraySettings {
+        let settings = TraySettings(noTrayOption: noTray, config: ConfigFile.load(environment: environment))
         if let problem = settings.problem { logger.warning("\(problem)") }
-        guard settings.isEnabled else {
+        if !settings.isEnabled {
             logger.info("no tray item (\(noTray ? "--no-tray" : "\(TraySettings.configKey) = no in the config file"))")
-            return nil
         }
+        return settings
+    }
+
+    /// The tray item, following the service through `follower`. One that can't be set up is
+    /// logged and left out: the notifications go on without it.
+    private static func startTray(on connection: Connection, follower: WidgetFollower, environment: [String: String], logger: Logger) -> TrayItem? {
         let folder = DataFolder.resolve(environment: environment)
         var reportedProblem: String? // each config file problem logged once
         do {
@@ -51,7 +58,7 @@ package enum NotifierMain {
                         logger.warning("the tray names chapters in English: \(problem.message)")
                     }
                 },
-                logger: logger)
+                follower: follower, logger: logger)
             try tray.start()
             return tray
         } catch {

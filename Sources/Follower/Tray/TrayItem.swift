@@ -41,6 +41,8 @@ package final class TrayItem {
     package let connection: Connection
     private let server: ObjectServer
     private let widget = WidgetClient()
+    /// The widget service as this process follows it (shared with the notifier).
+    private let follower: WidgetFollower
     private let iconThemePath: String
     private let chapterName: (Int) -> String?
     private let logger: Logger
@@ -67,10 +69,13 @@ package final class TrayItem {
     ///   - iconThemePath: a folder with the icon (`IconThemePath`), "" when the icon is installed
     ///     where icon themes are looked up anyway.
     ///   - chapterName: the name of a main-story chapter, when known (the stored catalogue).
+    ///   - follower: how the process follows the service; the tray's own, which starts the service
+    ///     by D-Bus activation as a desktop would, when nil.
     package init(server: ObjectServer, iconThemePath: String = "", chapterName: @escaping (Int) -> String? = { _ in nil },
-                logger: Logger = Logger(label: "dbmultiverse.tray")) {
+                 follower: WidgetFollower? = nil, logger: Logger = Logger(label: "dbmultiverse.tray")) {
         self.server = server
         connection = server.connection
+        self.follower = follower ?? WidgetFollower(connection: server.connection, activatesService: true, logger: logger)
         self.iconThemePath = iconThemePath
         self.chapterName = chapterName
         self.logger = logger
@@ -89,14 +94,6 @@ package final class TrayItem {
         } else {
             logger.info("\(name) is taken; registering the tray item by its object path")
         }
-        subscriptions.append(try widget.subscribeToReloads(on: connection, onMalformed: { [unowned self] error in
-            reportOnce("bad-signal", "ignoring a TimelinesReloaded signal that does not decode: \(error.message)")
-        }) { [unowned self] reload in
-            show(reload.entry)
-        })
-        subscriptions.append(try widget.onServiceChange(on: connection) { [unowned self] owner in
-            if owner != nil { readEntry() }
-        })
         subscriptions.append(try connection.onOwnerChange(of: StatusNotifierWatcher.object.destination) { [unowned self] owner in
             guard let owner else {
                 logger.info("the tray host's watcher left the bus")
@@ -105,7 +102,8 @@ package final class TrayItem {
             logger.info("tray host watcher \(owner) on the bus")
             register()
         })
-        readEntry()
+        follower.follow(reloaded: { [unowned self] reload in show(reload.entry) }) { [unowned self] entry in show(entry) }
+        try follower.start()
         register()
     }
 
@@ -113,6 +111,7 @@ package final class TrayItem {
     package func stop() {
         for subscription in subscriptions { subscription.cancel() }
         subscriptions.removeAll()
+        follower.stop()
         exportedItem?.unexport()
         exportedMenu?.unexport()
         exportedItem = nil
@@ -136,7 +135,7 @@ package final class TrayItem {
                 let watcher = reply.sender ?? ""
                 logger.info("tray item \(service) registered with the tray host's watcher \(watcher)")
                 observer?(.registered(watcher: watcher))
-            case .failure(let error) where Notifier.meansNoServer(error):
+            case .failure(let error) where WidgetFollower.meansNoServer(error):
                 if reported.insert("no-watcher").inserted {
                     logger.info("no tray host on the bus (org.kde.StatusNotifierWatcher); the tray item will register when one starts")
                 }
@@ -149,21 +148,6 @@ package final class TrayItem {
     }
 
     // MARK: The entry
-
-    /// Asks the service for its entry (starting it by D-Bus activation, as a desktop would).
-    private func readEntry() {
-        connection.call(widget.currentEntry()) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let entry):
-                show(entry)
-            case .failure(let error) where Notifier.meansNoServer(error):
-                reportOnce("no-service", "the widget service is not available (\(error.name)); the tray shows the placeholder until it starts")
-            case .failure(let error):
-                reportOnce("entry-\(error.name)", "cannot read the widget's entry: \(error)")
-            }
-        }
-    }
 
     /// The one place where an entry becomes the tray's state: the next chapter named when the
     /// catalogue knows it.
