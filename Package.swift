@@ -96,20 +96,38 @@ let package = Package(
         // dlopen around each decode (see its header). DWARF 4: Debian 12's valgrind cannot read the
         // toolchain clang's DWARF 5.
         .target(name: "CImageDecoding", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        // The desktop layer: joins the domain to the bus (service, application, notifier, opener, tray)
-        // and the site to the service (the page recorder; the service itself never calls the site).
+        // The widget on the bus, for both sides: Widget1 and org.freedesktop.Application declared
+        // once, the entry's keys (EntryKeys), the typed client, and the shell of a long-running bus
+        // process. Knows nothing of the site.
         .target(
-            name: "Desktop",
-            dependencies: [
-                "DBus", "ComicDomain", "EventLoop", "JSON", "CImageDecoding", "Site",
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "Widget",
+            dependencies: ["DBus", "ComicDomain", "EventLoop", "JSON", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The long-running service: publishes the entry, applies the sync rules, opens links
+        // (org.freedesktop.Application). Never touches the network: no Site, no HTTP (the
+        // ServiceLayeringTests check its dependencies).
+        .target(
+            name: "Service",
+            dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The follower: the notifier and the tray item, one process following the service over
+        // the bus. No Site either.
+        .target(
+            name: "Follower",
+            dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", "CImageDecoding", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The recorder: "the reader is on page N" for the browser host, `update --page` and
+        // `import-history`, looked up on the site and stored through the service. The only desktop
+        // target that links Site.
+        .target(
+            name: "Recorder",
+            dependencies: ["Widget", "DBus", "ComicDomain", "JSON", "Site", .product(name: "Logging", package: "swift-log")]
         ),
         // The thin command-line front end.
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Desktop", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
+                "Widget", "Service", "Follower", "Recorder", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,7 +150,7 @@ let package = Package(
         // private bus (the host's pages from the fixture site).
         .executableTarget(
             name: "dbmultiverse-bench",
-            dependencies: ["DBus", "EventLoop", "Desktop", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
+            dependencies: ["DBus", "EventLoop", "Widget", "Follower", "Recorder", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
         ),
         // `make bench-site`: the site code's figures (parsing beside lxml and BeautifulSoup, sync on a 304).
         .executableTarget(name: "dbmultiverse-site-bench", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
@@ -147,7 +165,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport", "TestingTraits"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
+        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON", "Widget"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport", "TestingTraits"]),
         .testTarget(
             name: "BrowserHistoryTests",
@@ -156,7 +174,8 @@ let package = Package(
         .testTarget(
             name: "DesktopTests",
             dependencies: [
-                "Desktop", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport", "SiteTestSupport", "TestingTraits",
+                "Widget", "Service", "Follower", "Recorder", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport",
+                "SiteTestSupport", "TestingTraits",
                 "BrowserHistoryFixtures",
             ]
         ),

@@ -7,7 +7,7 @@
 #   scripts/browser-extension-key.sh new KEY.pem   makes a new key pair in KEY.pem (outside the
 #                                                  repository) and prints the "key" value and id
 # After `new`, put the key in browser/manifest.json and the id in BrowserExtension.chromiumID
-# (Sources/Desktop/BrowserHost/BrowserCaller.swift) and desktop/com.nobadi.dbmultiverse.chromium.json;
+# (Sources/Recorder/BrowserHost/BrowserCaller.swift) and desktop/com.nobadi.dbmultiverse.chromium.json;
 # installed host manifests must then be reinstalled (`make install`).
 set -eu
 cd "$(dirname "$0")/.."

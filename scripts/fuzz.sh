@@ -8,7 +8,7 @@
 # static libraries. Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain), dbusbody
 # (Sources/DBus, libdbus), sitemarkup (Sources/Site: the chapter list, page and feed extractors
 # on libxml2, and the catalogue file's JSON) and browsermessage (the browser host's framing and
-# requests, Sources/Desktop/BrowserHost). Each runs SECONDS (default 60) on a scratch copy of its
+# requests, Sources/Recorder/BrowserHost). Each runs SECONDS (default 60) on a scratch copy of its
 # committed seed corpus fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints
 # per target the executions and whether a crash was found; exits non-zero when any target crashed.
 set -eu
@@ -49,15 +49,16 @@ build() { # target
         deeplink) domain FuzzDeepLink fuzz/DeepLinkFuzz.swift deeplink ;;
         chapterjson) domain FuzzChapterJSON fuzz/ChapterJSONFuzz.swift chapterjson ;;
         syncjson) domain FuzzSyncJSON fuzz/SyncJSONFuzz.swift syncjson ;;
-        # The Desktop layer's entry dictionary is compiled in as one file (it needs only DBus
-        # and ComicDomain), with the domain and the binding built alongside as their own modules.
+        # The entry's keys (EntryKeys, with the Widget1 declaration they name) are compiled in (they
+        # need only DBus, ComicDomain and JSON), with those built alongside as their own modules.
         dbusbody)
             module JSON
             module ComicDomain
             module EventLoop -I Sources/CLinuxEvents
             module DBus $DBUS_FLAGS
             swiftc $SWIFT_FLAGS $DBUS_FLAGS -I "$BUILD/modules" -module-name FuzzDBusBody \
-                Sources/Desktop/Bus/EntryDictionary.swift fuzz/DBusBodyFuzz.swift \
+                Sources/Widget/EntryKeys.swift Sources/Widget/Widget1.swift Sources/Widget/ReloadReasonArgument.swift \
+                fuzz/DBusBodyFuzz.swift \
                 "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/dbusbody" ;;
         # The site module with its C shim (compiled by clang with the fuzzer's coverage, given a
         # module map here as SwiftPM would), the modules it imports built alongside.
@@ -78,8 +79,8 @@ build() { # target
             module JSON
             module ComicDomain
             swiftc $SWIFT_FLAGS -I "$BUILD/modules" -module-name FuzzBrowserMessage \
-                Sources/Desktop/BrowserHost/NativeMessageFraming.swift Sources/Desktop/BrowserHost/BrowserRequest.swift \
-                Sources/Desktop/BrowserHost/BrowserReply.swift Sources/Desktop/BrowserHost/PageStore.swift \
+                Sources/Recorder/BrowserHost/NativeMessageFraming.swift Sources/Recorder/BrowserHost/BrowserRequest.swift \
+                Sources/Recorder/BrowserHost/BrowserReply.swift Sources/Recorder/BrowserHost/PageStore.swift \
                 fuzz/BrowserMessageFuzz.swift "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/browsermessage" ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac

@@ -1,3 +1,4 @@
+public import ComicDomain
 /// How a browser keeps its history: the file in a profile folder, and what is in it.
 public enum HistoryFormat: String, Sendable, Hashable, CaseIterable {
     /// Firefox: `places.sqlite`, visit times in µs since 1970-01-01 UTC.

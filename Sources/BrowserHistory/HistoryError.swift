@@ -1,38 +1,18 @@
+public import ComicDomain
+
 /// Why the reading position could not be read from a browser's history: what went wrong, and a
 /// precise message naming the file or value at fault.
-public struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Sendable, Equatable, CaseIterable {
-        /// A bad `--browser` name or `--profile` folder: the caller's mistake.
-        case invalidArgument
-        /// No profile of the chosen browsers was found.
-        case noProfile
-        /// A file could not be read or copied (permissions, I/O, no space for the copy).
-        case unreadable
-        /// The history database is over the size this command copies.
-        case tooLarge
-        /// The database kept changing while it was copied.
-        case changing
-        /// The file is not an SQLite database.
-        case notADatabase
-        /// The database is damaged.
-        case corrupt
-        /// The database lacks a table or column the lookup reads (another browser's file, or a
-        /// browser version this command does not know).
-        case unknownSchema
-        /// The history holds no visit to a page of the comic.
-        case noComicPage
-    }
+public typealias HistoryError = KindedError<HistoryFailure>
 
-    /// What went wrong.
-    public let kind: Kind
-    /// Human-readable, naming the file or value at fault.
-    public let message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+/// The kinds of `HistoryError`:
+/// - `invalidArgument`: a bad `--browser` name or `--profile` folder, the caller's mistake;
+/// - `noProfile`: no profile of the chosen browsers was found;
+/// - `unreadable`: a file could not be read or copied (permissions, I/O, no space for the copy);
+/// - `tooLarge`: the history database is over the size this command copies;
+/// - `changing`: the database kept changing while it was copied;
+/// - `notADatabase`, `corrupt`: the file is not an SQLite database, or a damaged one;
+/// - `unknownSchema`: the database lacks a table or column the lookup reads (another browser's
+///   file, or a browser version this command does not know).
+public enum HistoryFailure: Sendable, Equatable, CaseIterable {
+    case invalidArgument, noProfile, unreadable, tooLarge, changing, notADatabase, corrupt, unknownSchema
 }

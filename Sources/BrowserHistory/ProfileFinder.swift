@@ -1,4 +1,4 @@
-import ComicDomain
+public import ComicDomain
 import Glibc
 
 /// Finds browser profiles where the browsers keep them, below the user's home and

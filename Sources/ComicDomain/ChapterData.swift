@@ -73,12 +73,6 @@ public struct ChapterData: Sendable, Equatable {
             page: page, language: language, universe: universe)
     }
 
-    /// Whether this is chapter `number` of `universe` (nil or 0: the main story). Specials number
-    /// their chapters from 1 again, so a chapter is the pair.
-    public func isChapter(_ number: Int, universe: Int?) -> Bool {
-        self.number == number && (self.universe ?? 0) == (universe ?? 0)
-    }
-
     /// The chapter and progress, as the sync rules see them, with the latest page of the catalogue
     /// of the reader's language when one is known.
     public func syncState(latestPage: SyncState.LatestPage? = nil) -> SyncState {

@@ -104,4 +104,12 @@ public struct ChapterEntry: Sendable, Equatable {
         case (.medium, false): "Chapter \(chapter): \(name) \u{2014} \(progress)% read"
         }
     }
+
+    /// `placeholder`, `new` (new pages published after the reader's), `finished` (progress 100)
+    /// or `reading`: a CSS class for status bars.
+    public var statusClass: String {
+        if isPlaceholder { return "placeholder" }
+        if newPages > 0 { return "new" }
+        return progress >= 100 ? "finished" : "reading"
+    }
 }

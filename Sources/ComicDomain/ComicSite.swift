@@ -1,25 +1,15 @@
-internal import Glibc
-
-/// Where the opener shows a chapter: the comic's own site, or the `$DBMULTIVERSE_SITE_URL`
-/// override, which replaces it everywhere (DESIGN §11).
+/// Addresses on the comic's site (DESIGN §6, §11), on its own origin or the `$DBMULTIVERSE_SITE_URL`
+/// override, which replaces it everywhere.
 public enum ComicSite {
     /// The site's base address.
     public static let base = SiteOrigin.site.url
     /// The language used when none (or an invalid one) is known.
     public static let defaultLanguage = "en"
 
-    /// The origin this process uses: `$DBMULTIVERSE_SITE_URL` when it is set and valid, else the
-    /// real site (an invalid override is reported by the commands that fetch; the opener falls
-    /// back to the real site rather than open a broken address).
-    public static let processOrigin: SiteOrigin = {
-        guard let value = getenv(SiteOrigin.environmentVariable) else { return .site }
-        return (try? SiteOrigin(parsing: String(cString: value))) ?? .site
-    }()
-
     /// `…/<language>/page-<page>.html` when `page` is known (and in `Limits.pages`), else the
     /// chapter list `…/<language>/chapters.html?comic=page&chaptersmode=1`, on `origin`.
     /// `language` defaults to `en`, also when it is not a valid code, since it goes into the URL path.
-    public static func url(page: Int?, language: String?, origin: SiteOrigin = processOrigin) -> String {
+    public static func url(page: Int?, language: String?, origin: SiteOrigin) -> String {
         let lang = language.flatMap { Limits.isValidLanguage($0) ? $0 : nil } ?? defaultLanguage
         if let page, Limits.pages.contains(page) {
             return origin.url(path: "/\(lang)/page-\(page).html")

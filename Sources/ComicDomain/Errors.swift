@@ -1,32 +1,13 @@
-/// An error of the comic domain: what kind of rule was broken, and a precise message.
-///
-/// The kinds' raw values are the suffixes of the contract's D-Bus error names
-/// (`com.nobadi.DBMultiverse.Error.<rawValue>`), except `invalidOption`, which the desktop
-/// layer reports as `org.freedesktop.DBus.Error.InvalidArgs`.
-public struct ComicError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The rule that was broken.
-    public enum Kind: String, Sendable, CaseIterable {
-        case invalidChapter = "InvalidChapter"
-        case invalidName = "InvalidName"
-        case invalidProgress = "InvalidProgress"
-        case invalidDeepLink = "InvalidDeepLink"
-        case invalidFamily = "InvalidFamily"
-        case unknownKind = "UnknownKind"
-        case unknownAction = "UnknownAction"
-        case coverRejected = "CoverRejected"
-        case noCurrentChapter = "NoCurrentChapter"
-        case storageFailed = "StorageFailed"
-        /// A language the comic's site does not publish in (DESIGN §11).
-        case invalidLanguage = "InvalidLanguage"
-        /// A page number out of range, or a URL that is not a page of the comic's site.
-        case invalidPage = "InvalidPage"
-        /// A bad `page` or `language` option value.
-        case invalidOption = "InvalidOption"
-    }
+/// A failure of one of the layers: what kind it is (`Kind`, each layer's own enum, so kinds can be
+/// added without breaking callers) and one precise line that says it. The comic domain's
+/// `ComicError`, the site's `SiteError` and the browser history's `HistoryError` are this struct.
+public struct KindedError<Failure: Sendable & Equatable>: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The layer's kinds of failure.
+    public typealias Kind = Failure
 
-    /// The rule that was broken.
+    /// What went wrong.
     public let kind: Kind
-    /// Human-readable: what was wrong and, where there is one, the allowed range.
+    /// Human-readable: what was wrong and, where there is one, the allowed range or the file at fault.
     public let message: String
 
     /// Makes an error of `kind` explained by `message`.
@@ -37,4 +18,32 @@ public struct ComicError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The message alone, ready for stderr or a D-Bus error reply.
     public var description: String { message }
+}
+
+/// An error of the comic domain: the rule that was broken, and a precise message.
+public typealias ComicError = KindedError<ComicErrorKind>
+
+/// The rules of the comic domain. The raw values are the suffixes of the contract's D-Bus error
+/// names (`com.nobadi.DBMultiverse.Error.<rawValue>`: the case names, capitalised), except
+/// `invalidOption`, which the widget's bus layer reports as `org.freedesktop.DBus.Error.InvalidArgs`.
+public enum ComicErrorKind: CaseIterable, Sendable, RawRepresentable {
+    case invalidChapter, invalidName, invalidProgress, invalidDeepLink, invalidFamily, unknownKind, unknownAction
+    case coverRejected, noCurrentChapter, storageFailed
+    /// A language the comic's site does not publish in (DESIGN §11).
+    case invalidLanguage
+    /// A page number out of range, or a URL that is not a page of the comic's site.
+    case invalidPage
+    /// A bad `page` or `language` option value.
+    case invalidOption
+
+    /// `InvalidChapter` for `invalidChapter`.
+    public var rawValue: String {
+        let name = String(describing: self)
+        return name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    public init?(rawValue: String) {
+        guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = kind
+    }
 }

@@ -1,11 +1,20 @@
-/// Why a reload is signalled; the `reason` argument of `TimelinesReloaded`.
-public enum ReloadReason: String, Sendable, CaseIterable {
-    case chapterChange = "chapter-change"
-    case progressChange = "progress-change"
-    case requested
-    case periodic
+/// Why a reload is signalled; the `reason` argument of `TimelinesReloaded`. A reason this
+/// version does not know (a later service's) is kept as sent, as NotificationCloseReason does.
+public struct ReloadReason: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let chapterChange = ReloadReason(rawValue: "chapter-change")
+    public static let progressChange = ReloadReason(rawValue: "progress-change")
+    public static let requested = ReloadReason(rawValue: "requested")
+    public static let periodic = ReloadReason(rawValue: "periodic")
     /// The catalogue's latest page grew (DESIGN §13): new pages were published.
-    case pagesPublished = "pages-published"
+    public static let pagesPublished = ReloadReason(rawValue: "pages-published")
+
+    /// The reasons this version signals.
+    public static let allCases: [ReloadReason] = [.chapterChange, .progressChange, .requested, .periodic, .pagesPublished]
+
+    public var description: String { rawValue }
 }
 
 /// A reload the caller must perform: write `widgetSyncState.json` (or remove it when `state`

@@ -35,13 +35,6 @@ public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible 
         self.latestPage = latestPage
     }
 
-    /// Whether `other` shows the same chapter: specials number their chapters from 1 again, so a
-    /// chapter is the pair (universe, chapter). False when `other` is nil.
-    public func isSameChapter(as other: SyncState?) -> Bool {
-        guard let other else { return false }
-        return chapter == other.chapter && universe == other.universe
-    }
-
     /// Decodes the file; unknown keys are ignored, `universe` (absent: 0) and `latestPage` with
     /// its `language` are optional.
     /// - Throws: `storageFailed` for content problems (also a `latestPage` without a valid

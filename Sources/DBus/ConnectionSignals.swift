@@ -61,7 +61,7 @@ extension Connection {
         }
         return register(Subscription(rule: rule, ownsMatch: true, followed: followed) { message in
             do throws(DBusError) {
-                let values = try message.decode(repeat (each Argument).self)
+                let values = try signal.arguments(of: message)
                 handler(repeat each values)
             } catch {
                 onMalformed?(error)
@@ -82,7 +82,7 @@ extension Connection {
     public func onOwnerChange(of name: BusName, _ handler: @escaping (_ newOwner: String?) -> Void) throws(DBusError) -> SignalSubscription {
         try followConfirmed(name.rawValue)
         return register(Subscription(rule: Self.ownerChanges(of: name.rawValue), ownsMatch: false, followed: name.rawValue) { message in
-            guard let (_, _, newOwner) = try? message.decode(String.self, String.self, String.self) else { return }
+            guard let (_, _, newOwner) = try? BusDriver.nameOwnerChanged.arguments(of: message) else { return }
             handler(newOwner.isEmpty ? nil : newOwner)
         })
     }
@@ -139,7 +139,7 @@ extension Connection {
     private func noteOwnerChange(_ message: Message) {
         guard message.sender == BusDriver.name.rawValue, message.interface == BusDriver.name.rawValue,
               message.member == BusDriver.nameOwnerChanged.name.rawValue,
-              let (name, _, newOwner) = try? message.decode(String.self, String.self, String.self),
+              let (name, _, newOwner) = try? BusDriver.nameOwnerChanged.arguments(of: message),
               followedNames[name] != nil
         else { return }
         followedNames[name]?.owner = newOwner
@@ -222,5 +222,13 @@ extension Connection {
             case .failure: break // not a bus that can tell: leave signals unchecked
             }
         }
+    }
+}
+
+extension SignalDeclaration {
+    /// The arguments `message` carries, decoded as this signal declares them.
+    func arguments<each Argument: DBusArgument>(of message: Message) throws(DBusError) -> (repeat each Argument)
+    where Payload == Arguments<repeat each Argument> {
+        try message.decode(repeat (each Argument).self)
     }
 }

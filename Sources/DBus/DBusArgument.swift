@@ -234,12 +234,7 @@ extension Array: DBusArgument where Element: DBusArgument {
             self = unsafeBitCast(try reader.readFixedArray(TypeCode.byte, as: UInt8.self), to: [Element].self)
             return
         }
-        try reader.expect(TypeCode.array)
-        let elementSignature = Element.dbusSignature.rawValue
-        guard reader.currentSignature == "a" + elementSignature else {
-            throw DBusError.invalidArgs("expected 'a\(elementSignature)', got '\(reader.currentSignature)'")
-        }
-        var sub = try reader.enter(TypeCode.array)
+        var sub = try reader.enter(TypeCode.array, signature: "a" + Element.dbusSignature.rawValue)
         var result: [Element] = []
         while !sub.isAtEnd { result.append(try Element(from: &sub)) }
         self = result
@@ -275,12 +270,7 @@ extension Dictionary: DBusArgument where Key: DBusBasicArgument, Value: DBusArgu
     }
 
     public init(from reader: inout MessageReader) throws(DBusError) {
-        let expected = Self.dbusSignature.rawValue
-        try reader.expect(TypeCode.array)
-        guard reader.currentSignature == expected else {
-            throw DBusError.invalidArgs("expected '\(expected)', got '\(reader.currentSignature)'")
-        }
-        var entries = try reader.enter(TypeCode.array)
+        var entries = try reader.enter(TypeCode.array, signature: Self.dbusSignature.rawValue)
         var result: [Key: Value] = [:]
         while !entries.isAtEnd {
             var entry = try entries.enter(TypeCode.dictEntry)
@@ -343,4 +333,19 @@ public struct Variant: DBusArgument, Hashable, CustomStringConvertible {
         value = inner
     }
     public var description: String { value.description }
+}
+
+/// A type that travels as its raw string (`s`), so that a declaration can name it and both sides
+/// use the type: a reason, a key. Every string decodes (a later peer may send a value this version
+/// does not know).
+public protocol DBusStringValue: DBusBasicArgument, RawRepresentable where RawValue == String {
+    init(rawValue: String)
+}
+
+extension DBusStringValue {
+    public static var dbusSignature: Signature { String.dbusSignature }
+    public init(from reader: inout MessageReader) throws(DBusError) { self.init(rawValue: try String(from: &reader)) }
+    public func encode(to writer: inout MessageWriter) { rawValue.encode(to: &writer) }
+    public var dbusValue: DBusValue { rawValue.dbusValue }
+    public init(dbusValue: DBusValue) throws(DBusError) { self.init(rawValue: try String(dbusValue: dbusValue)) }
 }

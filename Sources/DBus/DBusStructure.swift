@@ -2,58 +2,92 @@ internal import CDBus
 
 /// A Swift struct that travels as a D-Bus STRUCT: its fields, in order, each a `DBusArgument`.
 ///
-/// Conforming takes three members written in the same field order — the signature, the fields
-/// written, the fields read — and the rest follows: encoding and decoding straight from and to the
-/// message (a byte-array field is copied in one step, not value by value), and the dynamically
-/// typed form a variant carries (`dbusValue`, `init(dbusValue:)`), derived from the wire form.
-/// A recursive struct (one holding itself inside `av`, as dbusmenu's layouts do) works the same way.
+/// The fields are declared once, as a list of key paths (`fields`), and everything follows from
+/// that list: the signature, encoding and decoding straight from and to the message (a byte-array
+/// field is copied in one step, not value by value), and the dynamically typed form a variant
+/// carries (`dbusValue`, `init(dbusValue:)`). Since the signature and the wire form come from the
+/// same list, they cannot disagree, whatever order the fields are declared in. A field stored as
+/// one type may travel as another (`DBusField.field(_:as:encode:decode:)`): a recursive struct,
+/// holding itself inside `av` as dbusmenu's layouts do, works that way.
 ///
 /// ```swift
 /// struct Pixmap: DBusStructure {
-///     var width: Int32, height: Int32, bytes: [UInt8]
-///     static var dbusSignature: Signature { .structure(Int32.self, Int32.self, [UInt8].self) } // "(iiay)"
-///     init(fields: inout MessageReader) throws(DBusError) {
-///         width = try fields.read(); height = try fields.read(); bytes = try fields.read()
-///     }
-///     func encodeFields(to writer: inout MessageWriter) {
-///         writer.append(width); writer.append(height); writer.append(bytes)
-///     }
+///     var width: Int32 = 0, height: Int32 = 0, bytes: [UInt8] = []
+///     static let fields: [DBusField<Pixmap>] = [.field(\.width), .field(\.height), .field(\.bytes)] // "(iiay)"
+///     static var empty: Pixmap { Pixmap() }
 /// }
 /// ```
 public protocol DBusStructure: DBusArgument {
-    /// Reads the fields in order from a reader positioned at the first one. The structure's
-    /// signature has been checked already; each read checks its own field's type again.
-    init(fields: inout MessageReader) throws(DBusError)
-    /// Appends the fields in order.
-    func encodeFields(to writer: inout MessageWriter)
+    /// The fields in wire order.
+    static var fields: [DBusField<Self>] { get }
+    /// The value decoding starts from: each field is then set from the message, in order.
+    static var empty: Self { get }
+}
+
+/// One field of a `DBusStructure`: its signature, and how it is written from and read into the struct.
+public struct DBusField<Root>: Sendable {
+    let signature: Signature
+    let encode: @Sendable (Root, inout MessageWriter) -> Void
+    let decode: @Sendable (inout Root, inout MessageReader) throws(DBusError) -> Void
+
+    /// The field at `path`, travelling as its own type.
+    public static func field<Value: DBusArgument>(_ path: any WritableKeyPath<Root, Value> & Sendable) -> DBusField {
+        DBusField(signature: Value.dbusSignature,
+                  encode: { root, writer in root[keyPath: path].encode(to: &writer) },
+                  decode: { root, reader throws(DBusError) in root[keyPath: path] = try Value(from: &reader) })
+    }
+
+    /// The field at `path`, travelling as `Wire`: written through `encode`, read back through `decode`.
+    public static func field<Value, Wire: DBusArgument>(
+        _ path: any WritableKeyPath<Root, Value> & Sendable, as wire: Wire.Type,
+        encode: @escaping @Sendable (Value) -> Wire, decode: @escaping @Sendable (Wire) throws(DBusError) -> Value
+    ) -> DBusField {
+        DBusField(signature: Wire.dbusSignature,
+                  encode: { root, writer in encode(root[keyPath: path]).encode(to: &writer) },
+                  decode: { root, reader throws(DBusError) in root[keyPath: path] = try decode(try Wire(from: &reader)) })
+    }
+
+    /// An array field travelling as `av`, each element in its own variant: how a struct holds
+    /// itself (dbusmenu's layouts).
+    public static func variants<Element: DBusArgument>(_ path: any WritableKeyPath<Root, [Element]> & Sendable) -> DBusField {
+        field(path, as: [Variant].self, encode: { $0.map { Variant($0) } }) { variants throws(DBusError) in
+            var elements: [Element] = []
+            for variant in variants { elements.append(try variant.get(Element.self)) }
+            return elements
+        }
+    }
 }
 
 extension DBusStructure {
+    /// `(` and the fields' signatures `)`.
+    public static var dbusSignature: Signature {
+        Signature(unchecked: "(" + fields.map(\.signature.rawValue).joined() + ")")
+    }
+
     public init(from reader: inout MessageReader) throws(DBusError) {
         let expected = Self.dbusSignature.rawValue
-        try reader.expect(TypeCode.structure)
-        guard reader.currentSignature == expected else {
-            throw DBusError.invalidArgs("expected '\(expected)', got '\(reader.currentSignature)'")
-        }
-        var fields = try reader.enter(TypeCode.structure)
-        try self.init(fields: &fields)
+        var fields = try reader.enter(TypeCode.structure, signature: expected)
+        var value = Self.empty
+        for field in Self.fields { try field.decode(&value, &fields) }
         guard fields.isAtEnd else {
             throw DBusError.invalidArgs("\(Self.self) left fields of '\(expected)' unread")
         }
+        self = value
     }
 
     public func encode(to writer: inout MessageWriter) {
-        writer.withContainer(TypeCode.structure, signature: nil) { encodeFields(to: &$0) }
+        writer.withContainer(TypeCode.structure, signature: nil) { fields in
+            for field in Self.fields { field.encode(self, &fields) }
+        }
     }
 
-    /// The value as a variant carries it: written to a scratch message and read back, so it can't
-    /// disagree with the wire form.
+    /// The value as a variant carries it: written to a scratch message and read back. The
+    /// signature and the fields written come from the same list, so it always reads back.
     public var dbusValue: DBusValue {
         let scratch = Message.scratch()
         var writer = scratch.writer()
         encode(to: &writer)
         var reader = scratch.reader()
-        // Read back exactly what was just written with a valid signature: it always decodes.
         guard let value = try? reader.readValue() else { preconditionFailure("\(Self.self) does not read back what it wrote") }
         return value
     }

@@ -162,7 +162,7 @@ struct BoundMethod {
 
     init(_ info: MethodInfo, respond: @escaping (Message) throws -> Message) {
         self.info = info
-        inputSignature = info.inputs.map(\.signature.rawValue).joined()
+        inputSignature = info.inputSignature
         self.respond = respond
     }
 }

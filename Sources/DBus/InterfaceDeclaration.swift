@@ -128,6 +128,9 @@ struct MethodInfo: Sendable {
     let inputs: [ArgumentInfo]
     let outputs: [ArgumentInfo]
     let doc: String?
+
+    /// The inputs' signature, e.g. `ss`.
+    var inputSignature: String { inputs.map(\.signature.rawValue).joined() }
 }
 
 struct SignalInfo: Sendable {

@@ -68,6 +68,16 @@ public struct MessageReader {
         return pointer.map { String(cString: $0) } ?? ""
     }
 
+    /// Enters the container of `type` at the current position when its whole signature is
+    /// `signature`; `InvalidArgs` naming both otherwise.
+    mutating func enter(_ type: Int32, signature expected: String) throws(DBusError) -> MessageReader {
+        try expect(type)
+        guard currentSignature == expected else {
+            throw DBusError.invalidArgs("expected '\(expected)', got '\(currentSignature)'")
+        }
+        return try enter(type)
+    }
+
     /// Enters the container at the current position, returning a reader for its contents and
     /// moving past it.
     mutating func enter(_ type: Int32) throws(DBusError) -> MessageReader {

@@ -215,6 +215,15 @@ public final class ObjectServer {
         return try method.respond(call)
     }
 
+    /// The arguments of a call of a standard member, as its declaration has them.
+    @discardableResult
+    private func arguments<Owner, each In: DBusArgument, Outputs>(
+        of call: Message, as declaration: MethodDeclaration<Owner, Arguments<repeat each In>, Outputs>
+    ) throws(DBusError) -> (repeat each In) {
+        try expectSignature(call, declaration.info.inputSignature)
+        return try call.decode(repeat (each In).self)
+    }
+
     private func expectSignature(_ call: Message, _ signature: String) throws(DBusError) {
         guard call.hasSignature(signature) else {
             throw DBusError.invalidArgs("Invalid arguments for method '\(call.member ?? "")': expected signature '\(signature)', got '\(call.signature)'")
@@ -222,7 +231,7 @@ public final class ObjectServer {
     }
 
     private func introspect(_ call: Message, path: ObjectPath, interfaces: [InterfaceName: InterfaceEntry]) throws -> Message {
-        try expectSignature(call, "")
+        try arguments(of: call, as: Introspectable.introspect)
         var all: [InterfaceDescription] = [.peer, .introspectable]
         if !interfaces.isEmpty {
             all += [.properties] + interfaces.values.sorted { $0.name.rawValue < $1.name.rawValue }.map(\.description)
@@ -260,18 +269,15 @@ public final class ObjectServer {
         let reply = call.makeReply()
         switch member {
         case Properties.get.name.rawValue:
-            try expectSignature(call, "ss")
-            let (interfaceName, propertyName) = try call.decode(String.self, String.self)
+            let (interfaceName, propertyName) = try arguments(of: call, as: Properties.get)
             var writer = reply.writer()
             try property(propertyName, in: interface(named: interfaceName)).encode(&writer)
         case Properties.getAll.name.rawValue:
-            try expectSignature(call, "s")
-            let interfaceName = try call.decode(String.self)
+            let interfaceName = try arguments(of: call, as: Properties.getAll)
             var writer = reply.writer()
             Self.appendValues(of: try interface(named: interfaceName).properties, to: &writer)
         case Properties.set.name.rawValue:
-            try expectSignature(call, "ssv")
-            let (interfaceName, propertyName, value) = try call.decode(String.self, String.self, Variant.self)
+            let (interfaceName, propertyName, value) = try arguments(of: call, as: Properties.set)
             let target = try interface(named: interfaceName)
             let declared = try property(propertyName, in: target)
             guard let write = declared.write else {

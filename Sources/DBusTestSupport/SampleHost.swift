@@ -29,13 +29,6 @@ public final class SampleHost: @unchecked Sendable {
         host.onLoop { body(connection.value) }
     }
 
-    /// Runs `body` on the loop thread with the host's object server, and returns when it has run.
-    /// - Throws: `FixtureError` when the loop does not run it in time.
-    public func withServer(_ body: @escaping @Sendable (ObjectServer) -> Void) async throws {
-        let server = LoopBound(host.server)
-        try await host.perform { body(server.value) }
-    }
-
     /// Runs `body` on the loop thread with the sample object, and returns when it has run.
     /// - Throws: `FixtureError` when the loop does not run it in time.
     public func withSample(_ body: @escaping @Sendable (SampleObject) -> Void) async throws {

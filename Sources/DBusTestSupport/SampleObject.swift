@@ -5,15 +5,8 @@ public struct Pair: DBusStructure, Hashable {
     public var number: Int32
     public var text: String
     public init(number: Int32, text: String) { self.number = number; self.text = text }
-    public static var dbusSignature: Signature { .structure(Int32.self, String.self) }
-    public init(fields: inout MessageReader) throws(DBusError) {
-        number = try fields.read()
-        text = try fields.read()
-    }
-    public func encodeFields(to writer: inout MessageWriter) {
-        writer.append(number)
-        writer.append(text)
-    }
+    public static let fields: [DBusField<Pair>] = [.field(\.number), .field(\.text)]
+    public static var empty: Pair { Pair(number: 0, text: "") }
 }
 
 /// `org.example.Sample1`, the sample object's interface: one method per type family, errors,

@@ -144,7 +144,8 @@ struct CatalogueStore {
             }
             return (stored, false)
         case .fetched(let response):
-            let chapters = try ChapterListExtractor.chapters(in: response.body, encoding: charset(of: response.contentType), pageURL: url)
+            let chapters = try ChapterListExtractor.chapters(in: response.body, encoding: charset(of: response.contentType), pageURL: url,
+                                                             skipped: configuration.warn)
             let fetch = Catalogue.FetchMetadata(url: url, etag: response.etag.flatMap(SiteClient.usableValidator),
                                                 lastModified: response.lastModified.flatMap(SiteClient.usableValidator),
                                                 fetchedAt: configuration.now())

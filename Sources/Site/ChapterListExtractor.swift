@@ -10,13 +10,17 @@ public import ComicDomain
 /// order rather than only as direct siblings (an unclosed `div` nests the next chapter inside
 /// it, and each is read without its nested ones), page numbers come from the links' targets
 /// (their text as a fallback; "46-47" for a double page ends at 47), names without a colon keep
-/// their whole heading. A chapter it cannot read is skipped; none at all is a markup change.
+/// their whole heading. A chapter it cannot read (a heading without a number, no page links, a
+/// value out of range) is skipped and reported; none at all is a markup change.
 public enum ChapterListExtractor {
     /// The chapters in the page's order.
     /// - Parameters:
     ///   - pageURL: where the page came from, for the thumbnails' absolute URLs and messages.
+    ///   - skipped: told of each chapter that could not be read, with why (a shorter list may be
+    ///     markup drift, not a shorter comic).
     /// - Throws: `unexpectedContent` when no chapter can be read.
-    public static func chapters(in html: [UInt8], encoding: String? = nil, pageURL: String) throws(SiteError) -> [Catalogue.Chapter] {
+    public static func chapters(in html: [UInt8], encoding: String? = nil, pageURL: String,
+                                skipped: (String) -> Void = { _ in }) throws(SiteError) -> [Catalogue.Chapter] {
         let document = try MarkupDocument.html(html, encoding: encoding, source: pageURL)
         let isChapter: (MarkupNode) -> Bool = { $0.hasClass("cadrelect") || $0.hasClass("chapter") }
         let expression = "//h1 | //*[\(MarkupDocument.hasClass("cadrelect")) or \(MarkupDocument.hasClass("chapter"))]"
@@ -27,10 +31,12 @@ public enum ChapterListExtractor {
                 universe = node.hasClass("horscadrelect") ? .some(Self.universe(ofSection: node.text())) : .none
                 continue
             }
-            guard case .some(let sectionUniverse) = universe,
-                  let chapter = chapter(node, universe: sectionUniverse, pageURL: pageURL, isChapter: isChapter)
-            else { continue }
-            chapters.append(chapter)
+            guard case .some(let sectionUniverse) = universe else { continue }
+            switch chapter(node, universe: sectionUniverse, pageURL: pageURL, isChapter: isChapter) {
+            case .success(let chapter?): chapters.append(chapter)
+            case .success(nil): continue // no heading: not a chapter
+            case .failure(let problem): skipped("\(pageURL): skipping a chapter: \(problem.message)")
+            }
         }
         guard !chapters.isEmpty else {
             throw SiteError(.unexpectedContent, "\(pageURL): no chapters found in the chapter list (the site's markup may have changed)")
@@ -52,21 +58,29 @@ public enum ChapterListExtractor {
         return nil
     }
 
+    /// The chapter `element` holds: nil without an `h4` heading (not a chapter), an error saying
+    /// why when it has one but cannot be read.
     private static func chapter(_ element: MarkupNode, universe: Int?, pageURL: String,
-                                isChapter: @escaping (MarkupNode) -> Bool) -> Catalogue.Chapter? {
+                                isChapter: @escaping (MarkupNode) -> Bool) -> Result<Catalogue.Chapter?, ComicError> {
         // Its own content ends where a nested chapter or section starts (an unclosed tag nests
         // them): those are read on their own.
         let ends: (MarkupNode) -> Bool = { $0.isNamed("h1") || isChapter($0) }
         let content = element.descendants(until: ends)
-        guard let heading = content.first(where: { $0.isNamed("h4") }) else { return nil }
+        guard let heading = content.first(where: { $0.isNamed("h4") }) else { return .success(nil) }
         let title = heading.text()
-        guard let number = SiteURL.integers(in: title).first, Limits.chapters.contains(number) else { return nil }
+        guard let number = SiteURL.integers(in: title).first, Limits.chapters.contains(number) else {
+            return .failure(ComicError(.invalidChapter, "the heading \(quotedForMessage(title)) names no chapter number (\(Limits.chapters.lowerBound)…\(Limits.chapters.upperBound))"))
+        }
         let links = content.filter { $0.isNamed("p") }.flatMap { $0.descendants(until: ends).filter { $0.isNamed("a") } }
         guard let first = links.first, let last = links.last,
-              let startPage = page(of: first, end: false), let endPage = page(of: last, end: true) else { return nil }
+              let startPage = page(of: first, end: false), let endPage = page(of: last, end: true) else {
+            return .failure(ComicError(.invalidPage, "chapter \(number) links to no page-N.html"))
+        }
         let thumbnail = content.first(where: { $0.isNamed("img") })?.attribute("src").flatMap { SiteURL.resolve($0, against: pageURL) }
-        return try? Catalogue.Chapter(number: number, name: name(fromTitle: title, number: number), startPage: startPage,
-                                      endPage: max(startPage, endPage), universe: universe, thumbnailURL: thumbnail ?? "")
+        return Result { () throws(ComicError) in
+            try Catalogue.Chapter(number: number, name: name(fromTitle: title, number: number), startPage: startPage,
+                                  endPage: max(startPage, endPage), universe: universe, thumbnailURL: thumbnail ?? "")
+        }
     }
 
     /// The page a link goes to; at the end of a chapter, a double page "46-47" counts to 47.

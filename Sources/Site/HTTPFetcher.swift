@@ -1,3 +1,4 @@
+internal import ComicDomain
 internal import CSiteLibraries
 
 /// One HTTP GET.

@@ -1,3 +1,4 @@
+internal import ComicDomain
 internal import CSiteLibraries
 
 /// Loads libcurl and libxml2 on first use (see CSiteLibraries.h for why they are not linked).

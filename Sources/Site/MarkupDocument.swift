@@ -1,3 +1,4 @@
+internal import ComicDomain
 internal import CSiteLibraries
 
 /// A document parsed by libxml2 (its HTML parser for pages, its XML parser for feeds), freed with

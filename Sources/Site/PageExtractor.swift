@@ -1,3 +1,4 @@
+internal import ComicDomain
 /// Reads a page of the comic (DESIGN §11): its image, `#balloonsimg img` since 2025, before that
 /// `img#balloonsimg` (its `src`, or a `url(…)` in its `style`) or a `div#balloonsimg` whose `style`
 /// holds `url(…)`; and `link[rel=Last]`, the latest page.

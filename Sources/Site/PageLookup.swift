@@ -10,7 +10,7 @@ public import ComicDomain
 /// page past the stored one's end, comes back in the result instead, for the caller to `save`
 /// once the reader's new position is stored: in the other order, the service would see the new
 /// latest page with the reader still on an older one, and count as new the pages the reader has
-/// just read (issue 14). `PageRecorder` (the desktop layer) runs the steps in that order.
+/// just read. `PageRecorder` (the Recorder target) runs the steps in that order.
 ///
 /// One per command: its requests share one politeness log.
 public struct PageLookup {

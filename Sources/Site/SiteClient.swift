@@ -159,11 +159,7 @@ final class SiteClient {
 }
 
 /// "2026-11-23 18:05 UTC".
-func utcTime(_ unixSeconds: Int64) -> String {
-    let (year, month, day, seconds) = HTTPDate.civil(unixSeconds)
-    func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(year)-\(two(month))-\(two(day)) \(two(seconds / 3600)):\(two(seconds / 60 % 60)) UTC"
-}
+func utcTime(_ unixSeconds: Int64) -> String { UTCTime(unixSeconds: unixSeconds).description }
 
 /// HTTP dates in the IMF-fixdate form, `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110).
 enum HTTPDate {
@@ -190,20 +186,5 @@ enum HTTPDate {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146097 + dayOfEra - 719468
-    }
-
-    /// Year, month, day and seconds into the day of Unix seconds (the inverse of `days`).
-    static func civil(_ unixSeconds: Int64) -> (Int64, Int64, Int64, Int64) {
-        let z = (unixSeconds >= 0 ? unixSeconds / 86400 : (unixSeconds - 86399) / 86400) + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let dayOfEra = z - era * 146097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let seconds = unixSeconds - (unixSeconds >= 0 ? unixSeconds / 86400 : (unixSeconds - 86399) / 86400) * 86400
-        return (year, month, day, seconds)
     }
 }

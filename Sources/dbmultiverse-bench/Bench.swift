@@ -1,7 +1,8 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
+import Follower
 import EventLoop
 import Foundation
 import Glibc
@@ -228,7 +229,7 @@ final class EventLog {
     /// the reference service's names coming and going.
     func subscribe(on connection: Connection, widget: WidgetClient, reference: WidgetClient) throws {
         subscriptions = [
-            try widget.subscribeToReloads(on: connection) { [unowned self] reload in record(reload.reason) },
+            try widget.subscribeToReloads(on: connection) { [unowned self] reload in record(reload.reason.rawValue) },
             try widget.subscribeToOpenRequests(on: connection) { [unowned self] _, _ in record("open-requested") },
             try widget.onServiceChange(on: connection) { [unowned self] owner in record(owner == nil ? "owner-lost" : "owner-acquired") },
             try reference.onServiceChange(on: connection) { [unowned self] owner in if owner != nil { record("reference-acquired") } },

@@ -1,6 +1,7 @@
 import DBusTestSupport
-import Desktop
+import Recorder
 import EventLoop
+import Widget
 import Glibc
 import SiteTestSupport
 

@@ -1,6 +1,6 @@
 import DBus
-import Desktop
 import EventLoop
+import Widget
 
 extension Bench {
     /// From a change to its `TimelinesReloaded`: an `UpdateChapter` call, another program's write

@@ -1,5 +1,5 @@
+import Widget
 import DBus
-import Desktop
 
 extension Bench {
     /// The service's memory after 100 000 and 200 000 calls, the notifier's, and what both do

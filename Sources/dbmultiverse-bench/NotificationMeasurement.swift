@@ -1,5 +1,6 @@
+import Widget
 import DBus
-import Desktop
+import Follower
 import Glibc
 
 extension Bench {

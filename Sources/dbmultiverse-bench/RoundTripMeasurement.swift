@@ -1,5 +1,5 @@
 import DBus
-import Desktop
+import Widget
 import EventLoop
 import Glibc
 

@@ -1,6 +1,6 @@
 import DBus
-import Desktop
 import EventLoop
+import Widget
 
 extension Bench {
     /// Cold start by activation (the first call starts the service), and a started service's

@@ -1,5 +1,6 @@
+import Widget
 import DBus
-import Desktop
+import Follower
 
 extension Bench {
     /// A 1×1 PNG: a cover for the notifier to decode for its tooltip.

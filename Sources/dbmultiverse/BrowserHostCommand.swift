@@ -1,5 +1,5 @@
 import ArgumentParser
-import Desktop
+import Recorder
 import Logging
 
 struct BrowserHostCommand: ParsableCommand {

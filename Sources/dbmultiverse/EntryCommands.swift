@@ -1,7 +1,7 @@
 public import ArgumentParser
 public import ComicDomain
 import DBus
-import Desktop
+import Widget
 
 extension WidgetFamily: ExpressibleByArgument {}
 extension EntryFormat: ExpressibleByArgument {}

@@ -2,7 +2,7 @@ import ArgumentParser
 import BrowserHistory
 import ComicDomain
 import DBus
-import Desktop
+import Recorder
 import Site
 
 struct ImportHistoryCommand: ParsableCommand {

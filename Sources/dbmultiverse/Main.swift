@@ -1,7 +1,7 @@
 import ArgumentParser
 import ComicDomain
 import DBus
-import Desktop
+import Recorder
 import Glibc
 import Logging
 

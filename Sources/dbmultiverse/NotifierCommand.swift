@@ -1,5 +1,5 @@
 import ArgumentParser
-import Desktop
+import Follower
 import Logging
 
 struct NotifierCommand: ParsableCommand {

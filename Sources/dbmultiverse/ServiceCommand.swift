@@ -1,5 +1,5 @@
 import ArgumentParser
-import Desktop
+import Service
 import Glibc
 import Logging
 

@@ -16,11 +16,10 @@ struct LanguageOption: ParsableArguments {
         }
     }
 
-    /// `code` when given, else the config file's `language = …`, else English.
+    /// The reader's language (`ConfigFile.readerLanguage`) with `code` as the choice.
     /// - Throws: `invalidLanguage` naming the valid codes.
     static func resolve(_ code: String?) throws(ComicError) -> SiteLanguage {
-        if let code { return try SiteLanguage(validating: code) }
-        return try ConfigFile.load(environment: environment()).language()
+        try ConfigFile.load(environment: environment()).readerLanguage(chosen: code.map { code throws(ComicError) in try SiteLanguage(validating: code) })
     }
 }
 

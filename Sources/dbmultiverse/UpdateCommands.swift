@@ -1,7 +1,8 @@
 import ArgumentParser
 import ComicDomain
 import DBus
-import Desktop
+import Widget
+import Recorder
 import Glibc
 import Site
 

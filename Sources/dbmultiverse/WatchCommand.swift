@@ -1,7 +1,7 @@
 import ArgumentParser
 import ComicDomain
 import DBus
-import Desktop
+import Widget
 import EventLoop
 
 struct WatchCommand: ParsableCommand {
@@ -39,8 +39,18 @@ struct WatchCommand: ParsableCommand {
     private func printSnapshot(_ caller: BlockingCaller, _ widget: WidgetClient, format: EntryFormat, family: WidgetFamily, activate: Bool) {
         let snapshot = widget.snapshot(family: family)
         caller.connection.call(activate ? snapshot : snapshot.withoutActivation()) { result in
-            // No service (and none to activate): show the placeholder until one appears.
-            let entry = (try? result.get()) ?? .placeholder(family: family, date: 0)
+            let entry: ChapterEntry
+            switch result {
+            case .success(let current):
+                entry = current
+            case .failure(let error):
+                // No service (and none to activate) is expected; anything else is said. Either
+                // way the placeholder shows until the service's next entry.
+                if ![DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner].contains(error.name) {
+                    Output.error("cannot read the entry: \(error.message) (\(error.name))")
+                }
+                entry = .placeholder(family: family, date: 0)
+            }
             Output.line(entry.formatted(format, family: family))
         }
     }

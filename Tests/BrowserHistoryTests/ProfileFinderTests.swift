@@ -1,3 +1,4 @@
+import ComicDomain
 import BrowserHistory
 import BrowserHistoryFixtures
 import Foundation

@@ -1,4 +1,4 @@
-import BrowserHistory
+import ComicDomain
 import Testing
 
 /// When a page was read, as the command prints it.

@@ -1,4 +1,5 @@
 import ComicDomain
+import Widget
 import Testing
 
 @Suite("Widget entry, renderings and --format output", .timeLimit(.minutes(1)))

@@ -73,8 +73,7 @@ struct DataFolderTests {
     }
 
     @Test func readsValidFiles() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
+        try withDataFolder { folder in
             try writeFile(folder.chapterDataPath, sample)
             try writeFile(folder.syncStatePath, #"{"chapter":41,"progress":100}"#)
             #expect(folder.readChapterData() == .valid(try ChapterData(validatingNumber: 42, name: "Goku vs. Goku", progress: 35)))
@@ -83,8 +82,7 @@ struct DataFolderTests {
     }
 
     @Test func invalidContentIsReportedWithTheFileAndTheReason() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
+        try withDataFolder { folder in
             let file = folder.chapterDataPath
             try writeFile(file, #"{"number":0,"name":"n","progress":1}"#)
             #expect(reason(folder.readChapterData()) == "\(file): chapter 0 is out of range 1…99999")
@@ -98,8 +96,7 @@ struct DataFolderTests {
     }
 
     @Test func oversizedFilesAreNotRead() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
+        try withDataFolder { folder in
             try writeFile(folder.chapterDataPath, sample + String(repeating: " ", count: 70000 - sample.utf8.count))
             #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) is 70000 bytes, more than 65536")
             // A sparse 1 TiB file is refused from its size alone.
@@ -112,10 +109,15 @@ struct DataFolderTests {
     }
 
     @Test func directoriesAreNotFiles() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
-            #expect(mkdir(folder.chapterDataPath, 0o700) == 0)
-            #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) is a directory, not a regular file")
+        try expectRefused(made: { mkdir($0, 0o700) }, "is a directory, not a regular file")
+    }
+
+    /// Something other than a regular file, made at the chapter data's path by `make`, is refused
+    /// as the file, for `why`.
+    private func expectRefused(made make: (String) -> Int32, _ why: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try withDataFolder { folder in
+            #expect(make(folder.chapterDataPath) == 0, sourceLocation: sourceLocation)
+            #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) \(why)", sourceLocation: sourceLocation)
         }
     }
 
@@ -132,11 +134,7 @@ struct DataFolderTests {
     }
 
     @Test func aFIFOIsRefusedWithoutBlocking() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
-            #expect(mkfifo(folder.chapterDataPath, 0o600) == 0)
-            #expect(reason(folder.readChapterData()) == "\(folder.chapterDataPath) is a FIFO, not a regular file")
-        }
+        try expectRefused(made: { mkfifo($0, 0o600) }, "is a FIFO, not a regular file")
     }
 
     // MARK: Writing
@@ -185,8 +183,7 @@ struct DataFolderTests {
     }
 
     @Test func removingSyncStateToleratesAMissingFile() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
+        try withDataFolder { folder in
             try folder.removeSyncState()
             try folder.writeSyncState(SyncState(chapter: 1, progress: 1))
             try folder.removeSyncState()
@@ -197,8 +194,7 @@ struct DataFolderTests {
     // MARK: Cover
 
     @Test func writesAndRemovesTheCover() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
+        try withDataFolder { folder in
             let data = try ChapterData(validatingNumber: 7, name: "Seven", progress: 10, coverImagePath: folder.coverImagePath)
             let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
             try folder.writeChapter(data, cover: jpeg)

@@ -13,6 +13,11 @@ func thrownError<T>(_ body: () throws(ComicError) -> T) -> ComicError? {
 }
 
 /// A fresh directory from `mkdtemp`, removed with everything in it at the end of `body`.
+/// `body` with a data folder in a temporary directory of its own, removed afterwards.
+func withDataFolder<T>(_ body: (DataFolder) throws -> T) throws -> T {
+    try withTemporaryDirectory { try body(DataFolder(path: $0)) }
+}
+
 func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
     let base = ProcessInfoLite.temporaryBase()
     var template = Array((base + "/comicdomain-test-XXXXXX").utf8CString)

@@ -143,25 +143,12 @@ private struct Node: DBusStructure, Equatable {
     var bytes: [UInt8]
     var children: [Node]
 
-    static var dbusSignature: Signature { .structure(Int32.self, [UInt8].self, [Variant].self) }
-
     init(id: Int32, bytes: [UInt8], children: [Node]) {
         self.id = id
         self.bytes = bytes
         self.children = children
     }
 
-    init(fields: inout MessageReader) throws(DBusError) {
-        id = try fields.read()
-        bytes = try fields.read()
-        var nodes: [Node] = []
-        for child in try fields.read([Variant].self) { nodes.append(try child.get(Node.self)) }
-        children = nodes
-    }
-
-    func encodeFields(to writer: inout MessageWriter) {
-        writer.append(id)
-        writer.append(bytes)
-        writer.append(children.map { Variant($0) })
-    }
+    static let fields: [DBusField<Node>] = [.field(\.id), .field(\.bytes), .variants(\.children)]
+    static var empty: Node { Node(id: 0, bytes: [], children: []) }
 }

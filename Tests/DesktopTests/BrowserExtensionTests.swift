@@ -1,6 +1,6 @@
 import ComicDomain
 import DBusTestSupport
-import Desktop
+import Recorder
 import Foundation
 import Testing
 import TestingTraits

@@ -1,6 +1,7 @@
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
+import Recorder
 import Foundation
 import Glibc
 import SiteTestSupport

@@ -1,7 +1,7 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
 import Foundation
 import Testing
 import TestingTraits
@@ -129,9 +129,9 @@ import TestingTraits
         let watchName = try await uniqueName(ofProcess: watch.processIdentifier, on: forger)
         let forged = ChapterEntry(chapter: 666, name: "Forged", progress: 99, imagePath: "", date: 0, family: .medium, isPlaceholder: false)
         try await forger.emit(Widget1.timelinesReloaded, from: WidgetBus.objectPath,
-                              "DBMultiverseWidgets", "chapter-change", forged.dbusDictionary)
+                              "DBMultiverseWidgets", ReloadReason.chapterChange, forged.dbusDictionary)
         try await forger.emit(Widget1.timelinesReloaded, from: WidgetBus.objectPath, to: watchName,
-                              "DBMultiverseWidgets", "chapter-change", forged.dbusDictionary)
+                              "DBMultiverseWidgets", ReloadReason.chapterChange, forged.dbusDictionary)
         // A round trip: the bus has routed both forgeries, so they reach watch before the reload below.
         _ = try await forger.call(BusDriver.getID.call(on: BusDriver.object))
 

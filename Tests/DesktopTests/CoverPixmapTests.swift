@@ -1,6 +1,6 @@
 import ComicDomain
 import DBusTestSupport
-import Desktop
+import Follower
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
 import Foundation
 import Glibc
 import SiteTestSupport

@@ -1,5 +1,5 @@
 import DBusTestSupport
-import Desktop
+import Recorder
 import Foundation
 import SiteTestSupport
 import Testing

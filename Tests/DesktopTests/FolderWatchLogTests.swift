@@ -1,6 +1,6 @@
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
 import Foundation
 import Testing
 import TestingTraits

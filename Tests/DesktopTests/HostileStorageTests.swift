@@ -4,6 +4,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 import TestingTraits
+import Widget
 
 /// Bad content in the data folder never stops the service (DESIGN §3): it serves the
 /// placeholder (or an entry without image), keeps answering, and picks up a later valid file.
@@ -36,21 +37,17 @@ import TestingTraits
 
     @Test(arguments: Hostile.allCases)
     func aBadFileIsServedAsThePlaceholder(_ hostile: Hostile) async throws {
-        let folder = try makeTemporaryDirectory()
-        let outside = try makeTemporaryDirectory("dbm-outside")
-        defer {
-            try? FileManager.default.removeItem(atPath: folder)
-            try? FileManager.default.removeItem(atPath: outside)
-        }
+        let folders = try TemporaryFolders("dbm-data", "dbm-outside")
+        let (folder, outside) = (folders.paths[0], folders.paths[1])
         try hostile.install(in: folder, outside: outside)
         let host = try await ServiceHost.start(folder: folder)
         defer { host.stop() }
 
         try expectPlaceholder(try await host.currentEntry())
-        try expectPlaceholder(try await host.call("GetSnapshot", "small").decode([String: Variant].self), family: "small")
-        try await host.call("ReloadAllTimelines")
+        try expectPlaceholder(try await host.call(Widget1.getSnapshot, "small"), family: "small")
+        try await host.call(Widget1.reloadAllTimelines)
         try expectPlaceholder(try #require(try host.reloads().last).entry)
-        #expect(try await host.property("Chapter", Int32.self) == 1)
+        #expect(try await host.property(Widget1.chapter) == 1)
 
         // A valid file replaces it (as the iOS app writes: temp + rename) and is picked up.
         if hostile == .directory { try FileManager.default.removeItem(atPath: host.folder.chapterDataPath) }
@@ -64,7 +61,7 @@ import TestingTraits
     @Test func aFileTurningBadWhileRunningFallsBackToThePlaceholder() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
-        try await host.call("UpdateChapter", Int32(42), "Vegeta", Int32(35), [UInt8](), [String: Variant]())
+        try await host.call(Widget1.updateChapter, Int32(42), "Vegeta", Int32(35), [UInt8](), [String: Variant]())
         try writeAtomically(Data("not json".utf8), to: host.folder.chapterDataPath)
         let reloads = try await host.waitForReloads(2)
         #expect(reloads[1].reason == "chapter-change")
@@ -104,12 +101,8 @@ import TestingTraits
 
     @Test(arguments: Cover.allCases)
     func aBadCoverPathServesTheEntryWithoutImage(_ cover: Cover) async throws {
-        let folder = try makeTemporaryDirectory()
-        let outside = try makeTemporaryDirectory("dbm-outside")
-        defer {
-            try? FileManager.default.removeItem(atPath: folder)
-            try? FileManager.default.removeItem(atPath: outside)
-        }
+        let folders = try TemporaryFolders("dbm-data", "dbm-outside")
+        let (folder, outside) = (folders.paths[0], folders.paths[1])
         let coverPath = try cover.install(in: folder, outside: outside)
         try chapterJSON(number: 42, name: "Vegeta", progress: 35, coverImagePath: coverPath)
             .write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
@@ -118,7 +111,7 @@ import TestingTraits
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 35, imagePath: "")
         try await host.sync()
         try expectEntry(try #require(try host.reloads().first).entry, chapter: 42, name: "Vegeta", progress: 35, imagePath: "")
-        #expect(try await host.property("CoverImagePath", String.self) == "")
+        #expect(try await host.property(Widget1.coverImagePath) == "")
     }
 
     @Test func aGoodCoverPathInsideTheFolderIsServed() async throws {
@@ -131,6 +124,6 @@ import TestingTraits
         defer { host.stop() }
         let real = URL(fileURLWithPath: folder + "/chapterCoverImage.jpg").resolvingSymlinksInPath().path
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 35, imagePath: real)
-        #expect(try await host.property("CoverImagePath", String.self) == real)
+        #expect(try await host.property(Widget1.coverImagePath) == real)
     }
 }

@@ -1,5 +1,5 @@
 import ComicDomain
-import Desktop
+import Recorder
 import Foundation
 import Glibc
 import JSON

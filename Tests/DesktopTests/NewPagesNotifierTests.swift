@@ -1,7 +1,8 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Follower
+import Widget
 import Foundation
 import Testing
 import TestingTraits

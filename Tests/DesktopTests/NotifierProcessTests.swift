@@ -43,11 +43,9 @@ import TestingTraits
     /// `tray = no` in the config file turn it off.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
     func theTrayItemIsOnUnlessTurnedOff() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let watcher = FakeStatusNotifierWatcher(address: bus.address)
-        try watcher.start()
-        defer { watcher.stop() }
+        let panel = try BusWithAPanel()
+        defer { panel.stop() }
+        let (bus, watcher) = (panel.bus, panel.watcher)
         let client = try await BusClient.connect(.address(bus.address))
         func trayNames() async throws -> [String] {
             try await client.call(BusDriver.listNames.call(on: BusDriver.object)).filter { $0.hasPrefix("org.kde.StatusNotifierItem-") }
@@ -71,5 +69,52 @@ import TestingTraits
             #expect(try await trayNames().isEmpty, "\(reason)")
             #expect(try off.terminate(SIGTERM) == 0)
         }
+    }
+
+    /// The notifier and the tray item follow the service through one subscription: the process
+    /// asks the bus for `TimelinesReloaded` once (each asked for it before), as dbus-monitor sees.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+    func theNotifierAndTheTrayShareOneSubscription() async throws {
+        let panel = try BusWithAPanel()
+        defer { panel.stop() }
+        let (bus, watcher) = (panel.bus, panel.watcher)
+        let monitor = try StreamingCommand(["dbus-monitor", "--address", bus.address,
+                                            "type='method_call',interface='org.freedesktop.DBus',member='AddMatch'",
+                                            "type='method_call',interface='org.freedesktop.DBus',member='GetId'"])
+        defer { monitor.stop() }
+        try monitor.waitForLine(timeout: 10, "dbus-monitor's start") { $0.contains("NameAcquired") || $0.contains("member=GetId") || $0.contains("AddMatch") }
+        let notifier = try startNotifier(on: bus)
+        defer { notifier.stop() }
+        _ = try await next(watcher.registrations, within: 10, "the notifier's tray item")
+        // A call after the notifier's: once the monitor shows it, it has shown every AddMatch before.
+        let client = try await BusClient.connect(.address(bus.address))
+        _ = try await client.call(BusDriver.getID.call(on: BusDriver.object))
+        try monitor.waitForLine(timeout: 10, "the round trip") { $0.contains("member=GetId") }
+        let reloadRules = monitor.output.filter { $0.contains("member='TimelinesReloaded'") }
+        #expect(reloadRules.count == 1, "\(reloadRules)")
+        #expect(try notifier.terminate(SIGTERM) == 0)
+    }
+}
+
+/// A private bus with a panel's watcher on it, for the tray item to register with.
+final class BusWithAPanel {
+    let bus: PrivateBus
+    let watcher: FakeStatusNotifierWatcher
+
+    init() throws {
+        bus = try PrivateBus()
+        watcher = FakeStatusNotifierWatcher(address: bus.address)
+        do {
+            try watcher.start()
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    /// Stops the watcher, then the bus.
+    func stop() {
+        watcher.stop()
+        bus.stop()
     }
 }

@@ -1,7 +1,8 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
+import Follower
 import EventLoop
 import Foundation
 import Testing
@@ -26,9 +27,7 @@ final class NotifierHost: @unchecked Sendable {
         host = try BusHost(address: address)
         let notifier = Notifier(connection: host.connection, folder: DataFolder(path: self.folder))
         self.notifier = LoopBound(notifier)
-        let (events, continuation) = AsyncStream<NotifierEvent>.makeStream()
-        self.events = events
-        notifier.observer = { continuation.yield($0) }
+        events = observe(&notifier.observer)
         try notifier.start()
         try host.start()
     }
@@ -42,11 +41,7 @@ final class NotifierHost: @unchecked Sendable {
     /// Waits for the next event satisfying `predicate`, skipping others.
     func wait(for what: String, within seconds: Double = 10,
               _ predicate: @escaping @Sendable (NotifierEvent) -> Bool) async throws -> NotifierEvent {
-        let events = events
-        return try await withTimeout(seconds, what) {
-            for await event in events where predicate(event) { return event }
-            throw FixtureError("the notifier's events ended before \(what)")
-        }
+        try await nextEvent(of: events, from: "the notifier", what, within: seconds, predicate)
     }
 
     func stop() {

@@ -1,11 +1,12 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Recorder
 import Foundation
 import Site
 import SiteTestSupport
 import Testing
+import Widget
 import TestingTraits
 
 /// The page recorder (DESIGN §8 `update --page`, §12) in-process: a real service on a private bus
@@ -82,7 +83,7 @@ import TestingTraits
         let setup = try await Setup()
         _ = try setup.record(152) // the last page: caught up
         try await setup.host.waitForReloads(1)
-        #expect(try await setup.host.property("NewPages", Int32.self) == 0)
+        #expect(try await setup.host.property(Widget1.newPages) == 0)
 
         setup.site.publish(FixtureComic.small.publishing(3))
         let latest = try setup.record(155) // past the stored catalogue's end: fetched again

@@ -5,6 +5,7 @@ import Foundation
 import SiteTestSupport
 import Testing
 import TestingTraits
+import Widget
 
 /// The reading position on a real service over a private bus, timed by a manual clock (DESIGN
 /// §11–§13): `UpdatePage`, specials, the catalogue the service reads from the data folder,
@@ -18,7 +19,7 @@ import TestingTraits
     func page(_ host: ServiceHost, _ page: Int32, chapter: Int32, name: String = "The Tournament Goes On", progress: Int32,
               language: String = "en", universe: Int32? = nil, cover: [UInt8] = []) async throws {
         let options: [String: Variant] = universe.map { ["universe": Variant($0)] } ?? [:]
-        try await host.call("UpdatePage", page, language, chapter, name, progress, cover, options)
+        try await host.call(Widget1.updatePage, page, language, chapter, name, progress, cover, options)
     }
 
     func stored(_ host: ServiceHost) throws -> [String: Any] { try jsonObject(at: host.folder.chapterDataPath) }
@@ -30,8 +31,8 @@ import TestingTraits
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change"])
         try expectEntry(reloads[0].entry, chapter: 5, name: "The Tournament Goes On", progress: 8, imagePath: host.folder.coverImagePath)
-        #expect(try await host.property("Chapter", Int32.self) == 5)
-        #expect(try await host.property("Progress", Int32.self) == 8)
+        #expect(try await host.property(Widget1.chapter) == 5)
+        #expect(try await host.property(Widget1.progress) == 8)
         let data = try stored(host)
         #expect(data["page"] as? Int == 130 && data["language"] as? String == "en" && data["universe"] == nil)
         #expect(FileManager.default.contents(atPath: host.folder.coverImagePath) == Data(jpegBytes()))
@@ -54,15 +55,13 @@ import TestingTraits
         #expect(data["name"] as? String == "The Tournament Goes On")
         #expect(FileManager.default.contents(atPath: host.folder.coverImagePath) == coverBefore)
 
-        try await host.advance(by: .milliseconds(1999))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1999))
         #expect(try host.reloads().count == 1, "2 s after the last page")
-        try await host.advance(by: .milliseconds(1))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "progress-change"])
         try expectEntry(reloads[1].entry, chapter: 5, name: "The Tournament Goes On", progress: 50, imagePath: host.folder.coverImagePath)
-        #expect(try await host.property("Progress", Int32.self) == 50)
+        #expect(try await host.property(Widget1.progress) == 50)
     }
 
     @Test func aSpecialsPageSetsTheUniverseAndThePageLink() async throws {
@@ -75,7 +74,7 @@ import TestingTraits
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change"])
         try expectEntry(reloads[1].entry, chapter: 1, name: "The Special Begins", progress: 50, universe: 3,
                         deepLink: "dbmultiverse://page/101")
-        #expect(try await host.property("DeepLink", String.self) == "dbmultiverse://page/101")
+        #expect(try await host.property(Widget1.deepLink) == "dbmultiverse://page/101")
         #expect(try stored(host)["universe"] as? Int == 3)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 1, "progress": 50, "universe": 3])
         // Moving on in the special keeps its universe.
@@ -87,7 +86,7 @@ import TestingTraits
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change", "chapter-change"])
         try expectEntry(reloads[2].entry, chapter: 1, name: "A Really Strange Tournament!", progress: 20)
         #expect(try stored(host)["universe"] == nil)
-        #expect(try await host.property("DeepLink", String.self) == "dbmultiverse://chapter/1")
+        #expect(try await host.property(Widget1.deepLink) == "dbmultiverse://chapter/1")
     }
 
     // MARK: The catalogue: latest page and new pages
@@ -115,8 +114,8 @@ import TestingTraits
         var reloads = try await host.waitForReloads(2)
         #expect(reloads[1].reason == "requested")
         try expectEntry(reloads[1].entry, chapter: 5, name: "The Tournament Goes On", progress: 50, latestPage: 152, newPages: 12)
-        #expect(try await host.property("LatestPage", Int32.self) == 152)
-        #expect(try await host.property("NewPages", Int32.self) == 12)
+        #expect(try await host.property(Widget1.latestPage) == 152)
+        #expect(try await host.property(Widget1.newPages) == 12)
         let changed = try #require(try host.propertyChanges().last)
         #expect(try changed.value("LatestPage", Int32.self) == 152 && changed.value("NewPages", Int32.self) == 12)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary
@@ -128,9 +127,8 @@ import TestingTraits
         reloads = try await host.waitForReloads(3)
         #expect(reloads[2].reason == "pages-published")
         try expectEntry(reloads[2].entry, chapter: 5, name: "The Tournament Goes On", progress: 58, latestPage: 155, newPages: 13)
-        #expect(try await host.property("NewPages", Int32.self) == 13)
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        #expect(try await host.property(Widget1.newPages) == 13)
+        try await host.settle(after: .seconds(2))
         #expect(try host.reloads().count == 3, "the pending progress went with the pages-published reload")
 
         // The same catalogue written again (sync's echo, a touch): nothing; the next one is seen alone.
@@ -151,10 +149,10 @@ import TestingTraits
         #expect(reloads[2].reason == "requested", "no new pages")
         try expectEntry(reloads[2].entry, chapter: 5, name: "The Tournament Goes On", progress: 50, latestPage: 138, newPages: 0)
         // And a reader past the latest page by their own update stays at 0.
-        try await host.call("UpdateChapter", Int32(5), "The Tournament Goes On", Int32(90), empty,
+        try await host.call(Widget1.updateChapter, Int32(5), "The Tournament Goes On", Int32(90), empty,
                             ["page": Variant(Int32(150)), "language": Variant("en")])
-        #expect(try await host.property("NewPages", Int32.self) == 0)
-        #expect(try await host.property("LatestPage", Int32.self) == 138)
+        #expect(try await host.property(Widget1.newPages) == 0)
+        #expect(try await host.property(Widget1.latestPage) == 138)
     }
 
     @Test func readingInAnotherLanguageIsNoPublication() async throws {
@@ -220,12 +218,11 @@ import TestingTraits
             }
         }
         // Without a catalogue, the chapter is unknown.
-        try await host.call("Open", ["dbmultiverse://page/130"], noOptions, interface: Self.application)
+        try await host.call(FreedesktopApplication.open, ["dbmultiverse://page/130"], noOptions)
         try storeCatalogue(of: .small, in: host.folder.path)
         try await host.waitForReloads(2)
-        try await host.call("Open", ["DBMultiverse://Page/130/", "dbmultiverse://page/100", "dbmultiverse://chapter/3"], noOptions,
-                            interface: Self.application)
-        try await host.call("ActivateAction", "open-page", [Variant(Int32(26))], noOptions, interface: Self.application)
+        try await host.call(FreedesktopApplication.open, ["DBMultiverse://Page/130/", "dbmultiverse://page/100", "dbmultiverse://chapter/3"], noOptions)
+        try await host.call(FreedesktopApplication.activateAction, "open-page", [Variant(Int32(26))], noOptions)
         #expect(try opened() == [
             OpenRequest(chapter: 0, uri: "dbmultiverse://page/130"),
             OpenRequest(chapter: 5, uri: "dbmultiverse://page/130"),
@@ -236,8 +233,8 @@ import TestingTraits
 
         // In a special, continuing opens the page, not the main story's chapter of that number.
         try await page(host, 101, chapter: 1, name: "The Special Begins", progress: 50, universe: 3)
-        try await host.call("ActivateAction", "open-current", [Variant](), noOptions, interface: Self.application)
-        try await host.call("Activate", noOptions, interface: Self.application)
+        try await host.call(FreedesktopApplication.activateAction, "open-current", [Variant](), noOptions)
+        try await host.call(FreedesktopApplication.activate, noOptions)
         #expect(try opened().suffix(2) == [OpenRequest(chapter: 0, uri: "dbmultiverse://page/101"),
                                            OpenRequest(chapter: 0, uri: "dbmultiverse://page/101")])
     }

@@ -4,6 +4,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 import TestingTraits
+import Widget
 
 /// The file contract of DESIGN §3, through the service.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct StorageContractTests {
@@ -18,7 +19,7 @@ import TestingTraits
         let host = try await ServiceHost.start(folder: folder)
         defer { host.stop() }
         #expect(try mode(folder) == 0o700)
-        try await host.call("UpdateChapter", Int32(42), "Vegeta", Int32(35), jpegBytes(), [String: Variant]())
+        try await host.call(Widget1.updateChapter, Int32(42), "Vegeta", Int32(35), jpegBytes(), [String: Variant]())
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(names == ["chapterCoverImage.jpg", "currentChapterData.json", "widgetSyncState.json"], "no temporary files left")
         for name in names {
@@ -29,7 +30,7 @@ import TestingTraits
     @Test func theChapterFileUsesTheIOSKeys() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
-        try await host.call("UpdateChapter", Int32(42), "Vegeta \"&\" <Goku>", Int32(35), jpegBytes(),
+        try await host.call(Widget1.updateChapter, Int32(42), "Vegeta \"&\" <Goku>", Int32(35), jpegBytes(),
                             ["page": Variant(Int32(980)), "language": Variant("fr")])
         let object = try jsonObject(at: host.folder.chapterDataPath)
         #expect(object["number"] as? Int == 42)
@@ -41,7 +42,7 @@ import TestingTraits
         #expect(Set(object.keys).isSubset(of: ["number", "name", "progress", "coverImagePath", "page", "language"]))
 
         // Without a cover the path is empty and the old cover is gone.
-        try await host.call("UpdateChapter", Int32(43), "Next", Int32(0), [UInt8](), [String: Variant]())
+        try await host.call(Widget1.updateChapter, Int32(43), "Next", Int32(0), [UInt8](), [String: Variant]())
         let next = try jsonObject(at: host.folder.chapterDataPath)
         #expect(next["coverImagePath"] as? String == "")
         #expect(next["page"] == nil)

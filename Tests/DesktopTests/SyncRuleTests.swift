@@ -4,6 +4,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 import TestingTraits
+import Widget
 
 /// The sync rules of DESIGN §5, on a real service over a private bus, timed by a manual clock.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct SyncRuleTests {
@@ -11,15 +12,27 @@ import TestingTraits
     let noOptions: [String: Variant] = [:]
 
     func update(_ host: ServiceHost, _ chapter: Int32, _ name: String = "Vegeta", _ progress: Int32) async throws {
-        try await host.call("UpdateChapter", chapter, name, progress, empty, noOptions)
+        try await host.call(Widget1.updateChapter, chapter, name, progress, empty, noOptions)
+    }
+
+    /// A service started on a fresh folder, the chapter given stored through `UpdateChapter`.
+    func hostReading(_ chapter: Int32, _ name: String = "Vegeta", _ progress: Int32) async throws -> ServiceHost {
+        let host = try await ServiceHost.start()
+        do {
+            try await update(host, chapter, name, progress)
+        } catch {
+            host.stop()
+            throw error
+        }
+        return host
     }
 
     @Test func updateChapterReloadsAtOnceWithTheEntryAndProperties() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
-        #expect(try await host.property("LastReload", Int64.self) == 0)
+        #expect(try await host.property(Widget1.lastReload) == 0)
 
-        try await host.call("UpdateChapter", Int32(42), "Vegeta", Int32(35), empty,
+        try await host.call(Widget1.updateChapter, Int32(42), "Vegeta", Int32(35), empty,
                             ["page": Variant(Int32(980)), "language": Variant("fr"), "unknown": Variant(true)])
         let reloads = try host.reloads()
         try #require(reloads.count == 1)
@@ -39,18 +52,17 @@ import TestingTraits
         try expectEntry(try changed.value("Entry", [String: Variant].self), chapter: 42, name: "Vegeta", progress: 35)
         #expect(changed["CoverImagePath"] == nil) // still ""
 
-        #expect(try await host.property("Chapter", Int32.self) == 42)
-        #expect(try await host.property("ChapterName", String.self) == "Vegeta")
-        #expect(try await host.property("Progress", Int32.self) == 35)
-        #expect(try await host.property("LastReload", Int64.self) == ServiceHost.startUnix)
-        #expect(try await host.property("Kind", String.self) == "DBMultiverseWidgets")
+        #expect(try await host.property(Widget1.chapter) == 42)
+        #expect(try await host.property(Widget1.chapterName) == "Vegeta")
+        #expect(try await host.property(Widget1.progress) == 35)
+        #expect(try await host.property(Widget1.lastReload) == ServiceHost.startUnix)
+        #expect(try await host.property(Widget1.kind) == "DBMultiverseWidgets")
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 35)
     }
 
     @Test func updateChapterForTheSameChapterIsRequested() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         try await update(host, 42, "Vegeta again", 36)
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "requested"])
@@ -58,106 +70,91 @@ import TestingTraits
     }
 
     @Test func aBurstOfProgressReloadsOnceTwoSecondsAfterTheLast() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 10)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 10)
         for (index, progress) in [Int32(20), 25, 30, 40].enumerated() {
             if index > 0 { try await host.advance(by: .milliseconds(500)) }
-            try await host.call("UpdateProgress", progress)
+            try await host.call(Widget1.updateProgress, progress)
         }
         // t = 1.5 s now; the wait ends at 3.5 s.
-        try await host.advance(by: .milliseconds(1900))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1900))
         #expect(try host.reloads().count == 1, "nothing before 2 s after the last change")
-        #expect(try await host.property("Progress", Int32.self) == 10)
+        #expect(try await host.property(Widget1.progress) == 10)
 
-        try await host.advance(by: .milliseconds(100))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(100))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "progress-change"])
         try expectEntry(reloads[1].entry, chapter: 42, name: "Vegeta", progress: 40)
-        #expect(try await host.property("Progress", Int32.self) == 40)
+        #expect(try await host.property(Widget1.progress) == 40)
 
-        try await host.advance(by: .seconds(10))
-        try await host.sync()
+        try await host.settle(after: .seconds(10))
         #expect(try host.reloads().count == 2, "a debounce fires once")
     }
 
     @Test func smallProgressChangesAreNotSignalledButReaching100Is() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 10)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 10)
-        try await host.call("UpdateProgress", Int32(14))
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        try await host.call(Widget1.updateProgress, Int32(14))
+        try await host.settle(after: .seconds(2))
         #expect(try host.reloads().count == 1, "4 points is under the threshold")
         // Stored nonetheless: the current entry has it, the published properties don't.
         #expect(try await host.currentEntry().value("progress", Int32.self) == 14)
-        #expect(try await host.property("Progress", Int32.self) == 10)
+        #expect(try await host.property(Widget1.progress) == 10)
 
         try await update(host, 7, "Close to the end", 97)
-        try await host.call("UpdateProgress", Int32(100))
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        try await host.call(Widget1.updateProgress, Int32(100))
+        try await host.settle(after: .seconds(2))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change", "progress-change"])
         #expect(try reloads.last?.entry.value("progress", Int32.self) == 100)
     }
 
     @Test func aChapterChangeCancelsAPendingProgressReload() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 10)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 10)
-        try await host.call("UpdateProgress", Int32(50))
+        try await host.call(Widget1.updateProgress, Int32(50))
         try await host.advance(by: .seconds(1))
         try await update(host, 43, "Next", 0)
-        try await host.advance(by: .seconds(5))
-        try await host.sync()
+        try await host.settle(after: .seconds(5))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "chapter-change"])
         #expect(try reloads[1].entry.value("chapter", Int32.self) == 43)
     }
 
     @Test func theHourlyReloadComesAnHourAfterTheLastReload() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         // Only the hourly deadline is armed.
         let armed = try await host.onLoop { [clock = host.clock] in clock.deadline.map { $0 - clock.now } }
         #expect(armed == .seconds(3600))
 
-        try await host.advance(by: .seconds(3599))
-        try await host.sync()
+        try await host.settle(after: .seconds(3599))
         #expect(try host.reloads().count == 1)
-        try await host.advance(by: .seconds(1))
-        try await host.sync()
+        try await host.settle(after: .seconds(1))
         var reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "periodic"])
         try expectEntry(reloads[1].entry, chapter: 42, name: "Vegeta", progress: 35)
-        #expect(try await host.property("LastReload", Int64.self) == ServiceHost.startUnix + 3600)
+        #expect(try await host.property(Widget1.lastReload) == ServiceHost.startUnix + 3600)
 
         // A reload restarts the hour: requested at +1800 moves the next periodic to +5400.
         try await host.advance(by: .seconds(1800))
-        try await host.call("ReloadTimelines", "DBMultiverseWidgets")
-        try await host.advance(by: .seconds(3599))
-        try await host.sync()
+        try await host.call(Widget1.reloadTimelines, "DBMultiverseWidgets")
+        try await host.settle(after: .seconds(3599))
         #expect(try host.reloads().map(\.reason) == ["chapter-change", "periodic", "requested"])
-        try await host.advance(by: .seconds(1))
-        try await host.sync()
+        try await host.settle(after: .seconds(1))
         reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change", "periodic", "requested", "periodic"])
     }
 
     @Test func aFileWrittenByAnotherProgramIsPickedUp() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         try writeAtomically(chapterJSON(number: 43, name: "Written by the iOS app", progress: 5),
                             to: host.folder.chapterDataPath)
         let reloads = try await host.waitForReloads(2)
         #expect(reloads[1].reason == "chapter-change")
         try expectEntry(reloads[1].entry, chapter: 43, name: "Written by the iOS app", progress: 5)
-        #expect(try await host.property("Chapter", Int32.self) == 43)
+        #expect(try await host.property(Widget1.chapter) == 43)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 43, "progress": 5])
 
         // A progress-only write follows the progress rule: debounced, then signalled.
@@ -171,8 +168,7 @@ import TestingTraits
             }
         }
         #expect(try host.reloads().count == 2)
-        try await host.advance(by: .seconds(2))
-        try await host.sync()
+        try await host.settle(after: .seconds(2))
         let last = try #require(try host.reloads().last)
         #expect(last.reason == "progress-change")
         #expect(try last.entry.value("progress", Int32.self) == 60)
@@ -219,12 +215,11 @@ import TestingTraits
     }
 
     @Test func atStartAChapterDifferentFromTheSyncStateReloadsAtOnce() async throws {
-        let folder = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(#"{"chapter": 41, "progress": 80}"#.utf8).write(to: URL(fileURLWithPath: folder + "/widgetSyncState.json"))
-        try chapterJSON(number: 42, name: "Vegeta", progress: 3).write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
-        let host = try await ServiceHost.start(folder: folder)
+        let host = try await ServiceHost.start(storing: [
+            "widgetSyncState.json": Data(#"{"chapter": 41, "progress": 80}"#.utf8), "currentChapterData.json": chapterJSON(number: 42, name: "Vegeta", progress: 3),
+        ])
         defer { host.stop() }
+        let folder = host.folder.path
         try await host.sync()
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["chapter-change"])
@@ -233,33 +228,26 @@ import TestingTraits
     }
 
     @Test func atStartMoreProgressOnTheSameChapterIsDebounced() async throws {
-        let folder = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(#"{"chapter": 42, "progress": 20}"#.utf8).write(to: URL(fileURLWithPath: folder + "/widgetSyncState.json"))
-        try chapterJSON(number: 42, name: "Vegeta", progress: 30).write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
-        let host = try await ServiceHost.start(folder: folder)
+        let host = try await ServiceHost.start(storing: [
+            "widgetSyncState.json": Data(#"{"chapter": 42, "progress": 20}"#.utf8), "currentChapterData.json": chapterJSON(number: 42, name: "Vegeta", progress: 30),
+        ])
         defer { host.stop() }
         try await host.sync()
         #expect(try host.reloads().isEmpty)
-        try await host.advance(by: .milliseconds(1999))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1999))
         #expect(try host.reloads().isEmpty)
-        try await host.advance(by: .milliseconds(1))
-        try await host.sync()
+        try await host.settle(after: .milliseconds(1))
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["progress-change"])
         #expect(try reloads.first?.entry.value("progress", Int32.self) == 30)
     }
 
     @Test func atStartTheSameStateReloadsNothing() async throws {
-        let folder = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(#"{"chapter": 42, "progress": 30}"#.utf8).write(to: URL(fileURLWithPath: folder + "/widgetSyncState.json"))
-        try chapterJSON(number: 42, name: "Vegeta", progress: 30).write(to: URL(fileURLWithPath: folder + "/currentChapterData.json"))
-        let host = try await ServiceHost.start(folder: folder)
+        let host = try await ServiceHost.start(storing: [
+            "widgetSyncState.json": Data(#"{"chapter": 42, "progress": 30}"#.utf8), "currentChapterData.json": chapterJSON(number: 42, name: "Vegeta", progress: 30),
+        ])
         defer { host.stop() }
-        try await host.advance(by: .seconds(3599))
-        try await host.sync()
+        try await host.settle(after: .seconds(3599))
         #expect(try host.reloads().isEmpty)
         try expectEntry(try await host.currentEntry(), chapter: 42, name: "Vegeta", progress: 30)
     }
@@ -270,11 +258,11 @@ import TestingTraits
         #expect(!FileManager.default.fileExists(atPath: host.folder.syncStatePath))
         try await update(host, 42, "Vegeta", 35)
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 35])
-        try await host.call("UpdateProgress", Int32(37))
+        try await host.call(Widget1.updateProgress, Int32(37))
         try await host.advance(by: .seconds(2))
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 35],
                 "no reload, no record")
-        try await host.call("UpdateProgress", Int32(90))
+        try await host.call(Widget1.updateProgress, Int32(90))
         try await host.advance(by: .seconds(2))
         #expect(try jsonObject(at: host.folder.syncStatePath) as NSDictionary == ["chapter": 42, "progress": 90])
         try await update(host, 50, "Fifty", 0)
@@ -282,13 +270,11 @@ import TestingTraits
     }
 
     @Test func theTimelineIsOneEntryReloadedAfterAnHour() async throws {
-        let host = try await ServiceHost.start()
+        let host = try await hostReading(42, "Vegeta", 35)
         defer { host.stop() }
-        try await update(host, 42, "Vegeta", 35)
         try await host.advance(by: .seconds(125))
         for family in ["small", "medium"] {
-            let (entries, policy, reloadAfter) = try await host.call("GetTimeline", family)
-                .decode([[String: Variant]].self, String.self, Int64.self)
+            let (entries, policy, reloadAfter) = try await host.call(Widget1.getTimeline, family)
             try #require(entries.count == 1)
             try expectEntry(entries[0], chapter: 42, name: "Vegeta", progress: 35, family: family, date: ServiceHost.startUnix)
             #expect(policy == "after")
@@ -300,17 +286,17 @@ import TestingTraits
         let host = try await ServiceHost.start()
         defer { host.stop() }
         for family in ["small", "medium"] {
-            try expectPlaceholder(try await host.call("GetPlaceholder", family).decode([String: Variant].self), family: family)
-            try expectPlaceholder(try await host.call("GetSnapshot", family).decode([String: Variant].self), family: family)
+            try expectPlaceholder(try await host.call(Widget1.getPlaceholder, family), family: family)
+            try expectPlaceholder(try await host.call(Widget1.getSnapshot, family), family: family)
         }
         try expectPlaceholder(try await host.currentEntry())
-        #expect(try await host.property("LastReload", Int64.self) == 0)
-        try expectPlaceholder(try await host.property("Entry", [String: Variant].self))
+        #expect(try await host.property(Widget1.lastReload) == 0)
+        try expectPlaceholder(try await host.property(Widget1.entry))
 
         try await update(host, 42, "Vegeta", 35)
         for family in ["small", "medium"] {
-            try expectPlaceholder(try await host.call("GetPlaceholder", family).decode([String: Variant].self), family: family)
-            try expectEntry(try await host.call("GetSnapshot", family).decode([String: Variant].self),
+            try expectPlaceholder(try await host.call(Widget1.getPlaceholder, family), family: family)
+            try expectEntry(try await host.call(Widget1.getSnapshot, family),
                             chapter: 42, name: "Vegeta", progress: 35, family: family)
         }
     }
@@ -318,11 +304,11 @@ import TestingTraits
     @Test func reloadRequestsReReadStorage() async throws {
         let host = try await ServiceHost.start()
         defer { host.stop() }
-        try await host.call("ReloadAllTimelines")
-        try await host.call("ReloadTimelines", "DBMultiverseWidgets")
+        try await host.call(Widget1.reloadAllTimelines)
+        try await host.call(Widget1.reloadTimelines, "DBMultiverseWidgets")
         let reloads = try host.reloads()
         #expect(reloads.map(\.reason) == ["requested", "requested"])
         try expectPlaceholder(reloads[0].entry)
-        #expect(try await host.property("LastReload", Int64.self) == ServiceHost.startUnix)
+        #expect(try await host.property(Widget1.lastReload) == ServiceHost.startUnix)
     }
 }

@@ -1,7 +1,8 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
+import Follower
 import Foundation
 import SiteTestSupport
 import Testing

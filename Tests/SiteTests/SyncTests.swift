@@ -47,6 +47,14 @@ struct SiteFixture {
         try CatalogueSync(configuration: configuration()).sync(language: language, force: force)
     }
 
+    /// A fixture whose site publishes the small comic, synced once: the stored catalogue's bytes.
+    static func withSmallCatalogue() throws -> (SiteFixture, Data) {
+        let fixture = try SiteFixture()
+        fixture.site.publish(.small)
+        _ = try fixture.sync()
+        return (fixture, try #require(fixture.catalogueBytes))
+    }
+
     func syncError(force: Bool = false) throws -> SiteError {
         try #require(throws: SiteError.self) { try sync(force: force) }
     }
@@ -157,11 +165,8 @@ struct SyncTests {
     }
 
     @Test func fewerChaptersNeverReplaceTheStoredCatalogue() throws {
-        let fixture = try SiteFixture()
+        let (fixture, before) = try SiteFixture.withSmallCatalogue()
         defer { fixture.stop() }
-        fixture.site.publish(.small)
-        _ = try fixture.sync()
-        let before = try #require(fixture.catalogueBytes)
         var shorter = FixtureComic.small
         shorter.chapters.removeLast(2)
         fixture.site.publish(shorter.publishing(1))
@@ -171,11 +176,8 @@ struct SyncTests {
     }
 
     @Test func zeroChaptersIsAMarkupChangeThatKeepsTheCatalogue() throws {
-        let fixture = try SiteFixture()
+        let (fixture, before) = try SiteFixture.withSmallCatalogue()
         defer { fixture.stop() }
-        fixture.site.publish(.small)
-        _ = try fixture.sync()
-        let before = try #require(fixture.catalogueBytes)
         fixture.site.serve(SiteFixture.list, .content(body: Array("<html><body><h1>New site!</h1></body></html>".utf8), contentType: "text/html"))
         let error = try fixture.syncError(force: true)
         #expect(error.message.contains("no chapters found"), "\(error.message)")

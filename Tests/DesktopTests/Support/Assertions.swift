@@ -4,11 +4,11 @@ import Foundation
 import Testing
 
 /// Expects `body` to fail with the D-Bus error `name` whose message contains every one of `texts`.
-func expectError(_ name: String, containing texts: [String], sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: () async throws -> Message) async {
+func expectError<Reply>(_ name: String, containing texts: [String], sourceLocation: SourceLocation = #_sourceLocation,
+                        _ body: () async throws -> Reply) async {
     do {
         let reply = try await body()
-        Issue.record("expected \(name), got a reply with signature '\(reply.signature)'", sourceLocation: sourceLocation)
+        Issue.record("expected \(name), got the reply \(reply)", sourceLocation: sourceLocation)
     } catch let error as DBusError {
         #expect(error.name == name, "message was: \(error.message)", sourceLocation: sourceLocation)
         for text in texts {

@@ -1,6 +1,6 @@
 import DBus
 import DBusTestSupport
-import Desktop
+import Follower
 import EventLoop
 import Foundation
 import Testing
@@ -14,8 +14,7 @@ import Testing
 /// a server that is absent, appears, or restarts (ids start again at 1 after each start). It
 /// serves the members the notifier uses (`Notify`, `GetCapabilities`).
 ///
-/// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus objects live in a
-/// `BusHost` and are touched only on its thread.
+/// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus side is a `StandInPeer`.
 final class FakeNotificationServer: @unchecked Sendable {
     /// One `Notify` call as received.
     struct NotifyCall: Sendable {
@@ -26,7 +25,6 @@ final class FakeNotificationServer: @unchecked Sendable {
         let server: String
     }
 
-    let address: String
     let notifyCalls: AsyncStream<NotifyCall>
     private let notifyContinuation: AsyncStream<NotifyCall>.Continuation
     private let lock = NSLock()
@@ -35,15 +33,13 @@ final class FakeNotificationServer: @unchecked Sendable {
     private var failure: DBusError?
     private var recorded: [NotifyCall] = []
     private var capabilityReads = 0
-    private var running: (host: BusHost, exported: LoopBound<ExportedInterface<Notifications>>)?
+    private let peer: StandInPeer<Notifications>
 
     init(address: String, capabilities: [String] = ["actions", "body", "body-markup", "persistence"]) {
-        self.address = address
+        peer = StandInPeer(address: address, object: Notifications.object)
         capabilitiesValue = capabilities
         (notifyCalls, notifyContinuation) = AsyncStream.makeStream()
     }
-
-    deinit { stop() }
 
     // MARK: Configuration and records
 
@@ -59,7 +55,7 @@ final class FakeNotificationServer: @unchecked Sendable {
     var calls: [NotifyCall] { locked { recorded } }
     var getCapabilitiesCount: Int { locked { capabilityReads } }
     /// The unique name of the running instance.
-    var uniqueName: String? { locked { running?.host.uniqueName } }
+    var uniqueName: String? { peer.uniqueName }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -69,30 +65,17 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     // MARK: Running
 
-    /// Connects, exports the interface, and owns `org.freedesktop.Notifications`.
+    /// Connects, exports the interface, and owns `org.freedesktop.Notifications`; ids start at 1.
     func start() throws {
-        let host = try BusHost(address: address)
-        let exported = LoopBound(try host.server.export(interface, at: Notifications.object.path))
-        try host.own(Notifications.object.destination)
-        locked {
-            nextID = 1
-            running = (host, exported)
-        }
-        try host.start()
+        try peer.start(reset: { locked { nextID = 1 } }) { _ in interface }
     }
 
     /// Leaves the bus (the name goes with the connection).
-    func stop() {
-        let host = locked { () -> BusHost? in
-            defer { running = nil }
-            return running?.host
-        }
-        if let stuck = host?.stop() { Issue.record(stuck) }
-    }
+    func stop() { peer.stop() }
 
     /// Emits `signal` from the running instance; returns once the bus has routed it.
     func emit(_ signal: NotificationSignal) async throws {
-        guard let host = locked({ running?.host }) else { throw FixtureError("the fake notification server is not running") }
+        guard let host = peer.host else { throw FixtureError("the fake notification server is not running") }
         let message = Message.signal(path: Notifications.object.path, interface: Notifications.name, member: signal.member)
         switch signal {
         case .actionInvoked(let id, let key): message.append(id, key)

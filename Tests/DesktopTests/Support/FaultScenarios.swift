@@ -1,7 +1,7 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
 import Foundation
 import Synchronization
 import Testing
@@ -15,6 +15,23 @@ enum FaultScenarios {
     static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
     static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
     static let placeholderName = "A Really Strange Tournament!"
+
+    // MARK: The checks FaultTests and SoakTests make, at their sizes
+
+    /// `killDuringUpdates` survives every cycle; its figures are printed for `suite`.
+    static func expectNothingAcceptedLost(cycles: Int, in suite: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let figures = try await killDuringUpdates(cycles: cycles)
+        #expect(figures.survived == cycles, sourceLocation: sourceLocation)
+        print("\(suite): SIGKILL ×\(cycles): \(figures)")
+    }
+
+    /// `manyClients` makes every call without an error; the count is printed for `suite`.
+    static func expectNoErrors(clients: Int, calls: Int, in suite: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (made, errors) = try await manyClients(clients: clients, calls: calls)
+        #expect(made == clients * calls, sourceLocation: sourceLocation)
+        #expect(errors.isEmpty, "\(errors.count) errors, e.g. \(errors.prefix(5))", sourceLocation: sourceLocation)
+        print("\(suite): \(clients) clients × \(calls) calls = \(made), \(errors.count) errors")
+    }
 
     // MARK: Shared helpers
 

@@ -1,7 +1,8 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
+import Widget
+import Service
 import EventLoop
 import Foundation
 import Logging
@@ -141,10 +142,12 @@ final class ServiceHost: @unchecked Sendable {
     private let service: LoopBound<RunningService>
     private let ownsFolder: Bool
 
-    /// Starts a private bus and the service on `folder` (a fresh temporary one when nil).
-    static func start(folder: String? = nil) async throws -> ServiceHost {
+    /// Starts a private bus and the service on `folder` (a fresh temporary one when nil, holding
+    /// `files`: name and content).
+    static func start(folder: String? = nil, storing files: [String: Data] = [:]) async throws -> ServiceHost {
         let bus = try PrivateBus()
         let path = try folder ?? makeTemporaryDirectory()
+        for (name, content) in files { try content.write(to: URL(fileURLWithPath: path + "/" + name)) }
         let client = try await BusClient.connect(.address(bus.address))
         let collector = SignalCollector()
         // Subscribe before the service exists: even the reload of its start is seen.
@@ -190,6 +193,12 @@ final class ServiceHost: @unchecked Sendable {
         try await onLoop { [clock] in clock.advance(by: duration) }
     }
 
+    /// `advance(by:)`, then a round trip: every reload the time brought has been collected.
+    func settle(after duration: Duration) async throws {
+        try await advance(by: duration)
+        try await sync()
+    }
+
     /// Runs `body` on the loop thread and returns its result (bounded: see `BusHost.perform`).
     func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
         try await host.perform(body)
@@ -204,26 +213,43 @@ final class ServiceHost: @unchecked Sendable {
 
     // MARK: Calls
 
-    /// Calls a widget method (or another interface's) on the service.
+    /// Calls a declared method (of Widget1, org.freedesktop.Application, or a standard interface)
+    /// on the service's object; its reply is the declared outputs.
     @discardableResult
-    func call<each A: DBusArgument>(_ member: MemberName, _ args: repeat each A,
-                                    interface: InterfaceName = widget) async throws -> Message {
+    func call<Owner, each In: DBusArgument, each Out: DBusArgument>(
+        _ method: MethodDeclaration<Owner, Arguments<repeat each In>, Arguments<repeat each Out>>, _ args: repeat each In
+    ) async throws -> (repeat each Out) {
+        try await client.call(method.call(on: WidgetBus.object, repeat each args), timeout: .seconds(10))
+    }
+
+    /// `call` for a method with one output (which Swift 6.3 does not infer as a one-element pack).
+    @discardableResult
+    func call<Owner, each In: DBusArgument, Out: DBusArgument>(
+        _ method: MethodDeclaration<Owner, Arguments<repeat each In>, Arguments<Out>>, _ args: repeat each In
+    ) async throws -> Out {
+        try await client.call(method.call(on: WidgetBus.object, repeat each args), timeout: .seconds(10))
+    }
+
+    /// Calls `member` of `interface` with arguments no declaration has: for the service's answer
+    /// to calls with a wrong signature or an unknown method.
+    @discardableResult
+    func callUnchecked<each A: DBusArgument>(_ member: MemberName, _ args: repeat each A,
+                                             interface: InterfaceName = widget) async throws -> Message {
         try await client.call(destination: WidgetBus.busName, path: WidgetBus.objectPath, interface: interface,
                               member: member, repeat each args, timeout: .seconds(10))
     }
 
     func currentEntry() async throws -> [String: Variant] {
-        try await call("GetCurrentEntry").decode([String: Variant].self)
+        try await call(Widget1.getCurrentEntry)
     }
 
-    func property<T: DBusArgument>(_ name: String, _ type: T.Type) async throws -> T {
-        try await client.property(T.self, destination: WidgetBus.busName, path: WidgetBus.objectPath,
-                                  interface: Widget1.name, name: name)
+    func property<T: DBusArgument>(_ property: PropertyDeclaration<Widget1, T>) async throws -> T {
+        try await client.call(property.get(from: WidgetBus.object), timeout: .seconds(10))
     }
 
     /// A round trip through the service: every signal it emitted before is collected after.
     func sync() async throws {
-        _ = try await call("Ping", interface: "org.freedesktop.DBus.Peer")
+        try await call(Peer.ping)
     }
 
     /// The `TimelinesReloaded` signals collected so far.

@@ -1,7 +1,6 @@
 import ComicDomain
 import DBus
 import DBusTestSupport
-import Desktop
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import DBus
 import DBusTestSupport
-import Desktop
+import Follower
 import EventLoop
 import Foundation
 import Logging
@@ -14,8 +14,7 @@ import Testing
 /// `StatusNotifierItemRegistered`, and can be stopped and started again to play a panel that
 /// restarts or starts later (its list is empty after each start).
 ///
-/// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus objects live in a
-/// `BusHost` and are touched only on its thread.
+/// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus side is a `StandInPeer`.
 final class FakeStatusNotifierWatcher: @unchecked Sendable {
     /// One registration as received, and the unique name of the watcher instance that took it.
     struct Registration: Sendable, Equatable {
@@ -23,50 +22,28 @@ final class FakeStatusNotifierWatcher: @unchecked Sendable {
         let watcher: String
     }
 
-    let address: String
     let registrations: AsyncStream<Registration>
     private let continuation: AsyncStream<Registration>.Continuation
     private let lock = NSLock()
     private var items: [String] = []
-    private var running: (host: BusHost, exported: LoopBound<ExportedInterface<StatusNotifierWatcher>>)?
+    private let peer: StandInPeer<StatusNotifierWatcher>
 
     init(address: String) {
-        self.address = address
+        peer = StandInPeer(address: address, object: StatusNotifierWatcher.object)
         (registrations, continuation) = AsyncStream.makeStream()
     }
 
-    deinit { stop() }
-
     /// The items registered with the running instance, as `RegisteredStatusNotifierItems` lists them.
-    var registeredItems: [String] { locked { items } }
-    var uniqueName: String? { locked { running?.host.uniqueName } }
+    var registeredItems: [String] { lock.withLock { items } }
+    var uniqueName: String? { peer.uniqueName }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
-    /// Connects, exports the watcher and owns `org.kde.StatusNotifierWatcher`.
+    /// Connects, exports the watcher and owns `org.kde.StatusNotifierWatcher`; its list starts empty.
     func start() throws {
-        let host = try BusHost(address: address)
-        let exported = LoopBound(try host.server.export(interface(uniqueName: host.uniqueName), at: StatusNotifierWatcher.object.path))
-        try host.own(StatusNotifierWatcher.object.destination)
-        locked {
-            items = []
-            running = (host, exported)
-        }
-        try host.start()
+        try peer.start(reset: { lock.withLock { items = [] } }) { uniqueName in interface(uniqueName: uniqueName) }
     }
 
     /// Leaves the bus (the name goes with the connection).
-    func stop() {
-        let host = locked { () -> BusHost? in
-            defer { running = nil }
-            return running?.host
-        }
-        if let stuck = host?.stop() { Issue.record(stuck) }
-    }
+    func stop() { peer.stop() }
 
     private func interface(uniqueName: String) -> Interface<StatusNotifierWatcher> {
         Interface(
@@ -75,13 +52,13 @@ final class FakeStatusNotifierWatcher: @unchecked Sendable {
                     // A bus name's item is at /StatusNotifierItem (the watcher cannot see who
                     // registered a bare path here, which the item under test never sends).
                     let item = service.hasPrefix("/") ? service : service + StatusNotifierItem.objectPath.rawValue
-                    locked { if !items.contains(item) { items.append(item) } }
+                    lock.withLock { if !items.contains(item) { items.append(item) } }
                     continuation.yield(Registration(service: service, watcher: uniqueName))
                 },
                 Method(StatusNotifierWatcher.registerStatusNotifierHost) { _ in },
             ],
             properties: [
-                Property(StatusNotifierWatcher.registeredStatusNotifierItems) { [unowned self] in locked { items } },
+                Property(StatusNotifierWatcher.registeredStatusNotifierItems) { [unowned self] in lock.withLock { items } },
                 Property(StatusNotifierWatcher.isStatusNotifierHostRegistered) { true },
                 Property(StatusNotifierWatcher.protocolVersion) { 0 },
             ],
@@ -108,9 +85,7 @@ final class TrayHost: @unchecked Sendable {
         logger.logLevel = .critical
         let tray = TrayItem(server: host.server, iconThemePath: iconThemePath, chapterName: chapterName, logger: logger)
         self.tray = LoopBound(tray)
-        let (events, continuation) = AsyncStream<TrayEvent>.makeStream()
-        self.events = events
-        tray.observer = { continuation.yield($0) }
+        events = observe(&tray.observer)
         try tray.start()
         try host.start()
     }
@@ -133,11 +108,7 @@ final class TrayHost: @unchecked Sendable {
     /// Waits for the next event satisfying `predicate`, skipping others.
     @discardableResult
     func wait(for what: String, within seconds: Double = 10, _ predicate: @escaping @Sendable (TrayEvent) -> Bool) async throws -> TrayEvent {
-        let events = events
-        return try await withTimeout(seconds, what) {
-            for await event in events where predicate(event) { return event }
-            throw FixtureError("the tray's events ended before \(what)")
-        }
+        try await nextEvent(of: events, from: "the tray", what, within: seconds, predicate)
     }
 
     /// Stops the loop before the tray it calls goes.

@@ -55,3 +55,40 @@ func detachIOThread(_ body: @escaping @Sendable () -> Void) {
         body()
     }
 }
+
+/// The next event of `events` satisfying `predicate` (others are skipped), waiting at most
+/// `seconds`; `source` names whose events they are, for the failure.
+func nextEvent<Event: Sendable>(of events: AsyncStream<Event>, from source: String, _ what: String, within seconds: Double,
+                                _ predicate: @escaping @Sendable (Event) -> Bool) async throws -> Event {
+    try await withTimeout(seconds, what) {
+        for await event in events where predicate(event) { return event }
+        throw FixtureError("\(source)'s events ended before \(what)")
+    }
+}
+
+/// What `observer` is told from now on, as a stream.
+func observe<Event: Sendable>(_ observer: inout ((Event) -> Void)?) -> AsyncStream<Event> {
+    let (events, continuation) = AsyncStream<Event>.makeStream()
+    observer = { continuation.yield($0) }
+    return events
+}
+
+/// Temporary folders, one per prefix, removed with this value (for tests that need several).
+final class TemporaryFolders {
+    let paths: [String]
+
+    init(_ prefixes: String...) throws {
+        var made: [String] = []
+        do {
+            for prefix in prefixes { made.append(try makeTemporaryDirectory(prefix)) }
+        } catch {
+            for path in made { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+        paths = made
+    }
+
+    deinit {
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    }
+}

@@ -1,0 +1,78 @@
+package import ComicDomain
+internal import DBus
+internal import Widget
+
+/// The notification for a chapter change, exactly as DESIGN §7 has it.
+package enum ChapterNotification {
+    package static let appName = "DBMultiverse"
+    package static let appIcon = WidgetBus.iconName
+    package static let desktopEntry = "com.nobadi.DBMultiverse"
+    package static let category = "x-dbmultiverse.chapter.changed"
+    /// Normal urgency (0 low, 1 normal, 2 critical).
+    package static let urgency: UInt8 = 1
+    package static let defaultAction = "default"
+    package static let defaultActionLabel = "Continue reading"
+    /// The stack tag: servers that honour one (dunst, swaync, Notify OSD) replace the standing
+    /// notification with the same tag even when `replaces_id` is 0, as after a notifier restart.
+    package static let stackTag = "dbmultiverse-chapter"
+
+    /// The `Notify` arguments for `entry`.
+    ///
+    /// - summary `Chapter 42: <name>`, plain text (the specification gives summaries no markup);
+    /// - body `35% read`, with `&`, `<`, `>` escaped whatever the server advertises: servers
+    ///   without `body-markup` are told to strip markup, and escaping keeps a name-free body
+    ///   correct on both kinds;
+    /// - actions `["default", "Continue reading"]` only when the server advertises `actions`;
+    /// - hints `desktop-entry`, `category`, `urgency` (a byte), the stack tags, `value` (the
+    ///   progress, `i` 0…100: a bar on dunst, swaync and Plasma) and, when the entry has a cover,
+    ///   `image-path` as a `file://` URI.
+    package static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
+        var hints = commonHints(category: category, stackTag: stackTag)
+        hints["value"] = Variant(Int32(min(max(entry.progress, Limits.progress.lowerBound), Limits.progress.upperBound)))
+        if let uri = fileURI(forPath: entry.imagePath) { hints["image-path"] = Variant(uri) }
+        return NotificationRequest(
+            appName: appName,
+            replacesID: id,
+            appIcon: appIcon,
+            summary: "Chapter \(entry.chapter): \(entry.name)",
+            body: escapedForMarkup("\(entry.progress)% read"),
+            actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
+            hints: hints,
+            expireTimeout: -1
+        )
+    }
+
+    /// The hints every notification of the notifier carries: `desktop-entry`, `category`,
+    /// `urgency` (a byte), and `stackTag` as both `x-dunst-stack-tag` and
+    /// `x-canonical-private-synchronous` (`s`).
+    static func commonHints(category: String, stackTag: String) -> [String: Variant] {
+        [
+            "desktop-entry": Variant(desktopEntry),
+            "category": Variant(category),
+            "urgency": Variant(urgency),
+            "x-dunst-stack-tag": Variant(stackTag),
+            "x-canonical-private-synchronous": Variant(stackTag),
+        ]
+    }
+
+    /// `file://` + the absolute path, each byte outside RFC 3986's unreserved set and `/`
+    /// percent-encoded (UTF-8). Nil for "" or a relative path: a URI needs an absolute one.
+    package static func fileURI(forPath path: String) -> String? {
+        guard path.hasPrefix("/") else { return nil }
+        let hex: [Character] = Array("0123456789ABCDEF")
+        var uri = "file://"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                uri.append("%")
+                uri.append(hex[Int(byte >> 4)])
+                uri.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return uri
+    }
+}

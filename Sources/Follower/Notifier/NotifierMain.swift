@@ -1,0 +1,76 @@
+internal import ComicDomain
+internal import DBus
+internal import Glibc
+package import Logging
+internal import Widget
+
+/// `dbmultiverse notifier`: follows the widget service, shows a desktop notification at each
+/// chapter change and for new pages and, unless turned off, the tray item (DESIGN §14), until SIGTERM/SIGINT (exit 0)
+/// or until the bus goes away (exit 1, so systemd's `Restart=on-failure` brings it back). Returns
+/// the process exit status.
+package enum NotifierMain {
+    package static func run(environment: [String: String], noTray: Bool = false, logger: Logger) -> Int32 {
+        guard let process = BusProcess(address: .session, logger: logger) else { return 1 }
+        let connection = process.connection
+        let settings = traySettings(environment: environment, noTray: noTray, logger: logger)
+        // One subscription and one entry for both; with the tray, reading the entry starts the
+        // service by D-Bus activation, as a desktop would.
+        let follower = WidgetFollower(connection: connection, activatesService: settings.isEnabled, logger: logger)
+        let notifier = Notifier(connection: connection, folder: DataFolder.resolve(environment: environment), follower: follower, logger: logger)
+        do {
+            try notifier.start()
+        } catch {
+            logger.critical("cannot follow the widget service: \(error)")
+            return 1
+        }
+        let tray = settings.isEnabled ? startTray(on: connection, follower: follower, environment: environment, logger: logger) : nil
+        logger.info("following \(WidgetBus.busName) for chapter changes and new pages")
+        let status = process.run()
+
+        tray?.stop()
+        notifier.stop()
+        if connection.isConnected { connection.flush() }
+        return status
+    }
+
+    /// Whether the tray item is shown: not with `--no-tray` or `tray = no` in the config file.
+    private static func traySettings(environment: [String: String], noTray: Bool, logger: Logger) -> TraySettings {
+        let settings = TraySettings(noTrayOption: noTray, config: ConfigFile.load(environment: environment))
+        if let problem = settings.problem { logger.warning("\(problem)") }
+        if !settings.isEnabled {
+            logger.info("no tray item (\(noTray ? "--no-tray" : "\(TraySettings.configKey) = no in the config file"))")
+        }
+        return settings
+    }
+
+    /// The tray item, following the service through `follower`. One that can't be set up is
+    /// logged and left out: the notifications go on without it.
+    private static func startTray(on connection: Connection, follower: WidgetFollower, environment: [String: String], logger: Logger) -> TrayItem? {
+        let folder = DataFolder.resolve(environment: environment)
+        var reportedProblem: String? // each config file problem logged once
+        do {
+            let tray = TrayItem(
+                server: try ObjectServer(connection: connection), iconThemePath: TraySettings.iconThemePath(executable: executablePath()),
+                chapterName: { number in
+                    TraySettings.chapterName(number, folder: folder, config: ConfigFile.load(environment: environment)) { problem in
+                        guard problem.message != reportedProblem else { return }
+                        reportedProblem = problem.message
+                        logger.warning("the tray names chapters in English: \(problem.message)")
+                    }
+                },
+                follower: follower, logger: logger)
+            try tray.start()
+            return tray
+        } catch {
+            logger.error("cannot show the tray item: \(error)")
+            return nil
+        }
+    }
+
+    /// This program's file, symlinks resolved ("" when the kernel does not say).
+    private static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    }
+}

@@ -1,0 +1,52 @@
+package import ComicDomain
+internal import Glibc
+
+/// How the notifier's tray item is set up: whether it is shown, where its icon is, and where
+/// the next chapter's name comes from.
+package struct TraySettings: Sendable, Equatable {
+    /// The config file's key: `tray = no` turns the item off.
+    package static let configKey = "tray"
+
+    /// Whether the notifier shows the tray item.
+    package let isEnabled: Bool
+    /// Why the config file's value was not understood (the item then stays on), for the log.
+    package let problem: String?
+
+    /// On, unless `noTrayOption` (`--no-tray`) or the config file's `tray` says no (its yes-or-no
+    /// values: `ConfigFile.switchValue`).
+    package init(noTrayOption: Bool, config: ConfigFile) {
+        guard !noTrayOption else {
+            self.init(isEnabled: false, problem: nil)
+            return
+        }
+        let setting = config.switchValue(Self.configKey, default: true)
+        self.init(isEnabled: setting.isOn, problem: setting.problem)
+    }
+
+    private init(isEnabled: Bool, problem: String?) {
+        self.isEnabled = isEnabled
+        self.problem = problem
+    }
+
+    /// The tray's own icon theme folder of an installation, for `IconThemePath`:
+    /// `<prefix>/share/dbmultiverse/icons` when the program runs from `<prefix>/bin` and `make
+    /// install` put the icon and its theme index there, else "". Hosts find the icon in the
+    /// desktop's icon theme when `<prefix>/share` is one of its data directories anyway; with
+    /// another prefix, this is how they do.
+    package static func iconThemePath(executable: String) -> String {
+        guard let slash = executable.lastIndex(of: "/"), executable[..<slash].hasSuffix("/bin") else { return "" }
+        let icons = String(executable[..<slash].dropLast("/bin".count)) + "/share/dbmultiverse/icons"
+        let files = ["/hicolor/index.theme", "/hicolor/scalable/apps/\(ChapterNotification.appIcon).svg"]
+        return files.allSatisfy { access(icons + $0, R_OK) == 0 } ? icons : ""
+    }
+
+    /// The name the stored catalogue gives main-story chapter `number`, in the reader's language
+    /// (`ConfigFile.readerLanguage`); nil when none is known. A config file naming a language the
+    /// site does not have goes to `report`.
+    package static func chapterName(_ number: Int, folder: DataFolder, config: ConfigFile,
+                                   report: (ComicError) -> Void = { _ in }) -> String? {
+        let (language, problem) = config.readerLanguageOrEnglish(chosen: folder.readChapterData().value?.siteLanguage)
+        if let problem { report(problem) }
+        return folder.readCatalogue(language).value?.mainStory.first { $0.number == number }?.name
+    }
+}

@@ -1,0 +1,29 @@
+internal import ComicDomain
+internal import DBus
+internal import Glibc
+package import Logging
+internal import Widget
+
+/// `dbmultiverse service`: owns `com.nobadi.DBMultiverse` until SIGTERM/SIGINT or until the bus
+/// goes away. Returns the process exit status.
+package enum ServiceMain {
+    package static func run(environment: [String: String], logger: Logger) -> Int32 {
+        // The browsers the opener starts are never waited for: let the kernel reap them.
+        // Process-wide, so set here and not by the opener (a host process may wait for its children).
+        signal(SIGCHLD, SIG_IGN)
+        guard let process = BusProcess(address: .starter, logger: logger) else { return 1 }
+        let folder = DataFolder.resolve(environment: environment)
+        let service: RunningService
+        do {
+            service = try RunningService(
+                server: ObjectServer(connection: process.connection), folder: folder, clock: LoopClock(loop: process.loop),
+                opener: ChapterOpener(environment: environment, logger: logger), environment: environment, logger: logger)
+        } catch {
+            logger.critical("cannot start the service: \(error)")
+            return 1
+        }
+        let status = process.run()
+        service.stop()
+        return status
+    }
+}

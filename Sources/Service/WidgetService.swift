@@ -1,0 +1,387 @@
+package import ComicDomain
+package import DBus
+package import EventLoop
+package import Logging
+internal import Widget
+
+/// The widget service (DESIGN §3–§5, §13): publishes the current chapter entry on the bus, applies
+/// the sync rules, and emits `TimelinesReloaded` and `PropertiesChanged`.
+///
+/// Everything runs synchronously on the event loop's thread: method calls, the folder watcher,
+/// and the rules' single deadline. No threads, no `Task`s: an idle service makes no wake-ups. It
+/// never touches the network: the catalogue of the reader's language (`chapters-<language>.json`,
+/// stored by `dbmultiverse sync` and the page recorder) is read from the data folder when that file
+/// changes, and kept.
+package final class WidgetService {
+    let server: ObjectServer
+    /// `Widget1` at the widget's path: what emits its signals and property changes.
+    private var exported: ExportedInterface<Widget1>?
+    let folder: DataFolder
+    let clock: any ServiceClock
+    let logger: Logger
+    private var engine: SyncEngine
+    /// What storage holds (validated), or nil for "no current chapter".
+    private(set) var stored: ChapterData? { didSet { encodedEntries.removeAll() } }
+    /// The resolved cover of `stored` ("" for none), cached so reads don't touch the disk.
+    private var storedImagePath = "" { didSet { encodedEntries.removeAll() } }
+    /// When `stored` was made (Unix seconds): the entries' `date`.
+    private var storedDate: Int64 { didSet { encodedEntries.removeAll() } }
+    /// The catalogue of `catalogueLanguage`, when its file holds a valid one: the entry's latest
+    /// page and new pages, the chapter of a page link.
+    private var catalogue: Catalogue? { didSet { encodedEntries.removeAll() } }
+    /// The language whose catalogue file was last read: the reader's (nil with no chapter stored,
+    /// or a language the site does not have).
+    private var catalogueLanguage: SiteLanguage?
+    /// The last catalogue problem logged, so each is logged once.
+    private var reportedCatalogueProblem: String?
+    /// The current entry per family, marshalled once per change: reads far outnumber changes.
+    private var encodedEntries: [WidgetFamily: EncodedReply<[String: Variant]>] = [:]
+    /// What the last reload published: the properties show it.
+    private(set) var published: ChapterEntry
+    private(set) var lastReload: Int64 = 0
+    /// The last storage problem logged, so each is logged once.
+    private var reportedProblem: String?
+    /// The user's config file, read when the reader's language is needed (an edit applies at once).
+    private let config: () -> ConfigFile
+    /// The last config file problem logged, so each is logged once.
+    private var reportedConfigProblem: String?
+    private var loop: EventLoop?
+    private var watcher: FolderWatcher?
+    /// While the folder is missing: a watch on its parent, for the folder to (re)appear.
+    private var parentWatcher: FolderWatcher?
+    /// What was last logged about watching, so each state is logged once.
+    private var reportedWatch: String?
+
+    /// Creates the data folder if needed, reads storage, and exports the widget interface.
+    /// Call `start()` once the bus name is owned.
+    /// - Parameter config: the user's config file (for the reader's language), read when needed.
+    package init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, config: @escaping () -> ConfigFile, logger: Logger) throws {
+        self.server = server
+        self.folder = folder
+        self.clock = clock
+        self.config = config
+        self.logger = logger
+        storedDate = clock.unixSeconds()
+        published = .placeholder(family: .medium, date: storedDate)
+        do {
+            try folder.create()
+        } catch {
+            logger.error("cannot create the data folder \(folder.path): \(error.message)")
+        }
+        for name in folder.removeStaleTemporaryFiles() {
+            logger.notice("removed \(name), left by a writer that was stopped mid-write")
+        }
+        let lastSynced: SyncState?
+        switch folder.readSyncState() {
+        case .valid(let state): lastSynced = state
+        case .missing: lastSynced = nil
+        case .invalid(let reason):
+            logger.warning("ignoring the sync state: \(reason)")
+            lastSynced = nil
+        }
+        engine = SyncEngine(lastSynced: lastSynced, now: clock.monotonicNow())
+        readStorage()
+        refreshCatalogue()
+        published = currentEntry(family: .medium)
+        exported = try server.export(widgetInterface, at: WidgetBus.objectPath)
+    }
+
+    /// Starts watching the folder and applies the rules to what changed while not running.
+    package func start(loop: EventLoop) {
+        self.loop = loop
+        watchFolder()
+        if let reload = engine.start(current: syncState, now: clock.monotonicNow()) {
+            perform(reload)
+        }
+        armDeadline()
+    }
+
+    /// `OpenRequested`: `link` was opened (by `org.freedesktop.Application`). A page link reports
+    /// the main-story chapter holding the page, from the reader's catalogue, else 0.
+    func announceOpen(_ link: ComicLink) {
+        let chapter = switch link {
+        case .chapter(let chapter): chapter.chapter
+        case .page(let page): catalogue?.mainStoryChapter(holding: page)?.number ?? 0
+        }
+        exported?.emit(Widget1.openRequested, Int32(chapter), link.uri)
+    }
+
+    // MARK: Entries
+
+    /// The current entry from storage and the reader's catalogue, or the placeholder.
+    func currentEntry(family: WidgetFamily) -> ChapterEntry {
+        guard let stored else { return .placeholder(family: family, date: storedDate) }
+        return ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate, catalogue: catalogue)
+    }
+
+    /// What the sync rules compare: the stored chapter and progress, with the latest page of the
+    /// reader's catalogue; nil with no chapter stored.
+    private var syncState: SyncState? {
+        let latest = catalogue.map { SyncState.LatestPage(page: $0.latestPage, language: $0.language.code) }
+        return stored?.syncState(latestPage: latest)
+    }
+
+    /// The current entry, ready to be copied into a reply.
+    func encodedEntry(family: WidgetFamily) -> EncodedReply<[String: Variant]> {
+        if let cached = encodedEntries[family] { return cached }
+        let encoded = EncodedReply(currentEntry(family: family).dbusDictionary)
+        encodedEntries[family] = encoded
+        return encoded
+    }
+
+    // MARK: Updates
+
+    /// `UpdateChapter`: validate everything, then store the cover and the data, then the chapter rule.
+    func updateChapter(chapter: Int32, name: String, progress: Int32, cover: [UInt8], options: [String: Variant]) throws {
+        let page = try Widget1.Option.page.value(in: options).map(Int.init)
+        let language = try Widget1.Option.language.value(in: options)
+        let data = try ChapterData(
+            validatingNumber: Int(chapter), name: name, progress: Int(progress),
+            coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: page, language: language)
+        try folder.writeChapter(data, cover: cover) // validates the cover before writing anything
+        watchFolder() // the write created the folder if it was missing
+        setStored(data)
+        if let state = syncState { perform(engine.chapterUpdated(state, now: clock.monotonicNow())) }
+        armDeadline()
+    }
+
+    /// `UpdatePage`: validate everything, then store either the new chapter (with its cover) or the
+    /// new position in the stored one, then the rules: the chapter rule for another chapter, the
+    /// debounced progress rule for the same one (DESIGN §12).
+    func updatePage(page: Int32, language: String, chapter: Int32, name: String, progress: Int32, cover: [UInt8],
+                    options: [String: Variant]) throws {
+        let number = try SitePage.validNumber(Int(page)) // the page first, then the language
+        let sitePage = try SitePage(language: try SiteLanguage(validating: language), number: number)
+        let universe = try Widget1.Option.universe.value(in: options).map(Int.init)
+        let data = try ChapterData(
+            validatingNumber: Int(chapter), name: name, progress: Int(progress),
+            coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: sitePage.number,
+            language: sitePage.language.code, universe: universe)
+        if !cover.isEmpty { try CoverImage.validate(cover) } // checked even when kept out: bad input is an error
+        let (next, isAnotherChapter) = try ChapterData.afterReading(sitePage, of: data, stored: stored)
+        if isAnotherChapter { try folder.writeChapter(next, cover: cover) } else { try folder.writeChapterData(next) }
+        setStored(next)
+        watchFolder()
+        if let reload = engine.storageChanged(syncState, now: clock.monotonicNow()) { perform(reload) }
+        armDeadline()
+    }
+
+    /// `UpdateProgress`: store the progress, then the (debounced) progress rule.
+    func updateProgress(_ progress: Int32) throws {
+        let valid = try ChapterData.validProgress(Int(progress))
+        guard let stored else {
+            throw ComicError(.noCurrentChapter, "no chapter is stored yet: call UpdateChapter first")
+        }
+        let data = try stored.updatingProgress(valid)
+        try folder.writeChapterData(data)
+        watchFolder()
+        setStored(data)
+        if let state = syncState { engine.progressUpdated(state, now: clock.monotonicNow()) }
+        armDeadline()
+    }
+
+    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage and the catalogue, and reload at once.
+    func reloadRequested() {
+        watchFolder()
+        readStorage()
+        refreshCatalogue(force: true)
+        perform(engine.reloadRequested(current: syncState, now: clock.monotonicNow()))
+        armDeadline()
+    }
+
+    private func setStored(_ data: ChapterData?) {
+        stored = data
+        storedImagePath = coverPath(of: data)
+        storedDate = clock.unixSeconds()
+        refreshCatalogue() // the reader's language may have changed
+    }
+
+    /// The reader's language (`ConfigFile.readerLanguage`): the stored chapter's, else the config
+    /// file's, else English. A config file naming a language the site does not have is logged once.
+    var language: SiteLanguage {
+        let (language, problem) = config().readerLanguageOrEnglish(chosen: stored?.siteLanguage)
+        if let problem, problem.message != reportedConfigProblem {
+            logger.warning("using \(language.code): \(problem.message)")
+            reportedConfigProblem = problem.message
+        } else if problem == nil {
+            reportedConfigProblem = nil
+        }
+        return language
+    }
+
+    /// The language of the reader's catalogue; nil with no chapter stored.
+    private var readerLanguage: SiteLanguage? { stored == nil ? nil : language }
+
+    /// Reads the reader's catalogue when the reader's language changed (or always with `force`:
+    /// its file changed). A missing file is no catalogue; a bad one is logged once and ignored.
+    private func refreshCatalogue(force: Bool = false) {
+        let language = readerLanguage
+        guard force || language != catalogueLanguage else { return }
+        catalogueLanguage = language
+        guard let language else {
+            if catalogue != nil { catalogue = nil }
+            return
+        }
+        switch folder.readCatalogue(language) {
+        case .valid(let read):
+            reportedCatalogueProblem = nil
+            if read != catalogue { catalogue = read }
+        case .missing:
+            reportedCatalogueProblem = nil
+            if catalogue != nil { catalogue = nil }
+        case .invalid(let reason):
+            if reason != reportedCatalogueProblem {
+                logger.warning("ignoring the catalogue: \(reason)")
+                reportedCatalogueProblem = reason
+            }
+            if catalogue != nil { catalogue = nil }
+        }
+    }
+
+    /// The cover an entry for `data` shows: resolved and confined to the folder, or "" for none.
+    private func coverPath(of data: ChapterData?) -> String {
+        data.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
+    }
+
+    /// Re-reads `currentChapterData.json`; a bad file is logged once and served as "no chapter".
+    private func readStorage() {
+        switch folder.readChapterData() {
+        case .valid(let data):
+            reportedProblem = nil
+            if data != stored { setStored(data) } else { refreshCover() }
+        case .missing:
+            reportedProblem = nil
+            if stored != nil { setStored(nil) }
+        case .invalid(let reason):
+            if reason != reportedProblem {
+                logger.warning("serving the placeholder: \(reason)")
+                reportedProblem = reason
+            }
+            if stored != nil { setStored(nil) }
+        }
+    }
+
+    /// The cover may have changed without the chapter data (replaced, removed, swapped for a link).
+    private func refreshCover() {
+        let resolved = coverPath(of: stored)
+        if resolved != storedImagePath { storedImagePath = resolved }
+    }
+
+    // MARK: Watching the folder
+
+    /// Watches the folder for other programs' writes. When it can't (the folder is missing), it
+    /// watches the parent for the folder to appear, and tries again after each write the service
+    /// makes and each requested reload — never on a timer. What is and isn't watched is logged
+    /// once per change.
+    private func watchFolder() {
+        guard let loop, watcher == nil else { return }
+        let folderProblem: SystemError
+        do {
+            watcher = try FolderWatcher(path: folder.path, loop: loop) { [unowned self] batch in
+                if batch.folderGone { folderGone() } else { folderChanged(batch.names) }
+            }
+            parentWatcher = nil
+            if reportedWatch != nil {
+                reportedWatch = nil
+                logger.notice("watching \(folder.path) again")
+            }
+            return
+        } catch {
+            folderProblem = error
+        }
+        guard parentWatcher == nil else { return } // the parent is watched for it already
+        do {
+            parentWatcher = try FolderWatcher(path: folder.parentPath, loop: loop, includeCreated: true) { [unowned self] batch in
+                guard batch.names.contains(folder.name) else { return }
+                watchFolder()
+                // Files may have come with it (a folder moved into place): read it like a change.
+                if watcher != nil { folderChanged(watchedFiles) }
+            }
+            reportWatch("not watching \(folder.path) for changes (\(folderProblem.reason)); watching \(folder.parentPath) for it to appear")
+        } catch {
+            reportWatch("not watching \(folder.path) for changes (\(folderProblem.reason)), nor \(folder.parentPath) for it to appear (\(error.reason)): other programs' writes go unseen until the service writes there or is asked to reload")
+        }
+    }
+
+    private func reportWatch(_ state: String) {
+        guard state != reportedWatch else { return }
+        reportedWatch = state
+        logger.error("\(state)")
+    }
+
+    /// The folder was removed or moved away: what it held is gone for the service too.
+    private func folderGone() {
+        watcher = nil
+        logger.warning("\(folder.path) was removed or moved away")
+        watchFolder() // it may be back already; otherwise this watches the parent
+        folderChanged(watchedFiles)
+    }
+
+    /// The files whose changes the service follows: the chapter, its cover, the reader's catalogue.
+    private var watchedFiles: Set<String> {
+        var names: Set<String> = [DataFolder.chapterDataFile, DataFolder.coverImageFile]
+        if let readerLanguage { names.insert(Catalogue.fileName(for: readerLanguage)) }
+        return names
+    }
+
+    /// Another program wrote to the folder: handled exactly like the matching update call. A new
+    /// catalogue of the reader's language goes through the pages rule.
+    private func folderChanged(_ names: Set<String>) {
+        let catalogueChanged = readerLanguage.map { names.contains(Catalogue.fileName(for: $0)) } ?? false
+        guard catalogueChanged || names.contains(DataFolder.chapterDataFile) || names.contains(DataFolder.coverImageFile) else { return }
+        let before = currentEntry(family: .medium)
+        let stateBefore = syncState
+        readStorage()
+        if catalogueChanged { refreshCatalogue(force: true) }
+        let now = clock.monotonicNow()
+        if let reload = engine.storageChanged(syncState, now: now) {
+            perform(reload)
+        } else if stored != nil, syncState == stateBefore, shownChanged(since: before) {
+            // Same chapter, progress and latest page, but the name, cover, page, language or the
+            // count of new pages changed.
+            perform(engine.reloadRequested(current: syncState, now: now))
+        }
+        armDeadline()
+    }
+
+    /// Whether the entry now differs from `before` in anything but its date.
+    private func shownChanged(since before: ChapterEntry) -> Bool {
+        var now = currentEntry(family: .medium)
+        now.date = before.date
+        return now != before
+    }
+
+    // MARK: Reloads
+
+    private func armDeadline() {
+        clock.setDeadline(engine.nextDeadline) { [unowned self] in deadlineReached() }
+    }
+
+    /// The debounce or the hourly refresh is due: re-read storage and let the rules decide.
+    func deadlineReached() {
+        readStorage()
+        for reload in engine.timerFired(now: clock.monotonicNow(), current: syncState) {
+            perform(reload)
+        }
+        armDeadline()
+    }
+
+    /// One reload: update the properties, emit the signal once, record it in `widgetSyncState.json`.
+    /// The record is written after the signals are queued, so subscribers don't wait for its fsync;
+    /// a crash in between costs at most a repeated reload at the next start (catch-up).
+    private func perform(_ reload: Reload) {
+        let previous = published
+        published = currentEntry(family: .medium)
+        lastReload = clock.unixSeconds()
+        var changed = PropertyChanges(Widget1.entry, Widget1.lastReload)
+        EntryKeys.changedProperties(from: previous, to: published, into: &changed)
+        exported?.emitPropertiesChanged(changed)
+        exported?.emit(Widget1.timelinesReloaded, WidgetKind.name, reload.reason, published.dbusDictionary)
+        do {
+            if let state = reload.state { try folder.writeSyncState(state) } else { try folder.removeSyncState() }
+        } catch {
+            logger.error("cannot record the sync state: \(error.message)")
+        }
+        logger.info("reloaded (\(reload.reason)): \(published.rendered(.medium))")
+    }
+}

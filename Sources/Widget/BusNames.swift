@@ -1,0 +1,12 @@
+package import DBus
+
+/// The names of DESIGN §2: where the widget lives on the session bus. Its interfaces are declared
+/// in `Widget1` and `FreedesktopApplication`.
+package enum WidgetBus {
+    package static let busName: BusName = "com.nobadi.DBMultiverse"
+    package static let objectPath: ObjectPath = "/com/nobadi/DBMultiverse"
+    /// The widget's object, as clients reach it.
+    package static let object = RemoteObject(destination: busName, path: objectPath)
+    package static let errorPrefix = "com.nobadi.DBMultiverse.Error."
+    package static let iconName = "com.nobadi.DBMultiverse"
+}

@@ -1,0 +1,38 @@
+package import ComicDomain
+internal import JSON
+
+/// The command-line tool's output formats (`--format`).
+package enum EntryFormat: String, CaseIterable, Sendable {
+    /// The widget rendering of the family.
+    case text
+    /// The entry as one JSON object with the D-Bus entry's keys (`EntryKeys`).
+    case json
+    /// Waybar's custom-module JSON (`text`, `tooltip`, `class`, `percentage`).
+    case waybar
+}
+
+extension ChapterEntry {
+    /// The entry as one line (no trailing newline) in `format` for `family`.
+    ///
+    /// - `text`: `rendered(family)`.
+    /// - `json`: the keys of `EntryKeys.all`, in that order; `family` is the one asked for.
+    /// - `waybar`: `text` = small rendering, `tooltip` = medium rendering, both escaped for
+    ///   Pango markup; `class` = `statusClass`; `percentage` = progress.
+    package func formatted(_ format: EntryFormat, family: WidgetFamily) -> String {
+        switch format {
+        case .text:
+            return rendered(family)
+        case .json:
+            var asked = self
+            asked.family = family
+            return asked.jsonObject.jsonText
+        case .waybar:
+            return JSONValue.object([
+                ("text", .string(escapedForMarkup(rendered(.small)))),
+                ("tooltip", .string(escapedForMarkup(rendered(.medium)))),
+                ("class", .string(statusClass)),
+                ("percentage", .integer(isPlaceholder ? 0 : progress)),
+            ]).jsonText
+        }
+    }
+}

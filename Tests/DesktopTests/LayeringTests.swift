@@ -1,0 +1,48 @@
+import DBusTestSupport
+import Foundation
+import Testing
+import TestingTraits
+
+/// The desktop targets' layering (README "How it is built"), read from the manifest as SwiftPM
+/// evaluates it: the long-running processes never link the site code or HTTP, and only the
+/// recorder does.
+@Suite(.timeLimit(.minutes(1)), .offThePool) struct LayeringTests {
+    /// Each target's dependencies within the package, transitively.
+    static func closures() throws -> [String: Set<String>] {
+        // A scratch path of its own: `swift test` holds the lock of the package's own.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try runCommand(["swift", "package", "--package-path", repositoryRoot.path, "--scratch-path", scratch, "dump-package"],
+                                    timeout: 50)
+        #expect(result.status == 0, "\(result)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        var direct: [String: [String]] = [:]
+        for target in targets {
+            let name = try #require(target["name"] as? String)
+            let dependencies = target["dependencies"] as? [[String: Any]] ?? []
+            // {"byName": [name, condition]} or {"target": [name, condition]}; products are other packages'.
+            direct[name] = dependencies.compactMap { (($0["byName"] ?? $0["target"]) as? [Any])?.first as? String }
+        }
+        func closure(_ name: String, _ seen: inout Set<String>) {
+            for dependency in direct[name] ?? [] where seen.insert(dependency).inserted { closure(dependency, &seen) }
+        }
+        return direct.keys.reduce(into: [:]) { all, name in
+            var seen = Set<String>()
+            closure(name, &seen)
+            all[name] = seen
+        }
+    }
+
+    @Test func onlyTheRecorderLinksTheSite() throws {
+        let closures = try Self.closures()
+        let siteAndHTTP: Set<String> = ["Site", "CSiteLibraries", "BrowserHistory", "CSQLite", "Recorder"]
+        for target in ["Widget", "Service", "Follower"] {
+            let linked = try #require(closures[target], "no target \(target)")
+            #expect(linked.isDisjoint(with: siteAndHTTP), "\(target) links \(linked.intersection(siteAndHTTP).sorted())")
+        }
+        #expect(closures["Recorder"]?.contains("Site") == true)
+        #expect(closures["Service"]?.contains("Follower") == false && closures["Follower"]?.contains("Service") == false,
+                "the service and the follower meet only on the bus")
+    }
+}
