@@ -147,6 +147,24 @@ public struct Catalogue: Sendable, Equatable {
         return max(unread.count - specialPages, 0)
     }
 
+    /// The first main-story page after `page` up to `latestPage` (pages a special holds skipped),
+    /// nil when there is none: what "Read now" and "Read new pages" open (DESIGN §13).
+    public func firstMainStoryPage(after page: Int) -> Int? {
+        var candidate = page + 1
+        // Specials in page order: one may start where another ends, so a candidate is moved past
+        // each range that holds it.
+        for special in chapters.filter({ $0.universe != nil }).sorted(by: { $0.startPage < $1.startPage })
+        where (special.startPage...special.endPage).contains(candidate) {
+            candidate = special.endPage + 1
+        }
+        return candidate <= latestPage ? candidate : nil
+    }
+
+    /// The name of main-story chapter `number`, when the catalogue has it.
+    public func mainStoryName(of number: Int) -> String? {
+        chapters.first { $0.universe == nil && $0.number == number }?.name
+    }
+
     // MARK: Replacing
 
     /// Whether `fetched` may replace this stored catalogue: nil when it may, else the reason it

@@ -26,6 +26,12 @@ public struct ChapterEntry: Sendable, Equatable {
     /// Main-story pages published after the reader's page, 0 when unknown (`new-pages`; see
     /// `Catalogue.mainStoryPages(after:)`).
     public var newPages: Int
+    /// The first of those pages (`first-unread-page`), skipping the pages of specials published
+    /// among them; 0 without new pages.
+    public var firstUnreadPage: Int
+    /// The name of the next main-story chapter (`next-chapter-name`), "" when the catalogue does
+    /// not know it.
+    public var nextChapterName: String
 
     /// The name the placeholder shows: the title of chapter 1.
     public static let placeholderName = "A Really Strange Tournament!"
@@ -34,7 +40,7 @@ public struct ChapterEntry: Sendable, Equatable {
     public init(
         chapter: Int, name: String, progress: Int, imagePath: String, date: Int64,
         family: WidgetFamily, isPlaceholder: Bool, page: Int? = nil, language: String? = nil,
-        universe: Int = 0, latestPage: Int = 0, newPages: Int = 0
+        universe: Int = 0, latestPage: Int = 0, newPages: Int = 0, firstUnreadPage: Int = 0, nextChapterName: String = ""
     ) {
         self.chapter = chapter
         self.name = name
@@ -48,21 +54,31 @@ public struct ChapterEntry: Sendable, Equatable {
         self.universe = universe
         self.latestPage = latestPage
         self.newPages = newPages
+        self.firstUnreadPage = firstUnreadPage
+        self.nextChapterName = nextChapterName
     }
 
     /// The entry for stored chapter data. `imagePath` is the already resolved cover
     /// (`DataFolder.resolvedCoverPath(_:)`), or "" for none. `catalogue` is the one of the reader's
-    /// language, when known: it gives `latestPage`, and `newPages` while the reader is on a known
+    /// language, when known: it gives `latestPage` (never below the page being read, which is
+    /// published: a page past the stored list is counted before the newer list is stored), the
+    /// next chapter's name, and `newPages` and the first of them while the reader is on a known
     /// page of the main story (0 otherwise).
     public init(data: ChapterData, imagePath: String, family: WidgetFamily, date: Int64, catalogue: Catalogue? = nil) {
-        var newPages = 0
-        if let catalogue, let page = data.page, data.universe == nil {
-            newPages = catalogue.mainStoryPages(after: page)
+        var latestPage = 0, newPages = 0, firstUnreadPage = 0, nextChapterName = ""
+        if let catalogue {
+            latestPage = max(catalogue.latestPage, data.page ?? 0)
+            if let page = data.page, data.universe == nil {
+                newPages = catalogue.mainStoryPages(after: page)
+                if newPages > 0 { firstUnreadPage = catalogue.firstMainStoryPage(after: page) ?? 0 }
+            }
+            if data.universe == nil { nextChapterName = catalogue.mainStoryName(of: data.number + 1) ?? "" }
         }
         self.init(
             chapter: data.number, name: data.name, progress: data.progress, imagePath: imagePath,
             date: date, family: family, isPlaceholder: false, page: data.page, language: data.language,
-            universe: data.universe ?? 0, latestPage: catalogue?.latestPage ?? 0, newPages: newPages)
+            universe: data.universe ?? 0, latestPage: latestPage, newPages: newPages,
+            firstUnreadPage: firstUnreadPage, nextChapterName: nextChapterName)
     }
 
     /// The entry shown before anything was read: chapter 1, no image, progress 0.
@@ -85,12 +101,6 @@ public struct ChapterEntry: Sendable, Equatable {
     public var nextChapter: Int {
         guard !isPlaceholder, universe == 0, Limits.chapters.contains(chapter + 1) else { return 0 }
         return chapter + 1
-    }
-
-    /// The first unread page (`first-unread-page`) when there are new pages, else 0 (see
-    /// `PageAnnouncements.firstUnreadPage(latestPage:newPages:)`).
-    public var firstUnreadPage: Int {
-        PageAnnouncements.firstUnreadPage(latestPage: latestPage, newPages: newPages) ?? 0
     }
 
     /// The widget's text for `family`: small `Ch. 42 · 35%` (`Ch. 42 · 35% · 3 new` with new

@@ -41,20 +41,8 @@ public struct PageAnnouncements: Sendable, Equatable {
         // An entry whose count cannot be right (negative, or more pages than exist) is not trusted.
         guard (0..<entry.latestPage).contains(entry.newPages) else { return .nothing }
         latestPage = entry.latestPage
-        guard !reading, let firstUnread = Self.firstUnreadPage(latestPage: entry.latestPage, newPages: entry.newPages) else {
-            return .remembered
-        }
-        return .announce(newPages: entry.newPages, firstUnreadPage: firstUnread)
-    }
-
-    /// The first of `newPages` unread main-story pages up to `latestPage`
-    /// (`latest-page − new-pages + 1`), nil without new pages or when that is no valid page. Exact
-    /// when they follow one another, as they do unless a special was published among them (then
-    /// it is a later unread page: the entry carries the count, not the reader's page).
-    public static func firstUnreadPage(latestPage: Int, newPages: Int) -> Int? {
-        guard newPages > 0, latestPage > 0 else { return nil }
-        let page = latestPage - newPages + 1
-        return Limits.pages.contains(page) ? page : nil
+        guard !reading, entry.newPages > 0, Limits.pages.contains(entry.firstUnreadPage) else { return .remembered }
+        return .announce(newPages: entry.newPages, firstUnreadPage: entry.firstUnreadPage)
     }
 
     /// Decodes the file; unknown keys are ignored.

@@ -29,9 +29,11 @@ package enum EntryKeys {
         .key("universe", \.universe, read: .optional { $0.universe = $1 }),
         .key("latest-page", \.latestPage, read: .optional { $0.latestPage = $1 }, property: Widget1.latestPage),
         .key("new-pages", \.newPages, read: .optional { $0.newPages = $1 }, property: Widget1.newPages),
-        // What the cards' buttons open: derived from the keys above, so not read.
+        // What the cards' and the tray's buttons open and say: next-chapter is derived from the
+        // keys above, so not read; the others come from the catalogue (absent from an older service).
         .key("next-chapter", \.nextChapter),
-        .key("first-unread-page", \.firstUnreadPage),
+        .key("first-unread-page", \.firstUnreadPage, read: .optional { $0.firstUnreadPage = $1 }),
+        .key("next-chapter-name", \.nextChapterName, read: .optional { $0.nextChapterName = $1 }),
     ]
 }
 
@@ -140,6 +142,11 @@ extension ChapterEntry {
     package init(dbusDictionary entry: [String: Variant]) throws(DBusError) {
         self.init(chapter: 0, name: "", progress: 0, imagePath: "", date: 0, family: .medium, isPlaceholder: false)
         for key in EntryKeys.all { try key.read?(&self, entry) }
+        // A service too old to send first-unread-page: the page after those read is
+        // latest-page − new-pages + 1, exact unless a special was published among the new pages.
+        if firstUnreadPage == 0, newPages > 0, Limits.pages.contains(latestPage - newPages + 1) {
+            firstUnreadPage = latestPage - newPages + 1
+        }
     }
 
     /// The entry as one JSON object: the keys of `EntryKeys.all`, in that order.

@@ -54,10 +54,10 @@ struct ChapterEntryTests {
     @Test func jsonFormatHasExactlyTheEntryKeys() throws {
         let entry = try entry(name: "Say \"hi\"\n", imagePath: "/d/c.jpg")
         #expect(entry.formatted(.json, family: .small)
-            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":43,"first-unread-page":0}"#)
+            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":43,"first-unread-page":0,"next-chapter-name":""}"#)
         let placeholder = ChapterEntry.placeholder(family: .medium, date: -1)
         #expect(placeholder.formatted(.json, family: .medium)
-            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0}"#)
+            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":""}"#)
     }
 
     // MARK: New pages and specials (DESIGN §13, §11)
@@ -78,7 +78,7 @@ struct ChapterEntryTests {
         #expect(entry.latestPage == 983 && entry.newPages == 3 && entry.universe == 0)
         #expect(entry.rendered(.small) == "Ch. 42 \u{00B7} 35% \u{00B7} 3 new")
         #expect(entry.rendered(.medium) == "Chapter 42: Vegeta \u{2014} 35% read", "the medium rendering does not change")
-        #expect(entry.formatted(.json, family: .small).hasSuffix(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3,"next-chapter":43,"first-unread-page":981}"#))
+        #expect(entry.formatted(.json, family: .small).hasSuffix(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3,"next-chapter":43,"first-unread-page":981,"next-chapter-name":""}"#))
         #expect(entry.formatted(.waybar, family: .small)
             == #"{"text":"Ch. 42 · 35% · 3 new","tooltip":"Chapter 42: Vegeta — 35% read","class":"new","percentage":35}"#)
         // Caught up: no count, the usual class.
@@ -109,7 +109,7 @@ struct ChapterEntryTests {
         #expect(special.universe == 3 && special.newPages == 0 && special.latestPage == 983)
         #expect(special.deepLink == "dbmultiverse://page/510")
         #expect(special.formatted(.json, family: .medium).contains(#""deep-link":"dbmultiverse://page/510""#))
-        #expect(special.formatted(.json, family: .medium).hasSuffix(#""universe":3,"latest-page":983,"new-pages":0,"next-chapter":0,"first-unread-page":0}"#))
+        #expect(special.formatted(.json, family: .medium).hasSuffix(#""universe":3,"latest-page":983,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":""}"#))
     }
 
     /// What the cards' buttons open (DESIGN §15): the next main-story chapter while there is one,
@@ -121,6 +121,37 @@ struct ChapterEntryTests {
         #expect(try readingWithNewPages(page: 510, universe: 3).nextChapter == 0, "a special's numbers are not the main story's")
         #expect(try readingWithNewPages().firstUnreadPage == 981)
         #expect(try readingWithNewPages(page: 983).firstUnreadPage == 0, "caught up")
+    }
+
+    /// Chapter 42 ends on page 983; a special (pages 984–990) was published before chapter 43
+    /// (991–1000): the first unread page after 983 is 991, not latest − new + 1 = 984.
+    @Test func theFirstUnreadPageSkipsASpecialPublishedAmongTheNewPages() throws {
+        let catalogue = try Catalogue(language: .english, chapters: [
+            Catalogue.Chapter(number: 42, name: "Vegeta", startPage: 961, endPage: 983, universe: nil, thumbnailURL: ""),
+            Catalogue.Chapter(number: 1, name: "Broly's Return", startPage: 984, endPage: 990, universe: 20, thumbnailURL: ""),
+            Catalogue.Chapter(number: 43, name: "Forty-three", startPage: 991, endPage: 1000, universe: nil, thumbnailURL: ""),
+        ], latestPage: 1000, fetch: CatalogueTests.fetch)
+        let data = try ChapterData(validatingNumber: 42, name: "Vegeta", progress: 100, page: 983, language: "en")
+        let entry = ChapterEntry(data: data, imagePath: "", family: .medium, date: 0, catalogue: catalogue)
+        #expect(entry.newPages == 10 && entry.firstUnreadPage == 991)
+        #expect(entry.nextChapter == 43 && entry.nextChapterName == "Forty-three", "the main story's chapter 43, named by the catalogue")
+        #expect(entry.formatted(.json, family: .medium).hasSuffix(#""next-chapter":43,"first-unread-page":991,"next-chapter-name":"Forty-three"}"#))
+        // A special's chapter 1 has no next chapter to name; chapter 43 has none in the list.
+        let inSpecial = ChapterEntry(data: try ChapterData(validatingNumber: 1, name: "Broly's Return", progress: 50, page: 985,
+                                                           language: "en", universe: 20),
+                                     imagePath: "", family: .medium, date: 0, catalogue: catalogue)
+        #expect(inSpecial.nextChapterName == "" && inSpecial.firstUnreadPage == 0)
+        let last = ChapterEntry(data: try ChapterData(validatingNumber: 43, name: "Forty-three", progress: 10, page: 991, language: "en"),
+                                imagePath: "", family: .medium, date: 0, catalogue: catalogue)
+        #expect(last.nextChapter == 44 && last.nextChapterName == "")
+    }
+
+    /// A page past the stored list is published: the entry's latest page is at least the reader's,
+    /// so the reload for that page is right before the newer list is stored (one route: the call).
+    @Test func theLatestPageIsNeverBelowThePageBeingRead() throws {
+        let ahead = try readingWithNewPages(page: 990)
+        #expect(ahead.latestPage == 990 && ahead.newPages == 0 && ahead.firstUnreadPage == 0)
+        #expect(try entry().latestPage == 0, "no catalogue: unknown")
     }
 
     @Test func waybarFormatEscapesForPangoThenJSON() throws {

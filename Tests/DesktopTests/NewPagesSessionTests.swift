@@ -60,8 +60,9 @@ struct NewPagesSessionTests {
         _ = try await notifier.wait(for: "the action") { $0 == .activated(.openPage(141), token: "session-token") }
 
         // Issue 14's race: the reader reads past the catalogue's end (page 158, published but not
-        // synced). The service sees the new position before the new latest page: pages-published
-        // with no new pages, nothing announced.
+        // synced). The page's one route is the call: its reload already counts page 158 as the
+        // latest (the page read), so nothing is announced, and the newer list stored after it adds
+        // nothing.
         setup.site.publish(FixtureComic.small.publishing(6))
         let past = try setup.cli("update", "--page", "158")
         #expect(past.status == 0, "\(past)")

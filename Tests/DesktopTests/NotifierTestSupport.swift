@@ -114,7 +114,9 @@ final class NotifierTestWidget: Sendable {
     /// A chapter entry as the service would publish it.
     static func entry(_ chapter: Int, name: String = "Universe 18", progress: Int = 35, imagePath: String = "",
                       placeholder: Bool = false, universe: Int = 0, latestPage: Int = 0, newPages: Int = 0) -> ChapterEntry {
+        // The service's first unread page when no special was published among the new pages.
         ChapterEntry(chapter: chapter, name: name, progress: progress, imagePath: imagePath, date: 1_700_000_000,
-                     family: .medium, isPlaceholder: placeholder, universe: universe, latestPage: latestPage, newPages: newPages)
+                     family: .medium, isPlaceholder: placeholder, universe: universe, latestPage: latestPage, newPages: newPages,
+                     firstUnreadPage: newPages > 0 ? latestPage - newPages + 1 : 0)
     }
 }

@@ -7,9 +7,11 @@ import Testing
 
 /// The tray's model and its menu as dbusmenu serves it, without a bus (DESIGN §14).
 @Suite(.timeLimit(.minutes(1))) struct TrayModelTests {
-    static func entry(_ chapter: Int = 42, name: String = "Universe 18", progress: Int = 35, image: String = "") -> ChapterEntry {
+    static func entry(_ chapter: Int = 42, name: String = "Universe 18", progress: Int = 35, image: String = "",
+                      newPages: Int = 0, firstUnreadPage: Int = 0, nextChapterName: String = "") -> ChapterEntry {
         ChapterEntry(chapter: chapter, name: name, progress: progress, imagePath: image, date: 1_700_000_000,
-                     family: .medium, isPlaceholder: false)
+                     family: .medium, isPlaceholder: false, latestPage: firstUnreadPage + newPages - 1, newPages: newPages,
+                     firstUnreadPage: firstUnreadPage, nextChapterName: nextChapterName)
     }
 
     static let placeholder = ChapterEntry.placeholder(family: .medium, date: 1_700_000_000)
@@ -27,21 +29,23 @@ import Testing
     // MARK: Status and tooltip
 
     @Test func activeWhileReadingOrWithNewPagesPassiveOtherwise() {
-        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 0))).status == .active)
-        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 99))).status == .active)
-        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 100))).status == .passive)
-        #expect(TrayModel(ReadingState(entry: Self.placeholder)).status == .passive)
+        #expect(TrayModel(Self.entry(progress: 0)).status == .active)
+        #expect(TrayModel(Self.entry(progress: 99)).status == .active)
+        #expect(TrayModel(Self.entry(progress: 100)).status == .passive)
+        #expect(TrayModel(Self.placeholder).status == .passive)
         // Finished, but the comic went on: new pages make it active again, even for the placeholder.
-        #expect(TrayModel(ReadingState(entry: Self.entry(progress: 100), newPages: 3, latestPage: 2450)).status == .active)
-        #expect(TrayModel(ReadingState(entry: Self.placeholder, newPages: 1, latestPage: 2450)).status == .active)
+        #expect(TrayModel(Self.entry(progress: 100, newPages: 3, firstUnreadPage: 2448)).status == .active)
+        var placeholderWithNewPages = Self.placeholder
+        placeholderWithNewPages.newPages = 1
+        #expect(TrayModel(placeholderWithNewPages).status == .active)
         #expect(TrayModel.Status.active.rawValue == "Active" && TrayModel.Status.passive.rawValue == "Passive")
     }
 
     @Test func theTooltipIsTheMediumRenderingAndTheCoverItsPath() {
-        let model = TrayModel(ReadingState(entry: Self.entry(name: "Vegeta & <Goku>", image: "/data/chapterCoverImage.jpg")))
+        let model = TrayModel(Self.entry(name: "Vegeta & <Goku>", image: "/data/chapterCoverImage.jpg"))
         #expect(model.toolTipText == "Chapter 42: Vegeta & <Goku> — 35% read")
         #expect(model.coverPath == "/data/chapterCoverImage.jpg")
-        let waiting = TrayModel(ReadingState(entry: Self.placeholder))
+        let waiting = TrayModel(Self.placeholder)
         #expect(waiting.toolTipText == "Read Multiverse Reader — start with Chapter 1")
         #expect(waiting.coverPath == "")
         #expect(TrayModel.title == "DBMultiverse")
@@ -50,7 +54,7 @@ import Testing
     // MARK: Menu
 
     @Test func theMenuOfAChapterBeingRead() {
-        #expect(Self.rows(TrayModel(ReadingState(entry: Self.entry()))) == [
+        #expect(Self.rows(TrayModel(Self.entry())) == [
             "1 Chapter 42: Universe 18 — 35% read",
             "101 —",
             "2 Continue reading → openCurrent",
@@ -59,12 +63,12 @@ import Testing
             "5 Chapter list → openChapterList",
         ])
         // The catalogue's name for the next chapter, when it has one.
-        let named = TrayModel(ReadingState(entry: Self.entry(), nextChapterName: "The Tournament Begins"))
+        let named = TrayModel(Self.entry(nextChapterName: "The Tournament Begins"))
         #expect(Self.rows(named)[3] == "3 Next: Chapter 43: The Tournament Begins → openChapter(43)")
     }
 
     @Test func thePlaceholderMenuStartsAtChapterOne() {
-        #expect(Self.rows(TrayModel(ReadingState(entry: Self.placeholder))) == [
+        #expect(Self.rows(TrayModel(Self.placeholder)) == [
             "1 Read Multiverse Reader — start with Chapter 1",
             "101 —",
             "2 Read Chapter 1 → openChapter(1)",
@@ -73,18 +77,11 @@ import Testing
         ])
     }
 
-    @Test func newPagesOpenTheFirstUnreadPage() {
-        let state = ReadingState(entry: Self.entry(progress: 100), newPages: 3, latestPage: 2450)
-        #expect(state.firstUnreadPage == 2448)
-        #expect(Self.rows(TrayModel(state)).contains("4 3 new pages → openPage(2448)"))
-        let one = ReadingState(entry: Self.entry(), newPages: 1, latestPage: 2450)
-        #expect(Self.rows(TrayModel(one)).contains("4 1 new page → openPage(2450)"))
-        // Without new pages, or without a usable latest page, there is no such item.
-        for state in [ReadingState(entry: Self.entry()), ReadingState(entry: Self.entry(), newPages: 5, latestPage: 0),
-                      ReadingState(entry: Self.entry(), newPages: 5, latestPage: 3)] {
-            #expect(state.firstUnreadPage == nil)
-            #expect(!TrayModel(state).menu.contains { $0.role == .newPages })
-        }
+    @Test func newPagesOpenTheEntrysFirstUnreadPage() {
+        #expect(Self.rows(TrayModel(Self.entry(progress: 100, newPages: 3, firstUnreadPage: 2448))).contains("4 3 new pages → openPage(2448)"))
+        #expect(Self.rows(TrayModel(Self.entry(newPages: 1, firstUnreadPage: 2450))).contains("4 1 new page → openPage(2450)"))
+        // Without new pages there is no such item.
+        #expect(!TrayModel(Self.entry()).menu.contains { $0.role == .newPages })
     }
 
     @Test func inASpecialThereIsNoNextChapter() {
@@ -92,7 +89,7 @@ import Testing
         special.universe = 3
         special.page = 101
         // "Next: Chapter 2" would open the main story's chapter 2: a special's numbers are its own.
-        #expect(Self.rows(TrayModel(ReadingState(entry: special))) == [
+        #expect(Self.rows(TrayModel(special)) == [
             "1 Chapter 1: The Special Begins — 35% read",
             "101 —",
             "2 Continue reading → openCurrent",
@@ -102,10 +99,10 @@ import Testing
     }
 
     @Test func theLastChapterHasNoNextOneAndLongNamesAreCut() {
-        let last = TrayModel(ReadingState(entry: Self.entry(Limits.chapters.upperBound)))
+        let last = TrayModel(Self.entry(Limits.chapters.upperBound))
         #expect(!last.menu.contains { $0.role == .nextChapter })
         let long = String(repeating: "Ω", count: 256)
-        let header = TrayModel(ReadingState(entry: Self.entry(name: long))).menu[0]
+        let header = TrayModel(Self.entry(name: long)).menu[0]
         guard case .label(let text) = header.kind else {
             Issue.record("the header is not a label")
             return
@@ -116,7 +113,7 @@ import Testing
     // MARK: The menu as dbusmenu serves it
 
     @Test func theLayoutWithDepthAndPropertyFilters() throws {
-        let menu = ServedMenu(items: TrayModel(ReadingState(entry: Self.entry(name: "Goku_Black"))).menu)
+        let menu = ServedMenu(items: TrayModel(Self.entry(name: "Goku_Black")).menu)
         let all = try menu.layout(parent: 0, depth: -1, names: [])
         #expect(all.id == 0 && all.properties == ["children-display": Variant("submenu")])
         #expect(all.children.map(\.id) == [1, 101, 2, 3, 102, 5])
@@ -141,7 +138,7 @@ import Testing
     }
 
     @Test func groupPropertiesAndSingleProperties() throws {
-        let menu = ServedMenu(items: TrayModel(ReadingState(entry: Self.entry())).menu)
+        let menu = ServedMenu(items: TrayModel(Self.entry()).menu)
         #expect(menu.groupProperties(ids: [], names: []).map(\.id) == [0, 1, 101, 2, 3, 102, 5])
         #expect(menu.groupProperties(ids: [5, 99, 2], names: ["label"])
                 == [MenuItemProperties(id: 5, properties: ["label": Variant("Chapter list")]),
@@ -157,18 +154,18 @@ import Testing
     }
 
     @Test func changesAreLayoutUpdatesOrPropertyUpdates() {
-        var menu = ServedMenu(items: TrayModel(ReadingState(entry: Self.entry())).menu)
+        var menu = ServedMenu(items: TrayModel(Self.entry()).menu)
         // The same items: nothing to tell.
-        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.entry())).menu) == .none)
+        #expect(menu.update(to: TrayModel(Self.entry()).menu) == .none)
         // Other labels on the same items: their properties.
-        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.entry(43, progress: 5))).menu)
+        #expect(menu.update(to: TrayModel(Self.entry(43, progress: 5)).menu)
                 == .properties(updated: [MenuItemProperties(id: 1, properties: ["label": Variant("Chapter 43: Universe 18 — 5% read")]),
                                          MenuItemProperties(id: 3, properties: ["label": Variant("Next: Chapter 44")])],
                                removed: []))
         #expect(menu.revision == 1)
         // Items that come or go: a new revision of the layout.
-        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.entry(43), newPages: 2, latestPage: 900)).menu) == .layout(revision: 2))
-        #expect(menu.update(to: TrayModel(ReadingState(entry: Self.placeholder)).menu) == .layout(revision: 3))
+        #expect(menu.update(to: TrayModel(Self.entry(43, newPages: 2, firstUnreadPage: 899)).menu) == .layout(revision: 2))
+        #expect(menu.update(to: TrayModel(Self.placeholder).menu) == .layout(revision: 3))
         #expect(menu.revision == 3)
     }
 
@@ -213,28 +210,5 @@ import Testing
         #expect(TraySettings.iconThemePath(executable: prefix + "/bin/dbmultiverse") == prefix + "/share/dbmultiverse/icons")
         #expect(TraySettings.iconThemePath(executable: prefix + "/libexec/dbmultiverse") == "")
         #expect(TraySettings.iconThemePath(executable: "dbmultiverse") == "")
-    }
-
-    @Test func theNextChapterNameComesFromTheCatalogueOfTheReadersLanguage() throws {
-        let folder = DataFolder(path: try makeTemporaryDirectory("dbm-catalogue"))
-        defer { try? FileManager.default.removeItem(atPath: folder.path) }
-        let english = ConfigFile(text: "")
-        #expect(TraySettings.chapterName(43, folder: folder, config: english) == nil, "no catalogue yet")
-        func catalogue(_ language: SiteLanguage, _ name: String) throws -> Catalogue {
-            let fetch = Catalogue.FetchMetadata(url: "https://example.invalid/", etag: nil, lastModified: nil, fetchedAt: 0)
-            return try Catalogue(language: language, chapters: [
-                Catalogue.Chapter(number: 43, name: name, startPage: 1001, endPage: 1024, universe: nil, thumbnailURL: ""),
-                Catalogue.Chapter(number: 44, name: "Special", startPage: 2000, endPage: 2010, universe: 20, thumbnailURL: ""),
-            ], latestPage: 2010, fetch: fetch)
-        }
-        try folder.writeCatalogue(try catalogue(.english, "Forty-three"))
-        try folder.writeCatalogue(try catalogue(try SiteLanguage(validating: "fr"), "Quarante-trois"))
-        #expect(TraySettings.chapterName(43, folder: folder, config: english) == "Forty-three")
-        #expect(TraySettings.chapterName(43, folder: folder, config: ConfigFile(text: "language = fr")) == "Quarante-trois")
-        // Only the main story's chapters: 44 is a special's.
-        #expect(TraySettings.chapterName(44, folder: folder, config: english) == nil)
-        // The language of the chapter being read comes first.
-        try folder.writeChapterData(try ChapterData(validatingNumber: 42, name: "Forty-two", progress: 10, language: "fr"))
-        #expect(TraySettings.chapterName(43, folder: folder, config: english) == "Quarante-trois")
     }
 }

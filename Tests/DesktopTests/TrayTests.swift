@@ -36,8 +36,8 @@ import TestingTraits
     }
 
     /// Stores chapter 42 (35 %, with a cover) through the service and waits until the tray shows it.
-    func readChapter42(_ tray: TrayHost) async throws {
-        let update = WidgetClient().updateChapter(42, name: "Vegeta & <Goku>_x", progress: 35, cover: ImageFixtures.redJPEG, page: 980)
+    func readChapter42(_ tray: TrayHost, page: Int? = 980) async throws {
+        let update = WidgetClient().updateChapter(42, name: "Vegeta & <Goku>_x", progress: 35, cover: ImageFixtures.redJPEG, page: page)
         try await client.call(update, timeout: .seconds(10))
         try await tray.wait(for: "the tray to show chapter 42") { $0.shownModel?.toolTipText.hasPrefix("Chapter 42") == true }
     }
@@ -143,8 +143,15 @@ import TestingTraits
 
     @Test func theMenuWalkedAsHostsWalkIt() async throws {
         try watcher.start()
-        let tray = try TrayHost(address: service.bus.address, chapterName: { $0 == 43 ? "The Tournament" : nil })
-        try await readChapter42(tray)
+        // The catalogue names chapter 43 (the service publishes it as next-chapter-name); with no
+        // page stored, no page counts as new.
+        let fetch = Catalogue.FetchMetadata(url: "http://127.0.0.1/en/chapters.html", etag: nil, lastModified: nil, fetchedAt: 0)
+        try service.folder.writeCatalogue(try Catalogue(language: .english, chapters: [
+            Catalogue.Chapter(number: 42, name: "Vegeta & <Goku>_x", startPage: 961, endPage: 983, universe: nil, thumbnailURL: ""),
+            Catalogue.Chapter(number: 43, name: "The Tournament", startPage: 984, endPage: 1000, universe: nil, thumbnailURL: ""),
+        ], latestPage: 1000, fetch: fetch))
+        let tray = try TrayHost(address: service.bus.address)
+        try await readChapter42(tray, page: nil)
         let menu = TrayHost.menu
 
         let (revision, layout) = try await client.call(DBusMenu.getLayout.call(on: menu, Int32(0), Int32(-1), [String]()))

@@ -46,18 +46,9 @@ package enum NotifierMain {
     /// The tray item, following the service through `follower`. One that can't be set up is
     /// logged and left out: the notifications go on without it.
     private static func startTray(on connection: Connection, follower: WidgetFollower, environment: [String: String], logger: Logger) -> TrayItem? {
-        let folder = DataFolder.resolve(environment: environment)
-        var reportedProblem: String? // each config file problem logged once
         do {
             let tray = TrayItem(
                 server: try ObjectServer(connection: connection), iconThemePath: TraySettings.iconThemePath(executable: executablePath()),
-                chapterName: { number in
-                    TraySettings.chapterName(number, folder: folder, config: ConfigFile.load(environment: environment)) { problem in
-                        guard problem.message != reportedProblem else { return }
-                        reportedProblem = problem.message
-                        logger.warning("the tray names chapters in English: \(problem.message)")
-                    }
-                },
                 follower: follower, logger: logger)
             try tray.start()
             return tray

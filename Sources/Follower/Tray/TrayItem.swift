@@ -44,7 +44,6 @@ package final class TrayItem {
     /// The widget service as this process follows it (shared with the notifier).
     private let follower: WidgetFollower
     private let iconThemePath: String
-    private let chapterName: (Int) -> String?
     private let logger: Logger
     private var exportedItem: ExportedInterface<StatusNotifierItem>?
     private var exportedMenu: ExportedInterface<DBusMenu>?
@@ -53,7 +52,7 @@ package final class TrayItem {
     private var busName: BusName?
 
     /// Nothing read yet shows as the placeholder: passive, so hosts that hide passive items wait.
-    private var model = TrayModel(ReadingState(entry: .placeholder(family: .medium, date: 0)))
+    private var model = TrayModel(.placeholder(family: .medium, date: 0))
     private var menu: ServedMenu
     /// The cover file the tooltip shows and its pixmap (nil when it does not decode).
     private var cover: (file: CoverPixmap.FileIdentity, pixmap: IconPixmap?)?
@@ -68,16 +67,13 @@ package final class TrayItem {
     /// - Parameters:
     ///   - iconThemePath: a folder with the icon (`IconThemePath`), "" when the icon is installed
     ///     where icon themes are looked up anyway.
-    ///   - chapterName: the name of a main-story chapter, when known (the stored catalogue).
     ///   - follower: how the process follows the service; the tray's own, which starts the service
     ///     by D-Bus activation as a desktop would, when nil.
-    package init(server: ObjectServer, iconThemePath: String = "", chapterName: @escaping (Int) -> String? = { _ in nil },
-                 follower: WidgetFollower? = nil, logger: Logger = Logger(label: "dbmultiverse.tray")) {
+    package init(server: ObjectServer, iconThemePath: String = "", follower: WidgetFollower? = nil, logger: Logger = Logger(label: "dbmultiverse.tray")) {
         self.server = server
         connection = server.connection
         self.follower = follower ?? WidgetFollower(connection: server.connection, activatesService: true, logger: logger)
         self.iconThemePath = iconThemePath
-        self.chapterName = chapterName
         self.logger = logger
         menu = ServedMenu(items: model.menu)
     }
@@ -149,14 +145,8 @@ package final class TrayItem {
 
     // MARK: The entry
 
-    /// The one place where an entry becomes the tray's state: the next chapter named when the
-    /// catalogue knows it.
-    private func readingState(for entry: ChapterEntry) -> ReadingState {
-        ReadingState(entry: entry, nextChapterName: entry.nextChapter == 0 ? nil : chapterName(entry.nextChapter))
-    }
-
     private func show(_ entry: ChapterEntry) {
-        let shown = TrayModel(readingState(for: entry))
+        let shown = TrayModel(entry)
         let previous = model
         model = shown
         let coverChanged = refreshCover()

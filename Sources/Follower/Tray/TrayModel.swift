@@ -1,26 +1,8 @@
 package import ComicDomain
 
-/// The reader's state as the tray sees it: the widget's entry (whose `next-chapter` and
-/// `first-unread-page` the menu opens), and the next chapter's name when the catalogue knows it.
-package struct ReadingState: Sendable, Equatable {
-    package var entry: ChapterEntry
-    /// The name of the entry's next chapter, when the catalogue knows it.
-    package var nextChapterName: String?
-
-    /// `newPages` and `latestPage`, when given, replace the entry's.
-    package init(entry: ChapterEntry, newPages: Int? = nil, latestPage: Int? = nil, nextChapterName: String? = nil) {
-        self.entry = entry
-        if let newPages { self.entry.newPages = newPages }
-        if let latestPage { self.entry.latestPage = latestPage }
-        self.nextChapterName = nextChapterName
-    }
-
-    /// The entry's first unread page, nil without new pages.
-    package var firstUnreadPage: Int? { entry.firstUnreadPage == 0 ? nil : entry.firstUnreadPage }
-}
-
-/// What the tray item shows for a `ReadingState` (DESIGN §14), computed without a bus: its status,
-/// its tooltip, and its menu.
+/// What the tray item shows for the widget's entry (DESIGN §14), computed without a bus: its
+/// status, its tooltip, and its menu (whose items open the entry's `next-chapter` and
+/// `first-unread-page`).
 package struct TrayModel: Sendable, Equatable {
     package enum Status: String, Sendable {
         /// Hosts such as Waybar hide a passive item.
@@ -43,20 +25,18 @@ package struct TrayModel: Sendable, Equatable {
     /// The menu, top to bottom.
     package let menu: [TrayMenuItem]
 
-    package init(_ state: ReadingState) {
-        let entry = state.entry
+    package init(_ entry: ChapterEntry) {
         let reading = !entry.isPlaceholder && entry.progress < 100
         status = reading || entry.newPages > 0 ? .active : .passive
         toolTipText = entry.rendered(.medium)
         coverPath = entry.imagePath
-        menu = Self.menu(for: state)
+        menu = Self.menu(for: entry)
     }
 
     /// The header (the medium rendering, not clickable); Continue reading (or, with nothing read
     /// yet, chapter 1); the entry's next chapter, named when the catalogue knows it; the entry's
     /// first unread page when there are new pages; the chapter list.
-    private static func menu(for state: ReadingState) -> [TrayMenuItem] {
-        let entry = state.entry
+    private static func menu(for entry: ChapterEntry) -> [TrayMenuItem] {
         var items: [TrayMenuItem] = [.label(.header, entry.rendered(.medium), action: nil), .separator(.afterHeader)]
         if entry.isPlaceholder {
             items.append(.label(.continueReading, "Read Chapter 1", action: .openChapter(1)))
@@ -65,7 +45,7 @@ package struct TrayModel: Sendable, Equatable {
         }
         if entry.nextChapter != 0 {
             let next = entry.nextChapter
-            let name = state.nextChapterName.map { "Next: Chapter \(next): \($0)" } ?? "Next: Chapter \(next)"
+            let name = entry.nextChapterName.isEmpty ? "Next: Chapter \(next)" : "Next: Chapter \(next): \(entry.nextChapterName)"
             items.append(.label(.nextChapter, name, action: .openChapter(next)))
         }
         if entry.firstUnreadPage != 0 {

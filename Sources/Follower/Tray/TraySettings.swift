@@ -1,8 +1,7 @@
 package import ComicDomain
 internal import Glibc
 
-/// How the notifier's tray item is set up: whether it is shown, where its icon is, and where
-/// the next chapter's name comes from.
+/// How the notifier's tray item is set up: whether it is shown, and where its icon is.
 package struct TraySettings: Sendable, Equatable {
     /// The config file's key: `tray = no` turns the item off.
     package static let configKey = "tray"
@@ -38,15 +37,5 @@ package struct TraySettings: Sendable, Equatable {
         let icons = String(executable[..<slash].dropLast("/bin".count)) + "/share/dbmultiverse/icons"
         let files = ["/hicolor/index.theme", "/hicolor/scalable/apps/\(ChapterNotification.appIcon).svg"]
         return files.allSatisfy { access(icons + $0, R_OK) == 0 } ? icons : ""
-    }
-
-    /// The name the stored catalogue gives main-story chapter `number`, in the reader's language
-    /// (`ConfigFile.readerLanguage`); nil when none is known. A config file naming a language the
-    /// site does not have goes to `report`.
-    package static func chapterName(_ number: Int, folder: DataFolder, config: ConfigFile,
-                                   report: (ComicError) -> Void = { _ in }) -> String? {
-        let (language, problem) = config.readerLanguageOrEnglish(chosen: folder.readChapterData().value?.siteLanguage)
-        if let problem { report(problem) }
-        return folder.readCatalogue(language).value?.mainStory.first { $0.number == number }?.name
     }
 }

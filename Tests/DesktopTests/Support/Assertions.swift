@@ -25,7 +25,7 @@ func comicError(_ short: String) -> String { "com.nobadi.DBMultiverse.Error." + 
 /// The entry keys of DESIGN §4 and §13, and what the cards' buttons open (§15).
 let entryKeys: Set<String> = [
     "chapter", "name", "progress", "image-path", "deep-link", "date", "family", "is-placeholder", "universe", "latest-page", "new-pages",
-    "next-chapter", "first-unread-page",
+    "next-chapter", "first-unread-page", "next-chapter-name",
 ]
 
 extension Dictionary where Key == String, Value == Variant {

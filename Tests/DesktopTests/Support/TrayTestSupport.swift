@@ -79,11 +79,11 @@ final class TrayHost: @unchecked Sendable {
     private let tray: LoopBound<TrayItem>
 
     /// Connects and starts the tray; its names and match rules are in place when this returns.
-    init(address: String, iconThemePath: String = "", chapterName: @escaping (Int) -> String? = { _ in nil }) throws {
+    init(address: String, iconThemePath: String = "") throws {
         host = try BusHost(address: address)
         var logger = Logger(label: "test.tray")
         logger.logLevel = .critical
-        let tray = TrayItem(server: host.server, iconThemePath: iconThemePath, chapterName: chapterName, logger: logger)
+        let tray = TrayItem(server: host.server, iconThemePath: iconThemePath, logger: logger)
         self.tray = LoopBound(tray)
         events = observe(&tray.observer)
         try tray.start()
