@@ -24,21 +24,7 @@ extension ChapterEntry {
         case .text:
             return rendered(family)
         case .json:
-            return JSONValue.object([
-                ("chapter", .integer(chapter)),
-                ("name", .string(name)),
-                ("progress", .integer(progress)),
-                ("image-path", .string(imagePath)),
-                ("deep-link", .string(deepLink)),
-                ("date", .integer(date)),
-                ("family", .string(family.rawValue)),
-                ("is-placeholder", .bool(isPlaceholder)),
-                ("universe", .integer(universe)),
-                ("latest-page", .integer(latestPage)),
-                ("new-pages", .integer(newPages)),
-                ("next-chapter", .integer(nextChapter)),
-                ("first-unread-page", .integer(firstUnreadPage)),
-            ]).jsonText
+            return jsonObject(family: family).jsonText
         case .waybar:
             return JSONValue.object([
                 ("text", .string(escapedForMarkup(rendered(.small)))),
@@ -47,6 +33,29 @@ extension ChapterEntry {
                 ("percentage", .integer(isPlaceholder ? 0 : progress)),
             ]).jsonText
         }
+    }
+
+    /// The `json` format's object: the entry's keys, in order, with `family` the one asked for.
+    func jsonObject(family: WidgetFamily) -> JSONValue {
+        JSONValue.object(jsonFields(family: family))
+    }
+
+    func jsonFields(family: WidgetFamily) -> [(key: String, value: JSONValue)] {
+        [
+            ("chapter", .integer(chapter)),
+            ("name", .string(name)),
+            ("progress", .integer(progress)),
+            ("image-path", .string(imagePath)),
+            ("deep-link", .string(deepLink)),
+            ("date", .integer(date)),
+            ("family", .string(family.rawValue)),
+            ("is-placeholder", .bool(isPlaceholder)),
+            ("universe", .integer(universe)),
+            ("latest-page", .integer(latestPage)),
+            ("new-pages", .integer(newPages)),
+            ("next-chapter", .integer(nextChapter)),
+            ("first-unread-page", .integer(firstUnreadPage)),
+        ]
     }
 
     /// `placeholder`, `new` (new pages published after the reader's), `finished` (progress 100)

@@ -70,7 +70,7 @@ struct DBMultiverse: ParsableCommand {
         version: ProjectInfo.version,
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
-            ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
+            ProgressCommand.self, ReloadCommand.self, OpenCommand.self, ActivateCommand.self, NotifierCommand.self,
             SyncCommand.self, ChaptersCommand.self, ImportHistoryCommand.self, BrowserHostCommand.self,
         ]
     )
