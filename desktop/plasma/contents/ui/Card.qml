@@ -15,6 +15,8 @@ ColumnLayout {
     /// Shown as the cover when the entry has none or it can't be read.
     property url icon: Qt.resolvedUrl("../images/com.nobadi.DBMultiverse.svg")
     /// Translations: main.qml hands in Plasma's i18n and i18np; plain substitution without them.
+    /// The colour of every text: main.qml hands in the Plasma theme's; a label's own by default.
+    property color textColor: paletteSource.color
     property var tr: function (text, argument) { return argument === undefined ? text : text.replace("%1", argument) }
     property var trPlural: function (one, many, count) { return (count === 1 ? one : many).replace("%1", count) }
 
@@ -69,6 +71,8 @@ ColumnLayout {
             Layout.alignment: Qt.AlignTop
 
             Label {
+
+                color: card.textColor
                 objectName: "heading"
                 visible: !card.placeholder
                 text: !card.entry || card.placeholder ? ""
@@ -82,6 +86,7 @@ ColumnLayout {
                 elide: Text.ElideRight
             }
             Label {
+                color: card.textColor
                 objectName: "name"
                 text: card.placeholder ? card.tr("Read Multiverse Reader — start with Chapter 1") : card.entry.name
                 wrapMode: Text.Wrap
@@ -100,12 +105,14 @@ ColumnLayout {
                 Accessible.name: progressLabel.text
             }
             Label {
+                color: card.textColor
                 id: progressLabel
                 objectName: "progress"
                 visible: !card.placeholder
                 text: card.placeholder ? "" : card.tr("%1% read", card.entry.progress)
             }
             Label {
+                color: card.textColor
                 objectName: "newPages"
                 visible: card.newPages > 0
                 text: card.newPages > 0 ? card.trPlural("1 new page", "%1 new pages", card.newPages) : ""
@@ -149,5 +156,10 @@ ColumnLayout {
             text: card.tr("Chapter list")
             onClicked: card.activated("open-chapter-list", 0)
         }
+    }
+
+    Label {
+        id: paletteSource
+        visible: false
     }
 }

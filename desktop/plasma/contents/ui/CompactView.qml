@@ -11,6 +11,8 @@ RowLayout {
     /// The entry, as in Card.qml.
     property var entry: null
     property url icon: Qt.resolvedUrl("../images/com.nobadi.DBMultiverse.svg")
+    /// The colour of every text: main.qml hands in the Plasma theme's; a label's own by default.
+    property color textColor: paletteSource.color
     property var tr: function (text, argument) { return argument === undefined ? text : text.replace("%1", argument) }
 
     readonly property bool placeholder: !entry || entry["is-placeholder"] === true
@@ -32,9 +34,15 @@ RowLayout {
         Accessible.ignored: true
     }
     Label {
+        color: compact.textColor
         objectName: "smallRendering"
         text: compact.text
         verticalAlignment: Text.AlignVCenter
         Layout.fillHeight: true
+    }
+
+    Label {
+        id: paletteSource
+        visible: false
     }
 }

@@ -14,6 +14,7 @@ import org.kde.plasma.plasmoid 2.0 //5
 import org.kde.plasma.plasmoid //6
 import org.kde.plasma.core 2.0 as PlasmaCore //5
 import org.kde.plasma.plasma5support as P5Support //6
+import org.kde.kirigami as Kirigami //6
 
 Item { //5
 PlasmoidItem { //6
@@ -33,6 +34,10 @@ PlasmoidItem { //6
         return "'" + text.replace(/'/g, "'\\''") + "'"
     }
 
+    /// The theme's text colour, for the card's and the panel's texts.
+    readonly property color textColor: PlasmaCore.ColorScope.textColor //5
+    readonly property color textColor: Kirigami.Theme.textColor //6
+
     function translate(text, argument) {
         return argument === undefined ? i18n(text) : i18n(text, argument)
     }
@@ -50,11 +55,9 @@ PlasmoidItem { //6
     Plasmoid.icon: "com.nobadi.DBMultiverse" //5
     Plasmoid.toolTipMainText: "DBMultiverse" //5
     toolTipMainText: "DBMultiverse" //6
-    Plasmoid.switchWidth: Math.round(Qt.application.font.pixelSize * 20) //5
-    switchWidth: Math.round(Qt.application.font.pixelSize * 20) //6
-    Plasmoid.switchHeight: Math.round(Qt.application.font.pixelSize * 12) //5
-    switchHeight: Math.round(Qt.application.font.pixelSize * 12) //6
 
+    // No switch sizes: Plasma then shows the compact form in a panel (a click opens the card) and
+    // the card itself on the desktop, whatever room either has.
     Plasmoid.compactRepresentation: MouseArea { //5
     compactRepresentation: MouseArea { //6
         Layout.minimumWidth: compactView.implicitWidth
@@ -73,6 +76,7 @@ PlasmoidItem { //6
             anchors.fill: parent
             entry: root.entry
             tr: root.translate
+            textColor: root.textColor
         }
     }
 
@@ -90,6 +94,7 @@ PlasmoidItem { //6
             entry: root.entry
             tr: root.translate
             trPlural: root.translatePlural
+            textColor: root.textColor
             onActivated: function (action, number) { root.activate(action, number) }
         }
     }
