@@ -122,7 +122,7 @@ import Testing
         let client = try await BusClient.connect(.address(service.bus.address))
         let owners = try await service.ownerChanges(client)
         kill(try service.servicePID(), SIGKILL)
-        _ = try await next(owners, "the killed service to lose its name")
+        _ = try await DBusTestSupport.next(owners, "the killed service to lose its name")
         let gone = try answer(of: waiter, "the placeholder once the service is gone")
         #expect(gone.isPlaceholder == true)
 
