@@ -9,7 +9,7 @@ import TestingTraits
 /// through AT-SPI. The screenshots stay in a folder the test prints, for a person to look at.
 ///
 /// Off the cooperative pool: the script blocks for about a minute.
-@Suite(.timeLimit(.minutes(4)), .offThePool) struct PlasmaCardTests {
+@Suite(.timeLimit(.minutes(4)), .holds(.desktopSession), .offThePool) struct PlasmaCardTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/plasma-card-check.sh").path
 
     @Test func theCardFollowsTheReaderInARealPlasmoidViewer() throws {

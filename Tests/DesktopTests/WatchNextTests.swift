@@ -4,10 +4,11 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Testing
+import TestingTraits
 
 /// `dbmultiverse watch --format json --next [--after TOKEN]` (DESIGN §15), the long-poll the Plasma
 /// widget runs: the built binary against an activatable service on a private bus.
-@Suite(.timeLimit(.minutes(3))) struct WatchNextTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct WatchNextTests {
     /// One answer: the entry's keys plus `token`.
     struct Answer {
         let object: [String: Any]
