@@ -66,6 +66,12 @@ import TestingTraits
         // The same entry has the same token, whenever asked.
         #expect(try next(service).token == chapter.token)
         #expect(try next(service, after: placeholder.token).token == chapter.token)
+        // The widget's exact command line runs without the argument parser; any other spelling
+        // goes through it, with the same answer.
+        let reordered = try runCommand([Binary.dbmultiverse, "watch", "--next", "--after", placeholder.token, "--family", "medium", "--format", "json"],
+                                       environment: service.environment)
+        #expect(reordered.status == 0, "\(reordered)")
+        #expect(try answer(reordered.stdout).token == chapter.token)
     }
 
     /// The answer waits for the reload that changes something: a reload of the same entry (only its
