@@ -44,6 +44,11 @@ SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
 # Where the browser extension's host manifests go: `user` (the browsers' folders in $HOME) or
 # `system` (their system-wide folders; scripts/browser-hosts.sh lists them).
 BROWSER_HOSTS ?= user
+# The Plasma widget (DESIGN §15; docs/plasma.md): the package for the Plasma this machine has
+# (scripts/plasmoid.sh version: 6 when Plasma 6 is installed, else 5, as on Debian 12), with the
+# installed binary's path written in. PLASMA_VERSION=5 or 6 chooses.
+PLASMOID_DIR = $(DATADIR)/plasma/plasmoids/com.nobadi.dbmultiverse
+PLASMA_VERSION ?= $(shell ./scripts/plasmoid.sh version)
 INSTALL_FILES = \
 	$(BINDIR)/dbmultiverse \
 	$(DATADIR)/dbus-1/services/$(APP_ID).service \
@@ -88,6 +93,8 @@ ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 endif
 	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service)
 	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer"
+	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
+	./scripts/plasmoid.sh build "$(PLASMA_VERSION)" "$(INSTALLED_BIN)" "$(DESTDIR)$(PLASMOID_DIR)"
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
 else
@@ -100,6 +107,7 @@ endif
 
 uninstall:
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
+	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall-system "$(DATADIR)"
 else

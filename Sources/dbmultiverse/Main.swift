@@ -47,14 +47,14 @@ enum Main {
     }
 
     /// `service`, `notifier` (also with `--no-tray`) and `browser-host` as their units and browsers
-    /// start them: run directly (nil for anything else).
+    /// start them, and `watch --next` as the Plasma widget runs it: run directly (nil for anything else).
     private static func runDaemon(_ arguments: [String]) -> Int32? {
         switch arguments {
         case ["service"]: ServiceCommand.runService()
         case ["notifier"]: NotifierCommand.runNotifier(noTray: false)
         case ["notifier", "--no-tray"]: NotifierCommand.runNotifier(noTray: true)
         case ["browser-host"]: BrowserHostCommand.runHost([])
-        default: nil
+        default: NextEntry.runAsWidget(arguments)
         }
     }
 
@@ -70,7 +70,7 @@ struct DBMultiverse: ParsableCommand {
         version: ProjectInfo.version,
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
-            ProgressCommand.self, ReloadCommand.self, OpenCommand.self, NotifierCommand.self,
+            ProgressCommand.self, ReloadCommand.self, OpenCommand.self, ActivateCommand.self, NotifierCommand.self,
             SyncCommand.self, ChaptersCommand.self, ImportHistoryCommand.self, BrowserHostCommand.self,
         ]
     )

@@ -7,11 +7,34 @@ import EventLoop
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print the entry now and one line per reload (for status bars); follows service restarts.")
+        abstract: "Print the entry now and one line per reload (for status bars); follows service restarts.",
+        discussion: """
+            With --next (and --format json) it prints one entry with a token, and exits: at once \
+            without --after or when the entry differs from the one that token names, else at the next \
+            reload that changes it. Run again with --after TOKEN after each answer, it is a long-poll \
+            that misses no change (the Plasma widget runs it so).
+            """)
 
     @OptionGroup var options: EntryOptions
 
+    @Flag(help: "Print one entry (JSON, with its token) when it differs from --after's, then exit.")
+    var next = false
+
+    @Option(help: ArgumentHelp("The token of the entry shown now (from the last --next answer).", valueName: "token"))
+    var after: String?
+
+    func validate() throws {
+        if next, options.format != .json { throw ValidationError("--next prints JSON: use it with --format json") }
+        if let after {
+            guard next else { throw ValidationError("--after goes with --next") }
+            guard ChapterEntry.isToken(after) else {
+                throw ValidationError("malformed token '\(after)': give the token a --next answer printed (16 hex digits)")
+            }
+        }
+    }
+
     func run() throws {
+        if next { return try NextEntry(family: options.family, after: after).run() }
         let caller = try BlockingCaller()
         let connection = caller.connection
         let widget = WidgetClient()

@@ -1,0 +1,38 @@
+import DBusTestSupport
+import Foundation
+import Testing
+import TestingTraits
+
+/// The Plasma widget end to end: `scripts/plasma-card-check.sh` with the built binary installed
+/// into a temporary prefix (`make install` builds the plasmoid), its service activated on a
+/// private bus, the installed plasmoid in a real `plasmoidviewer` under Xvfb, read and pressed
+/// through AT-SPI. The screenshots stay in a folder the test prints, for a person to look at.
+///
+/// Off the cooperative pool: the script blocks for about a minute.
+@Suite(.timeLimit(.minutes(4)), .holds(.desktopSession), .offThePool) struct PlasmaCardTests {
+    static let script = repositoryRoot.appendingPathComponent("scripts/plasma-card-check.sh").path
+
+    @Test func theCardFollowsTheReaderInARealPlasmoidViewer() throws {
+        let shots = try makeTemporaryDirectory("dbm-plasma-shots", for: [.otherUsers])
+        var environment = testEnvironment()
+        environment["SCREENSHOT_DIR"] = shots
+        let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 200)
+        print("plasma-card-check.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(run)")
+        for line in ["label: Chapter 42", "label: Vegeta & <Goku>", "progress bar: 35% read", "push button: Continue reading",
+                     "push button: Next chapter", "push button: Chapter list"] {
+            #expect(run.stdout.contains("  " + line + "\n"), "the card reads \(line)")
+        }
+        #expect(run.stdout.contains(#"Continue reading →  int32 42  string "dbmultiverse://chapter/42""#), "\(run.stdout)")
+        let shown = try #require(run.stdout.firstMatch(of: /an update showed after (\d+) ms/), "\(run.stdout)")
+        #expect(Int(shown.1)! <= 1500)
+        #expect(run.stdout.contains("five updates 100 ms apart: the card shows Chapter 48 (Burst 48)"), "\(run.stdout)")
+        #expect(run.stdout.contains(" 0 context switches"), "idle means idle: \(run.stdout)")
+        #expect(run.stdout.contains("  label: Read Multiverse Reader — start with Chapter 1\n  push button: Start reading\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("in a panel: Ch. 48 · 0%; a click opens the card with Chapter 48"), "\(run.stdout)")
+        for shot in ["card.png", "placeholder.png", "panel.png", "panel-open.png"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
+            #expect((attributes[.size] as? Int ?? 0) > 10000, "\(shot) is missing or empty")
+        }
+    }
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# The Plasma widget end to end (DESIGN §15): DBMultiverse installed into a temporary prefix
+# (`make install`, which builds the plasmoid for this machine's Plasma), its service activated on a
+# private session bus, and the installed plasmoid in a real `plasmoidviewer` under Xvfb, read
+# through AT-SPI (scripts/plasma-card/atspi.py) as a screen reader reads it. Checks, in order:
+#   the card shows Chapter 42, the name, 35% read and its buttons (screenshot card.png);
+#   Continue reading opens the deep link (OpenRequested, and the browser is started);
+#   an update shows within 1.5 s; five updates 100 ms apart end with the last shown;
+#   idle: the one process left is a blocked `watch --next` (its RSS and context switches over
+#   PLASMA_IDLE_SECONDS, default 10, printed);
+#   with the service gone, the placeholder and Start reading (screenshot placeholder.png);
+#   in a panel's form factor (-f horizontal): the small rendering, and a click opens the card (panel.png,
+#   panel-open.png).
+#
+# Not part of `make test` by itself (PlasmaCardTests runs it). Every wait is bounded; every process
+# it starts is killed at the end. Screenshots stay in SCREENSHOT_DIR (default: a new
+# /tmp/dbm-plasma-shots.*). Usage: scripts/plasma-card-check.sh [PATH-TO-dbmultiverse]
+# Exit status: 0 every check passed, 1 one failed, 2 bad usage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repository="$PWD"
+binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
+[ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
+for tool in plasmoidviewer Xvfb import dbus-daemon dbus-monitor busctl /usr/bin/python3 /usr/libexec/at-spi-bus-launcher; do
+    command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (scripts/install-deps.sh installs it)" >&2; exit 1; }
+done
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/dbm-plasma.XXXXXX")"
+shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-plasma-shots.XXXXXX)}"
+mkdir -p "$work/home" "$work/runtime" "$work/data" "$work/bus" "$work/services" "$shots"
+chmod 700 "$work/runtime"
+pids=()
+cleanup() {
+    local status=$?
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    # The service, the accessibility bus (launcher, registry, its own dbus-daemon) and the watch
+    # commands were started by the bus or the viewer: each runs from the session's folder or on its bus.
+    for pid in $(pgrep -u "$(id -u)" 2>/dev/null || true); do
+        [ "$pid" = "$$" ] && continue
+        if grep -qzF -- "$work/" /proc/"$pid"/cmdline 2>/dev/null \
+            || { [ -n "${BUS_ADDRESS:-}" ] && grep -qzF -- "DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS" /proc/"$pid"/environ 2>/dev/null; }; then
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    done
+    [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
+    if [ "$status" -ne 0 ]; then
+        for log in viewer viewer-panel monitor; do [ -f "$work/$log.log" ] && { echo "--- $log.log" >&2; tail -20 "$work/$log.log" >&2; }; done
+    fi
+    rm -rf "$work"
+    echo "screenshots: $shots"
+    exit "$status"
+}
+trap cleanup EXIT INT TERM
+source "$repository/scripts/bounded-wait.sh"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A session of its own: HOME, runtime and config folders, and the browser a script that records
+# what it is asked to open.
+export HOME="$work/home" XDG_RUNTIME_DIR="$work/runtime" XDG_CONFIG_HOME="$work/home/.config"
+export XDG_DATA_HOME="$work/home/.local/share" XDG_CACHE_HOME="$work/home/.cache"
+export DBMULTIVERSE_DATA_DIR="$work/data" DBMULTIVERSE_LOG_LEVEL=info
+printf '#!/bin/sh\necho "$*" >>%s/browser.log\n' "$work" >"$work/browser"
+chmod 755 "$work/browser"
+export DBMULTIVERSE_BROWSER="$work/browser"
+
+# Installed as a user installs it (the prefix's binary is the one under test).
+make --no-print-directory -s install PREFIX="$work/prefix" BINARY="$binary" >"$work/install.log" 2>&1 \
+    || { cat "$work/install.log" >&2; exit 1; }
+installed="$work/prefix/bin/dbmultiverse"
+package="$work/prefix/share/plasma/plasmoids/com.nobadi.dbmultiverse"
+[ -f "$package/metadata.json" ] || fail "make install put no plasmoid in $package"
+grep -q "\"$installed\"" "$package/contents/ui/main.qml" || fail "the installed main.qml does not run $installed"
+echo "plasmoid: $package (Plasma $(./scripts/plasmoid.sh version) build)"
+
+# The bus activates the installed service; the accessibility bus (at-spi2-core's launcher) only
+# once a viewer is up (accessibility_bus below).
+cp "$work/prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" "$work/services/"
+source "$repository/scripts/private-bus.sh"
+start_private_bus "$work/bus" "$work/services"
+export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
+dbus-monitor --session "member='OpenRequested'" >"$work/monitor.log" 2>&1 &
+pids+=($!)
+wait_for 50 grep -q NameAcquired "$work/monitor.log"
+
+"$installed" update --chapter 42 --name "Vegeta & <Goku>" --progress 35 --page 980 \
+    --cover "$repository/desktop/plasma/tests/cover.png" || fail "dbmultiverse update"
+
+# Xvfb picks a free display and writes its number once it accepts clients (-displayfd).
+xvfb_pid=""
+start_xvfb() {
+    [ -n "$xvfb_pid" ] && { kill -KILL "$xvfb_pid"; wait "$xvfb_pid" 2>/dev/null || true; }
+    : >"$work/display"
+    exec 5>"$work/display"
+    Xvfb -displayfd 5 -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+    xvfb_pid=$!
+    pids+=("$xvfb_pid")
+    exec 5>&-
+    wait_for 100 test -s "$work/display" || fail "Xvfb did not start"
+    export DISPLAY=":$(cat "$work/display")"
+}
+start_xvfb
+export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 QT_QPA_PLATFORM=xcb
+
+atspi() { /usr/bin/python3 "$repository/scripts/plasma-card/atspi.py" "$@"; }
+# shows LINE: the viewer shows an object "role: name" (a fresh AT-SPI process each time).
+# (Read whole before grep: grep -q would stop reading at the match, and pipefail report the writer's SIGPIPE.)
+shows() { local seen; seen="$(atspi dump plasmoidviewer 2>/dev/null)" && grep -qxF -- "$1" <<<"$seen"; }
+screenshot() { import -window root "$shots/$1"; echo "screenshot: $shots/$1"; }
+milliseconds() { echo $(( $(date +%s%N) / 1000000 )); }
+# A Qt program registers with the accessibility bus only when that bus appears after it started
+# (found here; a bus there before it is never used): so none runs while a viewer starts, and its
+# activation file is put in place (dbus-daemon sees the new file) once the viewer is up. The first
+# AT-SPI question then starts it.
+accessibility_bus() { # on|off
+    if [ "$1" = on ]; then
+        cp /usr/share/dbus-1/services/org.a11y.Bus.service "$work/services/"
+        return
+    fi
+    rm -f "$work/services/org.a11y.Bus.service"
+    for pid in $(pgrep -u "$(id -u)" -f "at-spi-bus-launcher|at-spi2-registryd" || true); do
+        if grep -qzF "DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS" /proc/"$pid"/environ 2>/dev/null; then kill -KILL "$pid"; fi
+    done
+}
+viewer_pid=""
+start_viewer() { # log-name plasmoidviewer-arguments...
+    local log="$1"; shift
+    accessibility_bus off
+    plasmoidviewer -a "$package" "$@" >"$work/$log.log" 2>&1 &
+    viewer_pid=$!
+    pids+=("$viewer_pid")
+    wait_for 300 grep -q "New Containment" "$work/$log.log" || fail "plasmoidviewer did not load its containment"
+    accessibility_bus on
+}
+
+# ---- The card on the desktop.
+start_viewer viewer -s 1024x768
+wait_for 300 shows "label: Chapter 42" || { atspi dump plasmoidviewer >&2 || true; fail "the card never showed Chapter 42"; }
+atspi dump plasmoidviewer >"$work/card.txt"
+for line in "label: Chapter 42" "label: Vegeta & <Goku>" "label: 35% read" "progress bar: 35% read" \
+    "push button: Continue reading" "push button: Next chapter" "push button: Chapter list"; do
+    grep -qxF -- "$line" "$work/card.txt" || { cat "$work/card.txt" >&2; fail "the card does not show '$line'"; }
+done
+if grep -qxF "push button: Read new pages" "$work/card.txt" || grep -qxF "push button: Start reading" "$work/card.txt"; then
+    cat "$work/card.txt" >&2; fail "the card shows a button it should not"
+fi
+echo "the card reads:"; sed 's/^/  /' "$work/card.txt"
+screenshot card.png
+
+atspi press plasmoidviewer "Continue reading" || fail "could not press Continue reading"
+wait_for 100 grep -q "member=OpenRequested" "$work/monitor.log" || fail "Continue reading opened nothing"
+wait_for 100 grep -q "page-980.html" "$work/browser.log" || fail "the browser was not started"
+echo "Continue reading → $(grep -A2 'member=OpenRequested' "$work/monitor.log" | grep -E 'int32|string' | tr -s ' ' | tr '\n' ' ')→ browser: $(cat "$work/browser.log")"
+
+# An update shows within 1.5 s: a listener for AT-SPI's name changes notes when the label shows.
+atspi await plasmoidviewer "Chapter 43" 10 >"$work/await.txt" 2>&1 &
+awaiter=$!
+pids+=("$awaiter")
+wait_for 100 grep -q listening "$work/await.txt" || fail "the AT-SPI listener did not start"
+start=$(milliseconds)
+"$installed" update --chapter 43 --name "The next one" --progress 10 || fail "dbmultiverse update"
+wait "$awaiter" || { cat "$work/await.txt" >&2; fail "the update to chapter 43 never showed"; }
+elapsed=$(( $(tail -1 "$work/await.txt") - start ))
+echo "an update showed after $elapsed ms (from the start of dbmultiverse update to the label's change)"
+[ "$elapsed" -le 1500 ] || fail "the update took $elapsed ms to show (more than 1500)"
+
+# Five updates 100 ms apart (the pace of the stimulus, not a wait for the widget): the last shows.
+for chapter in 44 45 46 47 48; do
+    "$installed" update --chapter "$chapter" --name "Burst $chapter" --progress 0 || fail "dbmultiverse update"
+    sleep 0.1
+done
+wait_for 50 shows "label: Chapter 48" || { atspi dump plasmoidviewer >&2; pgrep -a -f "watch --format json" >&2; "$installed" entry >&2; fail "the last of five updates never showed"; }
+token="$("$installed" watch --format json --next | sed 's/.*"token":"\([0-9a-f]*\)".*/\1/')"
+# The viewer's question names the last entry's token: it waits for the next change.
+wait_for 50 pgrep -f -- "watch --format json --next --after $token" || fail "no watch waits after the last update"
+wait_for 50 shows "label: Burst 48" || { atspi dump plasmoidviewer >&2; fail "the card shows chapter 48 without its name"; }
+echo "five updates 100 ms apart: the card shows Chapter 48 (Burst 48); the viewer waits with --after $token"
+
+# Idle: the viewer's one child is the blocked watch (exec: no shell left in between).
+children="$(pgrep -P "$viewer_pid" -a || true)"
+[ "$(wc -l <<<"$children")" -eq 1 ] && grep -q -- "watch --format json --next --after $token" <<<"$children" \
+    || fail "the viewer's children are not one blocked watch: $children"
+watch_pid="${children%% *}"
+switches() { awk '/ctxt_switches/ { n += $2 } END { print n }' /proc/"$watch_pid"/task/*/status; }
+before=$(switches)
+sleep "${PLASMA_IDLE_SECONDS:-10}" # the measurement's window
+after=$(switches)
+echo "idle for ${PLASMA_IDLE_SECONDS:-10} s: watch $watch_pid, $(ls /proc/"$watch_pid"/task | wc -l) thread(s), $(awk '/VmRSS/ { print $2 " " $3 }' /proc/"$watch_pid"/status) RSS, $(( after - before )) context switches"
+[ "$after" -eq "$before" ] || fail "the blocked watch woke up $(( after - before )) times"
+
+# The service gone: the placeholder, with its one button.
+kill -KILL "$(busctl --user status com.nobadi.DBMultiverse | sed -n 's/^PID=//p')"
+wait_for 50 shows "push button: Start reading" || fail "the placeholder never showed after the service went away"
+atspi dump plasmoidviewer >"$work/placeholder.txt"
+grep -qxF "label: Read Multiverse Reader — start with Chapter 1" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's text"; }
+! grep -qxF "push button: Continue reading" "$work/placeholder.txt" || fail "the placeholder shows Continue reading"
+echo "with the service gone:"; sed 's/^/  /' "$work/placeholder.txt"
+screenshot placeholder.png
+kill -KILL "$viewer_pid"; wait "$viewer_pid" 2>/dev/null || true
+
+# ---- In a panel's form factor (-f horizontal: what a horizontal panel gives the widget, drawn on
+# the desktop containment, whose background keeps the theme's text readable): the icon and the
+# small rendering; a click opens the card. Its first question starts the service again by bus
+# activation: chapter 48. A new X server, so that no pixel of the first viewer is left.
+start_xvfb
+start_viewer viewer-panel -f horizontal -s 1024x768
+wait_for 300 shows "push button: Ch. 48 · 0%" || { atspi dump plasmoidviewer >&2 || true; fail "the panel never showed Ch. 48 · 0%"; }
+screenshot panel.png
+atspi press plasmoidviewer "Ch. 48 · 0%" || fail "could not press the panel's widget"
+wait_for 50 shows "label: Chapter 48" || fail "a click on the panel's widget did not open the card"
+screenshot panel-open.png
+echo "in a panel: Ch. 48 · 0%; a click opens the card with Chapter 48"
+echo "PASS"

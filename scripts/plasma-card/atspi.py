@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""What a screen reader reads of a running program, through AT-SPI (python3-pyatspi).
+
+    atspi.py dump APP          prints each showing label, button and progress bar of the
+                               application named APP, one "role: name" a line, in tree order
+    atspi.py press APP NAME    presses the showing button named NAME (its first action)
+    atspi.py await APP NAME SECONDS
+                               listens for name changes, says "listening" on stdout, then exits
+                               0 with the time (Unix milliseconds) at which a showing label named
+                               NAME appeared in APP, or 1 after SECONDS
+
+pyatspi caches the application list for the life of its process: each question is a process of
+its own. Exit status 1 when the application or the button is not there (yet)."""
+import sys
+
+import pyatspi
+
+ROLES = {"label", "push button", "progress bar"}
+
+
+def application(name):
+    for app in pyatspi.Registry.getDesktop(0):
+        if app is not None and app.name == name:
+            return app
+    return None
+
+
+def showing(node):
+    """The showing objects under node, depth first."""
+    for child in node:
+        if child is None:
+            continue
+        try:
+            states = child.getState()
+        except Exception:
+            continue
+        if not states.contains(pyatspi.STATE_SHOWING):
+            continue
+        yield child
+        yield from showing(child)
+
+
+def await_label(app_name, name, seconds):
+    """Event-driven: AT-SPI calls back on each change of an accessible name."""
+    import time
+
+    from gi.repository import GLib
+
+    found = []
+
+    def shown():
+        app = application(app_name)
+        return app is not None and any(n.getRoleName() == "label" and n.name == name for n in showing(app))
+
+    def changed(event):
+        if not found and event.source is not None and event.source.name == name:
+            found.append(int(time.time() * 1000))
+            pyatspi.Registry.stop()
+
+    def give_up():
+        pyatspi.Registry.stop()
+        return False
+
+    pyatspi.Registry.registerEventListener(changed, "object:property-change:accessible-name")
+    if shown():
+        print("listening", flush=True)
+        print(int(time.time() * 1000))
+        return 0
+    print("listening", flush=True)
+    GLib.timeout_add(int(seconds * 1000), give_up)
+    pyatspi.Registry.start()
+    if not found:
+        print(f"no label {name!r} within {seconds} s", file=sys.stderr)
+        return 1
+    print(found[0])
+    return 0
+
+
+def main(arguments):
+    if len(arguments) == 4 and arguments[0] == "await":
+        return await_label(arguments[1], arguments[2], float(arguments[3]))
+    if len(arguments) < 2 or arguments[0] not in ("dump", "press"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    app = application(arguments[1])
+    if app is None:
+        print(f"no application {arguments[1]!r} on the accessibility bus", file=sys.stderr)
+        return 1
+    if arguments[0] == "dump":
+        for node in showing(app):
+            if node.getRoleName() in ROLES and node.name:
+                print(f"{node.getRoleName()}: {node.name}")
+        return 0
+    for node in showing(app):
+        if node.getRoleName() == "push button" and node.name == arguments[2]:
+            node.queryAction().doAction(0)
+            return 0
+    print(f"no showing button {arguments[2]!r}", file=sys.stderr)
+    return 1
+
+
+sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The Plasma widget (desktop/plasma/, DESIGN §15) built for one Plasma version from its one source.
+#
+#   scripts/plasmoid.sh build 5|6 BINARY FOLDER   writes the package into FOLDER (made if missing):
+#       the lines of main.qml and metadata.json.in marked `//5` or `//6` kept for that version
+#       (their mark removed) and dropped for the other, BINARY's absolute path written where the
+#       QML runs the command-line tool, the project's version in the metadata, the icon beside.
+#   scripts/plasmoid.sh version                    prints the Plasma this machine has: 6 when
+#       Plasma 6's shell or QML modules are installed, else 5 (Debian 12; also with no Plasma).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+plasma_version() {
+    if command -v plasmashell >/dev/null 2>&1; then
+        case "$(plasmashell --version 2>/dev/null)" in "plasmashell 6."*) echo 6; return ;; esac
+    fi
+    # Plasma 6's plasmoid QML module, wherever the distribution puts Qt 6's QML folder.
+    for folder in /usr/lib/*/qt6/qml /usr/lib/qt6/qml /usr/lib64/qt6/qml; do
+        [ -d "$folder/org/kde/plasma/plasmoid" ] && { echo 6; return; }
+    done
+    echo 5
+}
+
+build() {
+    local version="$1" binary="$2" out="$3" other
+    case "$version" in 5) other=6 ;; 6) other=5 ;; *) echo "plasmoid.sh: Plasma version must be 5 or 6, not '$version'" >&2; exit 2 ;; esac
+    case "$binary" in /*) ;; *) echo "plasmoid.sh: the binary's path must be absolute (got '$binary')" >&2; exit 2 ;; esac
+    local project_version
+    project_version="$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/ComicDomain/ProjectInfo.swift)"
+    # For sed's replacement: & and \ and the delimiter ! stand for themselves.
+    local escaped_binary
+    escaped_binary="$(printf '%s' "$binary" | sed -e 's/[&\\!]/\\&/g')"
+    local keep=(-e "/\/\/ *$other\$/d" -e "s! *// *$version\$!!")
+    install -d -m 755 "$out/contents/ui" "$out/contents/images"
+    sed "${keep[@]}" -e "s!@VERSION@!$project_version!" desktop/plasma/metadata.json.in >"$out/metadata.json"
+    sed "${keep[@]}" -e "s!@DBMULTIVERSE@!$escaped_binary!" desktop/plasma/contents/ui/main.qml >"$out/contents/ui/main.qml"
+    install -m 644 desktop/plasma/contents/ui/Card.qml desktop/plasma/contents/ui/CompactView.qml "$out/contents/ui/"
+    install -m 644 desktop/icons/com.nobadi.DBMultiverse.svg "$out/contents/images/com.nobadi.DBMultiverse.svg"
+    chmod 644 "$out/metadata.json" "$out/contents/ui/main.qml"
+}
+
+case "${1:-}" in
+    version) plasma_version ;;
+    build) [ $# -eq 4 ] || { echo "usage: scripts/plasmoid.sh build 5|6 BINARY FOLDER" >&2; exit 2; }; build "$2" "$3" "$4" ;;
+    *) echo "usage: scripts/plasmoid.sh build 5|6 BINARY FOLDER | version" >&2; exit 2 ;;
+esac
