@@ -31,9 +31,28 @@ if [ "${1:-}" = "--in-bus" ]; then
     work="$2" binary="$3" shots="$4" mode="$5" seconds="$6"
     source "$repository/scripts/bounded-wait.sh"
     shell_pid=""
+    # The processes of this session: every peer of its session bus and of the accessibility bus
+    # (the shell, the services the buses activated, the accessibility bus's daemon), by id. They
+    # are ended with SIGKILL: a process started from a test runner's thread inherits its blocked
+    # SIGTERM, so dbus-run-session's SIGTERM would leave the bus and its services running.
+    session_pids() {
+        local a11y
+        busctl --address="$DBUS_SESSION_BUS_ADDRESS" list --unique --no-legend 2>/dev/null | awk '{ print $2 }'
+        a11y="$(gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus \
+            --method org.a11y.Bus.GetAddress 2>/dev/null | sed -n "s/^('\(.*\)',)\$/\1/p")"
+        if [ -n "$a11y" ]; then
+            busctl --address="$a11y" list --unique --no-legend 2>/dev/null | awk '{ print $2 }'
+            busctl --address="$a11y" status org.freedesktop.DBus 2>/dev/null | sed -n 's/^PID=//p'
+        fi
+    }
     cleanup() {
-        local status=$?
+        local status=$? pids
+        busctl --address="$DBUS_SESSION_BUS_ADDRESS" status org.freedesktop.DBus 2>/dev/null \
+            | sed -n 's/^PID=//p' >"$work/session-bus.pid"
+        pids="$(session_pids | grep -E '^[0-9]+$' | grep -vx "$$" | sort -u | tr '\n' ' ')"
         # gnome-shell may crash on its way out (seen with 43): its exit status is not ours.
+        # shellcheck disable=SC2086
+        [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
         if [ -n "$shell_pid" ]; then kill -KILL "$shell_pid" 2>/dev/null; wait "$shell_pid" 2>/dev/null || true; fi
         exit "$status"
     }
@@ -69,13 +88,14 @@ if [ "${1:-}" = "--in-bus" ]; then
         dbmultiverse_entry="$("$binary" entry --family small)"
         measure >/dev/null
         with="$(measure)"
-        echo "gnome-shell CPU time over ${seconds} quiet seconds (${ticks} ticks/s): without the extension ${without} ticks, with it ${with} ticks (top bar: $dbmultiverse_entry)"
+        echo "gnome-shell CPU time over ${seconds} quiet seconds (${ticks} ticks/s): without the extension ${without} ticks, with it ${with} ticks (top bar: $dbmultiverse_entry)" >"$work/check.log"
         exit 0
     fi
 
     gnome-extensions enable "$uuid"
     CARD_CHECK_WORK="$work" CARD_CHECK_BROWSER_LOG="$work/browser.log" \
-        /usr/bin/python3 "$repository/scripts/gnome-shell-check/card_check.py" "$binary" "$work/shell.log" "$shots"
+        /usr/bin/python3 "$repository/scripts/gnome-shell-check/card_check.py" "$binary" "$work/shell.log" "$shots" \
+        >"$work/check.log" 2>&1
     exit 0
 fi
 
@@ -93,8 +113,10 @@ if [ "${1:-}" = "--session" ]; then
     start_private_bus "$work/system-bus"
     export DBUS_SYSTEM_BUS_ADDRESS="$BUS_ADDRESS"
     status=0
+    # The session's output goes to files: what it starts inherits them, and may outlive it.
     dbus-run-session -- "$repository/scripts/gnome-shell-check.sh" --in-bus "$work" "$binary" "$shots" "$mode" "$seconds" \
-        || status=$?
+        >"$work/session.log" 2>&1 || status=$?
+    [ -s "$work/session-bus.pid" ] && kill -KILL "$(cat "$work/session-bus.pid")" 2>/dev/null
     kill -KILL "$BUS_PID" 2>/dev/null || true
     exit "$status"
 fi
@@ -143,9 +165,11 @@ chmod 755 "$work/browser"
 if [ "$(id -u)" -eq 0 ]; then chown -R "$user:" "$work" "$shots"; fi
 status=0
 as_user PATH=/usr/bin:/bin "$repository/scripts/gnome-shell-check.sh" --session "$work" "$binary" "$shots" "$mode" "$seconds" || status=$?
-if [ "$status" -ne 0 ] && [ "$status" -ne 77 ] && [ -f "$work/shell.log" ]; then
-    echo "--- the shell's log (last 40 lines)" >&2
-    tail -40 "$work/shell.log" >&2
+[ -f "$work/check.log" ] && cat "$work/check.log"
+if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
+    for log in session shell; do
+        [ -f "$work/$log.log" ] && { echo "--- $log.log (last 40 lines)" >&2; tail -40 "$work/$log.log" >&2; }
+    done
 fi
 [ "$mode" = check ] && echo "screenshots: $shots"
 exit "$status"

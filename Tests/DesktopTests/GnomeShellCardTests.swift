@@ -8,8 +8,8 @@ import TestingTraits
 /// and the service installed by `make install` into a temporary prefix. Through AT-SPI it reads the
 /// top bar and the card, clicks each button with mutter's remote-desktop pointer and sees the service
 /// open the chapter (OpenRequested, and the browser it starts, here a recorder, with the activation
-/// token), measures each change from its PropertiesChanged to the AT-SPI event, stops and restarts
-/// the service, disables and enables the extension. The screenshots stay in a folder the test
+/// token), measures each change from its PropertiesChanged to the AT-SPI event, stops the service
+/// (the placeholder) and starts it again with Start reading, disables and enables the extension. The screenshots stay in a folder the test
 /// prints, for a person to look at.
 ///
 /// Off the cooperative pool: the script blocks for ~40 s.
@@ -57,6 +57,7 @@ import TestingTraits
             let milliseconds = Int(line.dropFirst(change.count).prefix { $0.isNumber }) ?? .max
             #expect(milliseconds <= 1000, "\(line)")
         }
+        #expect(lines.contains("card with no service: label \"Read Multiverse Reader — start with Chapter 1\" | button \"Start reading\""))
         #expect(lines.contains("service back: top bar \"Ch. 42 · 60% · 3 new\""))
         #expect(lines.contains("disable -> enable: top bar \"Ch. 42 · 60% · 3 new\""))
         #expect(lines.contains("the shell logged nothing about the extension"))
