@@ -19,9 +19,10 @@ build: deps
 run: build
 	./scripts/run-service.sh "$(RELEASE_BIN)"
 
+# The whole suite, as CI runs it: installs what the tests need, builds, runs, summarises
+# (scripts/run-tests.sh; TEST_ARGS passes e.g. --filter NAME to swift test).
 test: deps
-	swift build --build-tests
-	swift test --skip-build
+	@./scripts/run-tests.sh $(TEST_ARGS)
 
 clean:
 	swift package clean

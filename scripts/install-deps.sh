@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system packages the build and the tests need, when any is missing.
-# Debian/Ubuntu (apt-get); run as root or with sudo available.
+# Debian/Ubuntu (apt-get); run as root or with sudo available. Prints one line for what it installs;
+# apt's own output goes to INSTALL_LOG (default .build/install-deps.log) and is shown only when apt fails.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+# python3: the test run's summary (scripts/test-summary.py).
 # libcurl4-openssl-dev, libxml2-dev: the site code's libraries (headers; loaded with dlopen at run
 # time); zlib1g-dev: the fixture site's gzip; time: the site benchmark's peak RSS; libsqlite3-dev:
 # import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
@@ -12,33 +15,73 @@ set -euo pipefail
 # through AT-SPI, make gnome-extension): installed without their recommendations (gdm3, ibus,
 # evolution-data-server, gnome-control-center…), which the headless shell of the tests does not use.
 # With the argument `deb` (make deb, make deb-test), also what builds and checks the Debian package.
-packages=(libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
+packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
     libjpeg-dev libpng-dev sway waybar grim gcc)
 shell_packages=(gnome-shell gjs python3-pyatspi at-spi2-core dconf-service)
 [ "${1:-}" = deb ] && packages+=(build-essential debhelper dpkg-dev fakeroot lintian)
-# The browsers of the extension's end-to-end tests, where the distribution has them as debs
-# (Debian does; Ubuntu ships snaps): without them those tests are skipped.
+# The browsers of the extension's end-to-end tests, where the distribution has them as debs (Debian
+# does; Ubuntu ships snaps). Where apt has none, the tests that need one are skipped and the test
+# run's summary names them.
 browsers=(chromium firefox-esr)
+log="${INSTALL_LOG:-.build/install-deps.log}"
+
 is_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-available_browsers() { # the missing browsers apt can install
+# Whether apt has a version of $1 to install. apt-cache's output is read whole before it is searched:
+# `apt-cache … | grep -q` under pipefail fails when grep stops reading at its match and apt-cache
+# dies of SIGPIPE, which made every browser look unavailable.
+installable() {
+    local policy
+    policy=$(apt-cache policy "$1" 2>/dev/null) || return 1
+    [[ "$policy" =~ Candidate:\ [0-9] ]]
+}
+missing_browsers() { # the browsers that are not installed, each with whether apt has it
     for package in "${browsers[@]}"; do
-        is_installed "$package" || ! apt-cache policy "$package" 2>/dev/null | grep -q "Candidate: [0-9]" || echo "$package"
+        is_installed "$package" && continue
+        if installable "$package"; then echo "$package"; else echo "!$package"; fi
     done
 }
+
 missing=() missing_shell=()
 for package in "${packages[@]}"; do is_installed "$package" || missing+=("$package"); done
 for package in "${shell_packages[@]}"; do is_installed "$package" || missing_shell+=("$package"); done
-[ ${#missing[@]} -eq 0 ] && [ ${#missing_shell[@]} -eq 0 ] && [ -z "$(available_browsers)" ] && exit 0
+browser_state=$(missing_browsers)
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_shell[@]} -eq 0 ] && [ -z "$browser_state" ] && exit 0
+
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-if [ ${#missing_shell[@]} -gt 0 ]; then
-    echo "installing: ${missing_shell[*]} (without recommendations)" >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing_shell[@]}"
+mkdir -p "$(dirname "$log")"
+: >"$log"
+# apt_get ARGS…: apt-get quietly, its output in the log; on failure the log's end and the status.
+apt_get() {
+    local status=0
+    # Waits for the dpkg lock: on a fresh machine unattended-upgrades often holds it for minutes.
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 "$@" >>"$log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "install-deps: apt-get $1 failed (exit $status); the end of $log:" >&2
+        tail -n 25 "$log" >&2
+        exit "$status"
+    fi
+}
+# An install killed half-way (a machine restarted mid-upgrade) leaves dpkg refusing every apt-get
+# until its configuration is finished, and apt then says to run exactly this.
+if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+    echo "install-deps: dpkg was interrupted earlier; finishing it first (dpkg --configure -a)" >&2
+    DEBIAN_FRONTEND=noninteractive $sudo dpkg --configure -a >>"$log" 2>&1
 fi
-read -r -a wanted <<< "$(available_browsers | tr '\n' ' ')"
-missing+=(${wanted[@]+"${wanted[@]}"})
+apt_get update -qq
+if [ ${#missing_shell[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing_shell[*]} without recommendations (apt's output: $log)" >&2
+    apt_get install -y -qq --no-install-recommends "${missing_shell[@]}"
+fi
+# After the update, apt may know browsers it did not know before.
+browser_state=$(missing_browsers)
+for line in $browser_state; do
+    case "$line" in
+        "!"*) echo "install-deps: ${line#!} is not available from apt here; the tests that need it will be skipped" >&2 ;;
+        *) missing+=("$line") ;;
+    esac
+done
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}" >&2
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+echo "install-deps: installing ${missing[*]} (apt's output: $log)" >&2
+apt_get install -y -qq "${missing[@]}"

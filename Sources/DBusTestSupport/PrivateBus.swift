@@ -24,9 +24,16 @@ public final class PrivateBus: @unchecked Sendable {
     /// can reach and its socket is writable for them too.
     /// `daemon` and `addressTimeout` are there for the fixture's own tests.
     /// - Throws: `FixtureError` when the daemon does not print its address within `addressTimeout`
-    ///   seconds (it is killed) or exits without printing it.
+    ///   seconds (it is killed) or exits without printing it, or when a test starts it without
+    ///   holding a place for it (`TestResource.privateBuses`: the suite is bounded by it).
     public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false,
                 daemon daemonPath: String = "/usr/bin/dbus-daemon", addressTimeout: Double = 30) throws {
+        if TestResource.runningTests, !TestResource.held.contains(.privateBuses) {
+            throw FixtureError("""
+                a test that starts a private bus holds a place for it: add .holds(.privateBuses) \
+                (TestingTraits) to its suite; see TestResource
+                """)
+        }
         let base = URL(fileURLWithPath: try makeTemporaryDirectory("dbm-bus", for: allowAnyUser ? [.sockets, .otherUsers] : .sockets))
         serviceDirectory = base.appendingPathComponent("services")
         directory = base
@@ -55,7 +62,13 @@ public final class PrivateBus: @unchecked Sendable {
         daemon.environment = testEnvironment().merging(activationEnvironment) { $1 }
         let output = Pipe()
         daemon.standardOutput = output
-        daemon.standardError = FileHandle.standardError
+        // Its messages go to a file, read at the end (see `end`).
+        let log = base.appendingPathComponent("dbus-daemon.log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil), let logFile = try? FileHandle(forWritingTo: log) else {
+            throw FixtureError("cannot create \(log.path)")
+        }
+        defer { try? logFile.close() }
+        daemon.standardError = logFile
         daemon.terminationHandler = { [exited] _ in exited.signal() }
         try runWithUnblockedSignals(daemon)
         self.daemon = daemon
@@ -103,7 +116,8 @@ public final class PrivateBus: @unchecked Sendable {
         Self.end(daemon, exited: exited, directory: directory)
     }
 
-    /// Kills `daemon` unless it has exited, waits (bounded) for its exit, removes `directory`.
+    /// Kills `daemon` unless it has exited, waits (bounded) for its exit, passes on what it logged
+    /// (see `noteworthy`), removes `directory`.
     private static func end(_ daemon: Process, exited: DispatchSemaphore, directory: URL) {
         var hasExited = !daemon.isRunning
         if !hasExited {
@@ -116,7 +130,18 @@ public final class PrivateBus: @unchecked Sendable {
         // Returns at once after the exit, and only it drops the Process's run-loop source, which
         // retains the Process: without it every daemon's Process leaks (Foundation on Linux; LSan).
         if hasExited { daemon.waitUntilExit() }
+        if let log = try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8) {
+            let lines = noteworthy(log)
+            if !lines.isEmpty { FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+        }
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The lines of a daemon's log worth a reader's time. Run as root, dbus-daemon tries to raise
+    /// its open-files limit to 65536 and warns at every start where it may not (a container, a
+    /// lower hard limit): one line per bus, hundreds per suite, saying nothing about the test.
+    package static func noteworthy(_ log: String) -> [String] {
+        log.split(separator: "\n").map(String.init).filter { !$0.contains("Failed to set fd limit") }
     }
 }
 

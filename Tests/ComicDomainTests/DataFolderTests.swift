@@ -139,16 +139,6 @@ struct DataFolderTests {
         }
     }
 
-    @Test(.enabled(if: !runningAsRoot, "root reads files whatever their mode"))
-    func unreadableFilesSayPermissionDenied() throws {
-        try withTemporaryDirectory { tmp in
-            let folder = DataFolder(path: tmp)
-            try writeFile(folder.chapterDataPath, sample)
-            #expect(chmod(folder.chapterDataPath, 0) == 0)
-            #expect(reason(folder.readChapterData()) == "cannot open \(folder.chapterDataPath): Permission denied")
-        }
-    }
-
     // MARK: Writing
 
     @Test func writesAtomicallyWithPrivateModes() throws {

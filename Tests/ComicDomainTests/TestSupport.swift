@@ -113,4 +113,3 @@ func directoryEntries(_ path: String) -> [String] {
     return names.sorted()
 }
 
-let runningAsRoot = geteuid() == 0

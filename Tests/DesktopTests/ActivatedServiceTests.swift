@@ -4,10 +4,11 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Testing
+import TestingTraits
 
 /// The real `dbmultiverse service`, started by D-Bus activation from a private bus's service
 /// directory, driven by the stock clients as the README shows.
-@Suite(.timeLimit(.minutes(3))) struct ActivatedServiceTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ActivatedServiceTests {
     static let dest = "com.nobadi.DBMultiverse"
     static let path = "/com/nobadi/DBMultiverse"
     static let widget = "com.nobadi.DBMultiverse.Widget1"

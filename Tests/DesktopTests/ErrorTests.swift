@@ -4,10 +4,11 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Testing
+import TestingTraits
 
 /// Every error of DESIGN §2 the widget and application produce: the exact name, a message that
 /// says what was wrong, and storage left as it was.
-@Suite(.timeLimit(.minutes(3))) struct ErrorTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ErrorTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
     static let application: InterfaceName = "org.freedesktop.Application"

@@ -1,13 +1,12 @@
 import DBusTestSupport
 import Foundation
 import Testing
+import TestingTraits
 
 /// Faults, bad input and load against the real `dbmultiverse service` on a private bus,
 /// with small counts so `make test` stays fast. `make soak` runs the same scenarios with big
-/// counts (SoakTests). Serialized: each case runs a service with an inotify instance, and running
-/// them all at once beside the rest of the suite exhausts root's 128 (fs.inotify.max_user_instances),
-/// which leaves other tests' services unwatched.
-@Suite(.serialized, .timeLimit(.minutes(5)), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+/// counts (SoakTests).
+@Suite(.timeLimit(.minutes(5)), .holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct FaultTests {
     @Test func sigkillDuringUpdatesLosesNothingAccepted() async throws {
         let figures = try await FaultScenarios.killDuringUpdates(cycles: 10)
@@ -38,7 +37,7 @@ struct FaultTests {
 }
 
 /// `make soak`: the fault scenarios with big counts. Skipped unless DBMULTIVERSE_SOAK is set.
-@Suite(.timeLimit(.minutes(20)), .enabled(if: ProcessInfo.processInfo.environment["DBMULTIVERSE_SOAK"] != nil),
+@Suite(.timeLimit(.minutes(20)), .holds(.privateBuses), .enabled(if: ProcessInfo.processInfo.environment["DBMULTIVERSE_SOAK"] != nil),
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct SoakTests {
     static var cycles: Int { Int(ProcessInfo.processInfo.environment["SOAK_KILL_CYCLES"] ?? "") ?? 200 }

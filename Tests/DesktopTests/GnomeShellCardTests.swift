@@ -12,8 +12,10 @@ import TestingTraits
 /// (the placeholder) and starts it again with Start reading, disables and enables the extension. The screenshots stay in a folder the test
 /// prints, for a person to look at.
 ///
-/// Off the cooperative pool: the script blocks for ~40 s.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct GnomeShellCardTests {
+/// One desktop session at a time (its timings hold only then), holding a place of private buses
+/// for its own (a system bus, a session bus and the accessibility bus); off the cooperative pool:
+/// the script blocks for ~40 s.
+@Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool) struct GnomeShellCardTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/gnome-shell-check.sh").path
 
     /// Why the shell can't be run here, or nil when it can.

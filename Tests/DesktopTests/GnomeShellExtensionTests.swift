@@ -8,7 +8,7 @@ import TestingTraits
 /// the shared model's cases under gjs in both module styles, its panel text against the CLI's small
 /// rendering of the real service's entries, the 45+ build's imports, the metadata, `gnome-extensions
 /// pack`, and `make install` / `make uninstall` of the extension. GnomeShellCardTests runs it in a shell.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct GnomeShellExtensionTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct GnomeShellExtensionTests {
     static let source = repositoryRoot.appendingPathComponent("desktop/gnome-shell").path
 
     /// Why gjs can't be run here, or nil when it can.

@@ -3,10 +3,11 @@ import DBus
 import DBusTestSupport
 import Foundation
 import Testing
+import TestingTraits
 
 /// Bad content in the data folder never stops the service (DESIGN §3): it serves the
 /// placeholder (or an entry without image), keeps answering, and picks up a later valid file.
-@Suite(.timeLimit(.minutes(3))) struct HostileStorageTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct HostileStorageTests {
     enum Hostile: String, CaseIterable, CustomTestStringConvertible {
         case malformedJSON, oversized, directory, symlinkOutside, outOfRange, wrongTypes
         var testDescription: String { rawValue }

@@ -4,6 +4,7 @@ import DBusTestSupport
 import Desktop
 import Foundation
 import Testing
+import TestingTraits
 
 /// The announcement of new pages (DESIGN §13) end to end on a private bus, in `NotifierTests`'
 /// setup: the real `Notifier` with its data folder, the recording notification server and a
@@ -174,7 +175,7 @@ extension NotifierTests {
 }
 
 /// What the notifier finds at start and across its restarts, with the data folder it remembers in.
-@Suite(.timeLimit(.minutes(3))) struct NewPagesRestartTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct NewPagesRestartTests {
     @Test func theEntryAtStartIsAnnouncedOnceAcrossRestarts() async throws {
         let bus = try PrivateBus()
         let server = FakeNotificationServer(address: bus.address)

@@ -12,7 +12,7 @@ import TestingTraits
 /// → its action → the page opened by the real service (opener `none`: only `OpenRequested`).
 /// The built binary is the command and the service (D-Bus activation); the notifier is the real
 /// `Notifier` in-process, remembering in the service's data folder.
-@Suite(.timeLimit(.minutes(3)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct NewPagesSessionTests {
     @Test func publishedPagesAreAnnouncedAndReadNowOpensTheFirstUnreadPage() async throws {
         let setup = try await PageCommandTests.Setup()

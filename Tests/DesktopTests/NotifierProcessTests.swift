@@ -6,7 +6,7 @@ import TestingTraits
 
 /// The built `dbmultiverse notifier` as systemd runs it: exit 0 on SIGTERM, non-zero when the
 /// bus goes away (so `Restart=on-failure` brings it back). Its log (stderr) is read as it comes.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct NotifierProcessTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct NotifierProcessTests {
     /// The `dbmultiverse` binary built next to this test bundle.
     static var binary: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -3,12 +3,13 @@ import DBus
 import DBusTestSupport
 import Desktop
 import Testing
+import TestingTraits
 
 /// The notifier (DESIGN §7) end to end on a private bus: the real `Notifier` on its own loop
 /// thread, a fake notification server, and a stand-in widget service emitting `TimelinesReloaded`.
 /// Every wait is bounded; nothing sleeps: signals from different connections are ordered by a
 /// round trip to the bus daemon after each emission.
-@Suite(.timeLimit(.minutes(3))) struct NotifierTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct NotifierTests {
     let bus: PrivateBus
     let server: FakeNotificationServer
     let widget: NotifierTestWidget
@@ -194,7 +195,7 @@ import Testing
 }
 
 /// The request builder and the typed client's value types, without a bus.
-@Suite(.timeLimit(.minutes(3))) struct ChapterNotificationTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ChapterNotificationTests {
     @Test func fileURIsPercentEncodeWhatAURINeeds() {
         #expect(ChapterNotification.fileURI(forPath: "/home/u/.local/share/dbmultiverse/chapterCoverImage.jpg")
                 == "file:///home/u/.local/share/dbmultiverse/chapterCoverImage.jpg")

@@ -4,11 +4,12 @@ import DBusTestSupport
 import Foundation
 import SiteTestSupport
 import Testing
+import TestingTraits
 
 /// The reading position on a real service over a private bus, timed by a manual clock (DESIGN
 /// §11–§13): `UpdatePage`, specials, the catalogue the service reads from the data folder,
 /// `LatestPage` / `NewPages`, `pages-published`, and page links.
-@Suite(.timeLimit(.minutes(3))) struct ReadingPositionTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ReadingPositionTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
     static let application: InterfaceName = "org.freedesktop.Application"

@@ -3,9 +3,10 @@ import DBus
 import DBusTestSupport
 import Foundation
 import Testing
+import TestingTraits
 
 /// The file contract of DESIGN §3, through the service.
-@Suite(.timeLimit(.minutes(3))) struct StorageContractTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct StorageContractTests {
     func mode(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }

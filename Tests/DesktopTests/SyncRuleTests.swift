@@ -3,9 +3,10 @@ import DBus
 import DBusTestSupport
 import Foundation
 import Testing
+import TestingTraits
 
 /// The sync rules of DESIGN §5, on a real service over a private bus, timed by a manual clock.
-@Suite(.timeLimit(.minutes(3))) struct SyncRuleTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct SyncRuleTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
 

@@ -5,12 +5,13 @@ import Desktop
 import Foundation
 import SiteTestSupport
 import Testing
+import TestingTraits
 
 /// The tray item (DESIGN §14) on a private bus: the real `TrayItem` on its own loop thread, the
 /// real widget service in-process (browser `none`: it only signals `OpenRequested`), and a stand-in
 /// `org.kde.StatusNotifierWatcher`, the panel's. Read with the binding and with busctl and gdbus.
 /// Every wait is bounded; nothing sleeps.
-@Suite(.timeLimit(.minutes(2))) final class TrayTests {
+@Suite(.timeLimit(.minutes(2)), .holds(.privateBuses)) final class TrayTests {
     let service: ServiceHost
     let watcher: FakeStatusNotifierWatcher
 
@@ -293,7 +294,7 @@ import Testing
 
 /// What each click asks of the service, with a stand-in for it that records the calls (the real
 /// service is `TrayTests`' subject).
-@Suite(.timeLimit(.minutes(1))) struct TrayActionTests {
+@Suite(.timeLimit(.minutes(1)), .holds(.privateBuses)) struct TrayActionTests {
     @Test func eachClickIsTheRightActionWithTheHostsActivationToken() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
