@@ -131,27 +131,15 @@ for tool in gnome-shell gnome-extensions gsettings dbus-run-session dbus-daemon 
 done
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || skip "python3-pyatspi is not installed"
 
-if [ "$(id -u)" -eq 0 ]; then
-    user=nobody
-    command -v setpriv >/dev/null || skip "setpriv (util-linux) is needed to run the session as $user"
-    id "$user" >/dev/null 2>&1 || skip "there is no user $user to run the shell as"
-    as_user() { setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --clear-groups env -i "$@"; }
-else
-    as_user() { env -i "$@"; }
-fi
-
-work="$(mktemp -d "${CARD_CHECK_FOLDER:-/tmp}/dbm-gnome.XXXXXX")"
+source scripts/desktop-session.sh
+session_user "the shell treats root as a privileged user"
+session_folder "${CARD_CHECK_FOLDER:-/tmp}" dbm-gnome
 shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-gnome-shots.XXXXXX)}"
 trap 'rm -rf "$work"' EXIT
-chmod 755 "$work"
-mkdir -p "$work/home" "$work/runtime" "$work/data" "$work/install-home" "$shots"
-chmod 700 "$work/runtime"
-
+mkdir -p "$shots"
 # Installed as `make install` does it, into a prefix the session puts on XDG_DATA_DIRS (as the
 # package's /usr): a system extension, which the shell never asks extensions.gnome.org about.
-HOME="$work/install-home" XDG_CONFIG_HOME="$work/install-home/.config" XDG_DATA_HOME="$work/install-home/.local/share" \
-    make --no-print-directory -s install PREFIX="$work/prefix" BINARY="$binary" >"$work/install.log" 2>&1 \
-    || { cat "$work/install.log" >&2; exit 1; }
+install_into_prefix "$binary"
 [ -f "$work/prefix/share/gnome-shell/extensions/$uuid/metadata.json" ] || { echo "make install put no extension in the prefix" >&2; exit 1; }
 cp -r "scripts/gnome-shell-check/$helper" "$work/prefix/share/gnome-shell/extensions/"
 

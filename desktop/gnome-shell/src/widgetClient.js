@@ -17,7 +17,7 @@ const WIDGET_XML = `<node>
 
 export class WidgetClient {
     // onChanged(entry) runs whenever the entry shown must change: entry is the unpacked a{sv}, or
-    // null while no service answers. The proxy may start the service (bus activation).
+    // null while no service answers. A service not running is started (bus activation).
     constructor(onChanged) {
         this._onChanged = onChanged;
         this._entry = null;
@@ -26,7 +26,9 @@ export class WidgetClient {
         this._handlers = [];
         this._cancellable = new Gio.Cancellable();
         const info = Gio.DBusNodeInfo.new_for_xml(WIDGET_XML).interfaces[0];
-        Gio.DBusProxy.new(Gio.DBus.session, Gio.DBusProxyFlags.NONE, info,
+        // The proxy does not start the service itself: a failed start would fail the proxy, which
+        // then could not follow a service started later. _startService starts it instead.
+        Gio.DBusProxy.new(Gio.DBus.session, Gio.DBusProxyFlags.DO_NOT_AUTO_START, info,
             BUS_NAME, OBJECT_PATH, info.name, this._cancellable, (_source, result) => {
                 try {
                     this._proxy = Gio.DBusProxy.new_finish(result);
@@ -40,6 +42,8 @@ export class WidgetClient {
                     this._proxy.connect('notify::g-name-owner', () => this._update()),
                 ];
                 this._update();
+                if (!this._proxy.get_name_owner())
+                    this._startService();
             });
     }
 
@@ -74,6 +78,20 @@ export class WidgetClient {
         this._handlers = [];
         this._proxy = null;
         this._onChanged = null;
+    }
+
+    // Asks the bus to start the service; the proxy sees it arrive (notify::g-name-owner).
+    _startService() {
+        Gio.DBus.session.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+            'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]), null, Gio.DBusCallFlags.NONE,
+            -1, this._cancellable, (connection, result) => {
+                try {
+                    connection.call_finish(result);
+                } catch (error) {
+                    if (!error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        console.warn(`DBMultiverse: cannot start ${BUS_NAME}: ${error.message}`);
+                }
+            });
     }
 
     // Reads the cached property (gone while the name has no owner) and reports a change only.
