@@ -5,9 +5,10 @@ import Testing
 import TestingTraits
 
 /// The GNOME Shell extension (DESIGN §15) without a shell: both builds of desktop/gnome-shell/build.sh,
-/// the shared model's cases under gjs in both module styles, its panel text against the CLI's small
-/// rendering of the real service's entries, the 45+ build's imports, the metadata, `gnome-extensions
-/// pack`, and `make install` / `make uninstall` of the extension. GnomeShellCardTests runs it in a shell.
+/// the shared model's cases and the bus client (against the real service) under gjs in both module
+/// styles, the model's panel text against the CLI's small rendering of the real service's entries,
+/// the 45+ build's imports, the metadata, `gnome-extensions pack`, and `make install` / `make
+/// uninstall` of the extension. GnomeShellCardTests runs it in a shell.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct GnomeShellExtensionTests {
     static let source = repositoryRoot.appendingPathComponent("desktop/gnome-shell").path
 
@@ -65,6 +66,21 @@ import TestingTraits
         try compare("after another chapter")
         #expect(seen.count == 4 && seen[0] == "Read Multiverse Reader" && seen[1] == "Ch. 2 · 35%", "\(seen)")
         #expect(seen[2].hasPrefix("Ch. 2 · 35% · ") && seen[2].hasSuffix(" new"), "\(seen)")
+    }
+
+    /// The bus client, in both module styles, against the real service on a private bus: it starts
+    /// the service, follows its entry, shows null while it is gone and follows it again, opens
+    /// through org.freedesktop.Application, and is silent after destroy().
+    @Test(.enabled(if: noGjs == nil, Comment(rawValue: noGjs ?? "")))
+    func theBusClientFollowsTheRealServiceInBothModuleStyles() throws {
+        let (build43, build45) = try builds()
+        let service = try ActivatedService()
+        defer { service.stop() }
+        let run = try runCommand(["gjs", "-m", Self.source + "/tests/widgetClient.test.js", build43, build45, Binary.dbmultiverse],
+                                 environment: service.environment, timeout: 120)
+        print(run.stdout)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.split(separator: "\n").last == "16 passed, 0 failed", "\(run)")
     }
 
     @Test func the45BuildImportsOnlyWhatGnome45AndLaterHave() throws {
