@@ -14,10 +14,11 @@ import {WidgetClient} from './widgetClient.js';
 const APP_ID = 'com.nobadi.DBMultiverse';
 
 // What lets the browser window the service opens take focus: a startup id from the shell's own
-// launch context (an XDG activation token on Wayland), under both names GLib's own
-// D-Bus activation passes it.
+// launch context (an XDG activation token on Wayland), under both names GLib's own D-Bus
+// activation passes it. It is made for the browser (the https handler, which the service's
+// xdg-open runs), the app whose window will use it; for DBMultiverse when there is none.
 function platformData() {
-    const appInfo = Gio.DesktopAppInfo.new(`${APP_ID}.desktop`);
+    const appInfo = Gio.AppInfo.get_default_for_uri_scheme('https') ?? Gio.DesktopAppInfo.new(`${APP_ID}.desktop`);
     if (!appInfo)
         return {};
     const token = global.create_app_launch_context(0, -1).get_startup_notify_id(appInfo, []);
