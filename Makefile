@@ -60,6 +60,12 @@ INSTALL_FILES = \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-notifier.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer
+# The GNOME Shell extension (DESIGN §15; docs/gnome-shell.md): the build for the gnome-shell installed
+# here (43 for GNOME 43–44, 45 for later ones or none); GNOME_SHELL_BUILD=43|45 chooses it (a package
+# built for another release than the build machine's). Installed as a folder of its own, removed whole.
+GNOME_EXTENSION_UUID = dbmultiverse@nobadi.com
+GNOME_EXTENSION_DIR = $(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
+GNOME_SHELL_BUILD ?= $(shell desktop/gnome-shell/build.sh style)
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line.
 define install_rewritten
@@ -95,6 +101,7 @@ endif
 	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer"
 	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
 	./scripts/plasmoid.sh build "$(PLASMA_VERSION)" "$(INSTALLED_BIN)" "$(DESTDIR)$(PLASMOID_DIR)"
+	desktop/gnome-shell/build.sh $(GNOME_SHELL_BUILD) "$(DESTDIR)$(GNOME_EXTENSION_DIR)"
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
 else
@@ -108,6 +115,7 @@ endif
 uninstall:
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
 	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
+	rm -rf "$(DESTDIR)$(GNOME_EXTENSION_DIR)"
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall-system "$(DATADIR)"
 else
@@ -122,6 +130,12 @@ endif
 .PHONY: browser-extension
 browser-extension: deps
 	./scripts/browser-extension.sh dist
+
+# The GNOME Shell extension as the zips `gnome-extensions pack` makes, one per build, in dist/
+# (a user installs one with `gnome-extensions install`; extensions.gnome.org takes them as uploads).
+.PHONY: gnome-extension
+gnome-extension: deps
+	./scripts/gnome-extension-pack.sh dist
 
 # The Debian package (debian/): dpkg-buildpackage writes it beside the work tree, from where it is
 # moved to dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on

@@ -10,16 +10,22 @@ cd "$(dirname "$0")/.."
 # import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
 # libjpeg-dev, libpng-dev: the tray's cover decoder (headers; loaded with dlopen at run time);
 # sway, waybar, grim, gcc: the tray in a real host (TrayHostTests).
-# The Plasma widget (PlasmoidQMLTests, PlasmaCardTests): plasma-sdk (plasmoidviewer), plasma-desktop
-# (its desktop containment), xvfb, imagemagick (import: screenshots), python3-pyatspi and
-# at-spi2-core (reading and pressing it as a screen reader does); its QML tests under Qt 5
-# (qtdeclarative5-dev-tools: qmltestrunner, qmllint; qml-module-qttest, the Controls 2 and Layouts
-# modules; libqt5svg5: the SVG icon) and Qt 6 (the same from Debian's Qt 6; libqt6svg6).
+# The cards' desktops, installed without their recommendations (gdm3, sddm, ibus, KDE's
+# applications, evolution-data-server, gnome-control-center…), which the tests' headless sessions
+# do not use: python3-pyatspi and at-spi2-core read and press the cards as a screen reader does;
+# - the GNOME Shell card (GnomeShellExtensionTests under gjs, GnomeShellCardTests in a headless
+#   shell, make gnome-extension): gnome-shell (with gnome-extensions), gjs, dconf-service;
+# - the Plasma widget (PlasmoidQMLTests, PlasmaCardTests): plasma-sdk (plasmoidviewer),
+#   plasma-desktop (its desktop containment), xvfb, imagemagick (import: screenshots); its QML tests
+#   under Qt 5 (qtdeclarative5-dev-tools: qmltestrunner, qmllint; qml-module-qttest, the Controls 2
+#   and Layouts modules; libqt5svg5: the SVG icon) and Qt 6 (the same from Debian's Qt 6; libqt6svg6).
 # With the argument `deb` (make deb, make deb-test), also what builds and checks the Debian package.
 packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
-    libjpeg-dev libpng-dev sway waybar grim gcc
-    plasma-sdk plasma-desktop xvfb imagemagick python3-pyatspi at-spi2-core
+    libjpeg-dev libpng-dev sway waybar grim gcc)
+desktop_packages=(python3-pyatspi at-spi2-core
+    gnome-shell gjs dconf-service
+    plasma-sdk plasma-desktop xvfb imagemagick
     qtdeclarative5-dev-tools qml-module-qttest qml-module-qtquick-controls2 qml-module-qtquick-layouts
     qml-module-qtquick-templates2 libqt5svg5
     qt6-declarative-dev-tools qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-layouts
@@ -47,10 +53,11 @@ missing_browsers() { # the browsers that are not installed, each with whether ap
     done
 }
 
-missing=()
+missing=() missing_desktop=()
 for package in "${packages[@]}"; do is_installed "$package" || missing+=("$package"); done
+for package in "${desktop_packages[@]}"; do is_installed "$package" || missing_desktop+=("$package"); done
 browser_state=$(missing_browsers)
-[ ${#missing[@]} -eq 0 ] && [ -z "$browser_state" ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_desktop[@]} -eq 0 ] && [ -z "$browser_state" ] && exit 0
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -74,6 +81,10 @@ if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo dpkg --configure -a >>"$log" 2>&1
 fi
 apt_get update -qq
+if [ ${#missing_desktop[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing_desktop[*]} without recommendations (apt's output: $log)" >&2
+    apt_get install -y -qq --no-install-recommends "${missing_desktop[@]}"
+fi
 # After the update, apt may know browsers it did not know before.
 browser_state=$(missing_browsers)
 for line in $browser_state; do

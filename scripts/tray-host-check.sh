@@ -169,29 +169,14 @@ for tool in sway waybar grim swaymsg dbus-daemon dbus-monitor gdbus busctl cc; d
     command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install sway waybar grim dbus-bin libglib2.0-bin systemd)"
 done
 
-if [ "$(id -u)" -eq 0 ]; then
-    user=nobody
-    command -v setpriv >/dev/null || skip "setpriv (util-linux) is needed to run the session as $user"
-    id "$user" >/dev/null 2>&1 || skip "there is no user $user to run sway as (sway refuses root)"
-    as_user() { setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --clear-groups env -i "$@"; }
-else
-    user="$(id -un)"
-    as_user() { env -i "$@"; }
-fi
-
-# TRAY_CHECK_FOLDER: where the session's folder goes (programs run from it, the user reaches it,
-# its sockets' paths stay short): the tests pass one; /tmp otherwise.
-work="$(mktemp -d "${TRAY_CHECK_FOLDER:-/tmp}/dbm-tray.XXXXXX")"
+source scripts/desktop-session.sh
+session_user "sway refuses root"
+# TRAY_CHECK_FOLDER: where the session's folder goes: the tests pass one; /tmp otherwise.
+session_folder "${TRAY_CHECK_FOLDER:-/tmp}" dbm-tray
 shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-tray-shots.XXXXXX)}"
 trap 'rm -rf "$work"' EXIT
-chmod 755 "$work"
-mkdir -p "$work/home" "$work/runtime" "$work/data" "$work/install-home" "$shots"
-chmod 700 "$work/runtime"
-
-# Installed as `make install` does it (HOME elsewhere: xdg-mime writes the scheme default there).
-HOME="$work/install-home" XDG_CONFIG_HOME="$work/install-home/.config" XDG_DATA_HOME="$work/install-home/.local/share" \
-    make --no-print-directory -s install PREFIX="$work/prefix" BINARY="$binary" >"$work/install.log" 2>&1 \
-    || { cat "$work/install.log" >&2; exit 1; }
+mkdir -p "$shots"
+install_into_prefix "$binary"
 
 cc -o "$work/virtual-pointer" scripts/tray-host/virtual-pointer.c -l:libwayland-client.so.0 \
     || skip "cannot build scripts/tray-host/virtual-pointer.c (needs cc and libwayland-client0)"

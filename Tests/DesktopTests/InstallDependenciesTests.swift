@@ -98,6 +98,14 @@ import TestingTraits
         #expect(run.stderr.contains("firefox-esr is not available from apt here; the tests that need it will be skipped"), "\(run.stderr)")
     }
 
+    /// The cards' desktops come without their recommendations (a display manager, KDE's and
+    /// GNOME's applications): the tests' headless sessions use none of them.
+    @Test func theDesktopsComeWithoutTheirRecommendations() throws {
+        let run = try run(on: Machine(missing: ["gnome-shell", "plasma-desktop", "sway"]))
+        #expect(run.status == 0, "\(run)")
+        #expect(run.calls == [update, install("--no-install-recommends gnome-shell plasma-desktop"), install("sway")])
+    }
+
     @Test func aFailingAptShowsItsOutputAndFails() throws {
         let run = try run(on: Machine(missing: ["waybar"], aptStatus: 100))
         #expect(run.status == 100, "\(run)")

@@ -176,6 +176,8 @@ enum DesktopInstall {
         if FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/dbmultiverse-notifier.service").path) {
             files.append("\(prefix)/share/systemd/user/dbmultiverse-notifier.service")
         }
+        // The GNOME Shell extension: the same files in either build (GnomeShellExtensionTests).
+        files += GnomeShellExtension.files.map { "\(prefix)/share/gnome-shell/extensions/\(GnomeShellExtension.uuid)/\($0)" }
         return files
     }
 

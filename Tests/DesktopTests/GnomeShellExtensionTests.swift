@@ -1,0 +1,162 @@
+import DBusTestSupport
+import Foundation
+import SiteTestSupport
+import Testing
+import TestingTraits
+
+/// The GNOME Shell extension (DESIGN §15) without a shell: both builds of desktop/gnome-shell/build.sh,
+/// the shared model's cases and the bus client (against the real service) under gjs in both module
+/// styles, the model's panel text against the CLI's small rendering of the real service's entries,
+/// the 45+ build's imports, the metadata, `gnome-extensions pack`, and `make install` / `make
+/// uninstall` of the extension. GnomeShellCardTests runs it in a shell.
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct GnomeShellExtensionTests {
+    static let source = repositoryRoot.appendingPathComponent("desktop/gnome-shell").path
+
+    /// Why gjs can't be run here, or nil when it can.
+    static let noGjs: String? = isOnPath("gjs") ? nil : "gjs is not installed (apt-get install gjs)"
+
+    /// Both builds in a new folder: `<folder>/43` and `<folder>/45`.
+    func builds() throws -> (String, String) {
+        let folder = try makeTemporaryDirectory("dbm-gnome-build")
+        for build in ["43", "45"] {
+            let result = try runCommand([Self.source + "/build.sh", build, folder + "/" + build])
+            try #require(result.status == 0, "\(result)")
+        }
+        return (folder + "/43", folder + "/45")
+    }
+
+    @Test(.enabled(if: noGjs == nil, Comment(rawValue: noGjs ?? "")))
+    func theCardModelPassesItsCasesInBothModuleStyles() throws {
+        let (build43, build45) = try builds()
+        let run = try runCommand(["gjs", "-m", Self.source + "/tests/cardModel.test.js", build43, build45])
+        print(run.stdout)
+        #expect(run.status == 0, "\(run)")
+        let summary = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary == "22 passed, 0 failed", "\(run)")
+        #expect(run.stdout.contains("ok 43: panel text with new pages") && run.stdout.contains("ok 45: panel text with new pages"))
+    }
+
+    /// The panel text is the small rendering `dbmultiverse entry --family small` prints, for the
+    /// entry `--format json` prints (the entry's D-Bus keys): nothing read, a chapter, new pages, a special.
+    @Test(.enabled(if: noGjs == nil, Comment(rawValue: noGjs ?? "")))
+    func thePanelTextIsTheCommandLinesSmallRendering() throws {
+        let (build43, build45) = try builds()
+        let service = try ActivatedService()
+        defer { service.stop() }
+        var seen: [String] = []
+        func compare(_ what: String) throws {
+            let small = try service.cli("entry", "--family", "small")
+            let json = try service.cli("entry", "--format", "json")
+            try #require(small.status == 0 && json.status == 0, "\(small) \(json)")
+            let expected = small.stdout.trimmingCharacters(in: .newlines)
+            let run = try runCommand(["gjs", "-m", Self.source + "/tests/cardModel.test.js", build43, build45,
+                                      "--panel-text", json.stdout.trimmingCharacters(in: .newlines)])
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout == "43: \(expected)\n45: \(expected)\n", "\(what): the CLI prints \(expected)")
+            seen.append(expected)
+        }
+        try compare("nothing read")
+        #expect(try service.cli("update", "--chapter", "2", "--name", "Vegeta & <Goku>", "--progress", "35", "--page", "30").status == 0)
+        try compare("a chapter")
+        // The comic published past the reader's page: the small comic ends at page 152.
+        try storeCatalogue(of: .small, in: service.folder)
+        #expect(try service.cli("reload").status == 0)
+        try compare("new pages")
+        #expect(try service.cli("update", "--chapter", "1", "--name", "The Special Begins", "--progress", "50", "--page", "101").status == 0)
+        try compare("after another chapter")
+        #expect(seen.count == 4 && seen[0] == "Read Multiverse Reader" && seen[1] == "Ch. 2 · 35%", "\(seen)")
+        #expect(seen[2].hasPrefix("Ch. 2 · 35% · ") && seen[2].hasSuffix(" new"), "\(seen)")
+    }
+
+    /// The bus client, in both module styles, against the real service on a private bus: it starts
+    /// the service, follows its entry, shows null while it is gone and follows it again, opens
+    /// through org.freedesktop.Application, and is silent after destroy().
+    @Test(.enabled(if: noGjs == nil, Comment(rawValue: noGjs ?? "")))
+    func theBusClientFollowsTheRealServiceInBothModuleStyles() throws {
+        let (build43, build45) = try builds()
+        let service = try ActivatedService()
+        defer { service.stop() }
+        let run = try runCommand(["gjs", "-m", Self.source + "/tests/widgetClient.test.js", build43, build45, Binary.dbmultiverse],
+                                 environment: service.environment, timeout: 120)
+        print(run.stdout)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.split(separator: "\n").last == "16 passed, 0 failed", "\(run)")
+    }
+
+    @Test func the45BuildImportsOnlyWhatGnome45AndLaterHave() throws {
+        let (_, build45) = try builds()
+        let run = try runCommand([Self.source + "/tests/check-imports.sh", build45])
+        print(run.stdout)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.hasSuffix(" passed, 0 failed\n") && !run.stdout.hasPrefix("0 passed"), "\(run)")
+        #expect(run.stdout.contains("ok: card.js: BarLevel from resource:///org/gnome/shell/ui/barLevel.js"), "\(run)")
+    }
+
+    /// Each build: the same files, no ES-module syntax in the 43–44 one, and metadata listing
+    /// exactly the shell versions it supports, for the user session only.
+    @Test func eachBuildListsExactlyTheShellVersionsItSupports() throws {
+        let (build43, build45) = try builds()
+        for (build, versions) in [(build43, ["43", "44"]), (build45, ["45", "46", "47", "48", "49", "50"])] {
+            let files = try DesktopHome.files(under: build).map { String($0.dropFirst(build.count + 1)) }
+            #expect(Set(files) == Set(GnomeShellExtension.files), "\(build)")
+            let metadata = try #require(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: build + "/metadata.json"))) as? [String: Any])
+            #expect(metadata["uuid"] as? String == GnomeShellExtension.uuid)
+            #expect(metadata["shell-version"] as? [String] == versions)
+            #expect(metadata["session-modes"] as? [String] == ["user"])
+        }
+        for file in GnomeShellExtension.files where file.hasSuffix(".js") {
+            let text = try String(contentsOfFile: build43 + "/" + file, encoding: .utf8)
+            let esSyntax = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("export ") }
+            #expect(esSyntax.isEmpty, "\(file): \(esSyntax)")
+        }
+        let legacy = try String(contentsOfFile: build43 + "/extension.js", encoding: .utf8)
+        #expect(legacy.contains("function init(metadata)"))
+    }
+
+    @Test(.enabled(if: isOnPath("gnome-extensions"), "gnome-extensions is not installed (apt-get install gnome-shell)"))
+    func gnomeExtensionsPackMakesAZipOfEachBuild() throws {
+        let out = try makeTemporaryDirectory("dbm-gnome-zips")
+        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/gnome-extension-pack.sh").path, out], timeout: 60)
+        #expect(run.status == 0, "\(run)")
+        for build in ["43", "45"] {
+            let zip = "\(out)/\(GnomeShellExtension.uuid).gnome-\(build).shell-extension.zip"
+            let listing = try runCommand(["unzip", "-Z1", zip])
+            #expect(listing.status == 0, "\(listing)")
+            let entries = Set(listing.stdout.split(separator: "\n").map(String.init)).subtracting(["icons/"])
+            #expect(entries == Set(GnomeShellExtension.files), "\(zip): \(listing.stdout)")
+        }
+    }
+
+    /// `make install` as the package runs it (PREFIX=/usr, staged) puts the build asked for in
+    /// /usr/share/gnome-shell/extensions/<uuid>; uninstall removes the folder.
+    @Test func stagedInstallPutsTheChosenBuildInTheSystemExtensionsFolder() throws {
+        let home = try DesktopHome()
+        let stage = home.root.appendingPathComponent("stage").path
+        let folder = "\(stage)/usr/share/gnome-shell/extensions/\(GnomeShellExtension.uuid)"
+        for (build, versions) in [("45", "\"45\""), ("43", "\"43\", \"44\"")] {
+            let install = try DesktopInstall.make(["install", "PREFIX=/usr", "DESTDIR=\(stage)", "GNOME_SHELL_BUILD=\(build)"],
+                                                  environment: home.environment)
+            #expect(install.status == 0, "\(install)")
+            let metadata = try String(contentsOfFile: folder + "/metadata.json", encoding: .utf8)
+            #expect(metadata.contains("\"shell-version\": [\(versions)"), "\(metadata)")
+            let uninstall = try DesktopInstall.make(["uninstall", "PREFIX=/usr", "DESTDIR=\(stage)"], environment: home.environment)
+            #expect(uninstall.status == 0, "\(uninstall)")
+            #expect(!FileManager.default.fileExists(atPath: folder))
+        }
+    }
+}
+
+/// The extension's names, as the tests check them.
+enum GnomeShellExtension {
+    static let uuid = "dbmultiverse@nobadi.com"
+    /// What each build holds (a build's folder, an installed extension, a packed zip).
+    static let files = ["metadata.json", "extension.js", "cardModel.js", "card.js", "indicator.js", "widgetClient.js",
+                        "stylesheet.css", "icons/com.nobadi.DBMultiverse.svg"]
+}
+
+/// Whether `tool` is an executable on PATH.
+func isOnPath(_ tool: String) -> Bool {
+    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    return path.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+}

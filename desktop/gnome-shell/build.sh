@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the GNOME Shell extension from its one source (src/, written as ES modules):
+#   build.sh 45 DIR   GNOME 45 and later: src/ as it is;
+#   build.sh 43 DIR   GNOME 43–44: each module turned into an `imports` module (the import lines
+#                     rewritten, `export` dropped) and src/legacy/extension.js as the entry point;
+#   build.sh style    prints the build that fits the installed gnome-shell: 43 for 43–44, 45 for
+#                     later ones and when there is none (the distributions that ship it now).
+# DIR gets metadata.json (shell-version: exactly what that build supports), the modules,
+# stylesheet.css and the icon. Only the import forms below are rewritten; any other import or
+# export stops the build rather than make a module that 43 cannot load.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+
+versions_43='["43", "44"]'
+versions_45='["45", "46", "47", "48", "49", "50"]'
+
+case "${1:-}" in
+style)
+    major="$(gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')"
+    if [ -n "$major" ] && [ "$major" -le 44 ]; then echo 43; else echo 45; fi
+    exit 0 ;;
+43|45) style="$1" ;;
+*) echo "usage: build.sh 43|45 DIR, or build.sh style" >&2; exit 2 ;;
+esac
+out="${2:?usage: build.sh 43|45 DIR}"
+
+# to_imports MODULE: an ES module of src/ as a GNOME 43 `imports` module. Top-level `var` and
+# function declarations are what such a module exports.
+to_imports() {
+    local converted
+    converted="$(sed -E \
+        -e "s#^import ([A-Za-z]+) from 'gi://([A-Za-z]+)';\$#const \1 = imports.gi.\2;#" \
+        -e "s#^import (\* as )?([A-Za-z]+|\{[A-Za-z, ]+\}) from 'resource:///org/gnome/shell/(ui|misc)/([A-Za-z]+)\.js';\$#const \2 = imports.\3.\4;#" \
+        -e "s#^import (\* as )?([A-Za-z]+|\{[A-Za-z, ]+\}) from '\./([A-Za-z]+)\.js';\$#const \2 = imports.misc.extensionUtils.getCurrentExtension().imports.\3;#" \
+        -e 's#^export function #function #' \
+        -e 's#^export const #var #' \
+        -e 's#^export class ([A-Za-z]+) #var \1 = class \1 #' \
+        "$1")"
+    if grep -nE '^(import|export)[ {*]|\bimport\(' <<<"$converted" >&2; then
+        echo "build.sh: $1 has an import or export that 43 cannot load (above)" >&2
+        return 1
+    fi
+    printf '%s\n' "$converted"
+}
+
+rm -rf "$out"
+mkdir -p "$out/icons"
+for module in "$here"/src/*.js; do
+    name="$(basename "$module")"
+    if [ "$style" = 45 ]; then
+        cp "$module" "$out/$name"
+    elif [ "$name" = extension.js ]; then
+        cp "$here/src/legacy/extension.js" "$out/extension.js"
+    else
+        to_imports "$module" >"$out/$name"
+    fi
+done
+versions="versions_$style"
+sed "s/@SHELL_VERSIONS@/${!versions}/" "$here/metadata.json.in" >"$out/metadata.json"
+cp "$here/stylesheet.css" "$out/"
+cp "$here/../icons/com.nobadi.DBMultiverse.svg" "$out/icons/"
+chmod -R u=rwX,go=rX "$out"

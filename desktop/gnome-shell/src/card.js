@@ -1,0 +1,104 @@
+// The card, inside the indicator's menu: the cover, the chapter, its name, a progress bar with
+// `35% read`, the new pages, and the actions as buttons (DESIGN §15). Built from cardModel.js's
+// model; every text is an St.Label and every action an St.Button with that text, so screen
+// readers (and the tests, through AT-SPI) read the card as it is shown.
+import Clutter from 'gi://Clutter';
+import Gio from 'gi://Gio';
+import St from 'gi://St';
+
+import {BarLevel} from 'resource:///org/gnome/shell/ui/barLevel.js';
+import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
+
+const COVER_HEIGHT = 112;
+const ICON_SIZE = 64;
+
+function verticalBox(params) {
+    const box = new St.BoxLayout(params);
+    // St.BoxLayout's `vertical` is deprecated from GNOME 48 on, `orientation` new there: the
+    // layout manager's orientation is the same switch on every version.
+    box.layout_manager.orientation = Clutter.Orientation.VERTICAL;
+    return box;
+}
+
+export class Card {
+    // menu: the PopupMenu to fill; iconFile: the app icon (a Gio.File), shown when there is no
+    // cover; onPress(button): a button of the model was pressed.
+    constructor(menu, iconFile, onPress) {
+        this._iconFile = iconFile;
+        this._onPress = onPress;
+        this._coverPath = null;
+
+        // Reactive (a non-reactive actor is drawn greyed out) but never activated as a whole:
+        // its buttons are what acts.
+        const item = new PopupMenu.PopupBaseMenuItem({
+            reactive: true,
+            activate: false,
+            hover: false,
+            can_focus: false,
+            style_class: 'dbmultiverse-card',
+        });
+        const columns = new St.BoxLayout({style_class: 'dbmultiverse-card-columns', x_expand: true});
+        this._cover = new St.Bin({style_class: 'dbmultiverse-cover', y_align: Clutter.ActorAlign.START});
+        columns.add_child(this._cover);
+
+        const details = verticalBox({style_class: 'dbmultiverse-details', x_expand: true});
+        this._title = new St.Label({style_class: 'dbmultiverse-title'});
+        this._name = new St.Label({style_class: 'dbmultiverse-name'});
+        this._name.clutter_text.line_wrap = true;
+        this._progress = new BarLevel({style_class: 'slider dbmultiverse-progress', x_expand: true});
+        this._progressText = new St.Label({style_class: 'dbmultiverse-progress-text'});
+        this._newPages = new St.Label({style_class: 'dbmultiverse-new-pages'});
+        this._text = new St.Label({style_class: 'dbmultiverse-placeholder'});
+        this._text.clutter_text.line_wrap = true;
+        for (const child of [this._title, this._name, this._progress, this._progressText, this._newPages, this._text])
+            details.add_child(child);
+        this._buttons = verticalBox({style_class: 'dbmultiverse-buttons', x_expand: true});
+        details.add_child(this._buttons);
+        columns.add_child(details);
+        item.add_child(columns);
+        menu.addMenuItem(item);
+    }
+
+    // Shows a model of cardModel.js.
+    show(model) {
+        this._showCover(model.coverPath);
+        for (const label of [this._title, this._name, this._progressText, this._newPages])
+            label.visible = !model.isPlaceholder;
+        this._progress.visible = !model.isPlaceholder;
+        this._text.visible = model.isPlaceholder;
+        if (model.isPlaceholder) {
+            this._text.text = model.text;
+        } else {
+            this._title.text = model.title;
+            this._name.text = model.name;
+            this._progress.value = model.progress;
+            this._progress.accessible_name = model.progressText;
+            this._progressText.text = model.progressText;
+            this._newPages.text = model.newPagesText;
+            this._newPages.visible = model.newPagesText !== '';
+        }
+        this._buttons.destroy_all_children();
+        for (const button of model.buttons) {
+            const widget = new St.Button({
+                label: button.label,
+                style_class: 'button dbmultiverse-button',
+                can_focus: true,
+                x_expand: true,
+            });
+            widget.connect('clicked', () => this._onPress(button));
+            this._buttons.add_child(widget);
+        }
+    }
+
+    // The cover, its aspect kept at COVER_HEIGHT; the app icon when there is none. Loaded again
+    // at each entry: the service keeps the current cover at the same path.
+    _showCover(path) {
+        const themeContext = St.ThemeContext.get_for_stage(global.stage);
+        if (path) {
+            this._cover.child = St.TextureCache.get_default().load_file_async(Gio.File.new_for_path(path),
+                -1, COVER_HEIGHT, themeContext.scale_factor, this._cover.get_resource_scale());
+        } else {
+            this._cover.child = new St.Icon({gicon: new Gio.FileIcon({file: this._iconFile}), icon_size: ICON_SIZE});
+        }
+    }
+}

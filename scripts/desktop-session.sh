@@ -1,0 +1,34 @@
+# Sourced by the scripts that run a real desktop host in a session of its own
+# (tray-host-check.sh, gnome-shell-check.sh). They call `skip` (exit 77) when the host can't run.
+#
+# session_user REASON: as root, the session runs as the user `nobody` (REASON: why not root);
+# otherwise as the caller. Sets `user` and `as_user COMMAND...` (COMMAND run as that user with
+# an empty environment).
+session_user() {
+    if [ "$(id -u)" -eq 0 ]; then
+        user=nobody
+        command -v setpriv >/dev/null || skip "setpriv (util-linux) is needed to run the session as $user"
+        id "$user" >/dev/null 2>&1 || skip "there is no user $user to run the session as ($1)"
+        as_user() { setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --clear-groups env -i "$@"; }
+    else
+        user="$(id -un)"
+        as_user() { env -i "$@"; }
+    fi
+}
+
+# session_folder PARENT NAME: makes the session's folder in PARENT (programs run from it, the user
+# reaches it, its sockets' paths stay short): home, runtime (0700), data, install-home. Sets `work`.
+session_folder() {
+    work="$(mktemp -d "$1/$2.XXXXXX")"
+    chmod 755 "$work"
+    mkdir -p "$work/home" "$work/runtime" "$work/data" "$work/install-home"
+    chmod 700 "$work/runtime"
+}
+
+# install_into_prefix BINARY: `make install` into $work/prefix with that binary, HOME elsewhere
+# (xdg-mime writes the scheme default there); its output in $work/install.log, shown on failure.
+install_into_prefix() {
+    HOME="$work/install-home" XDG_CONFIG_HOME="$work/install-home/.config" XDG_DATA_HOME="$work/install-home/.local/share" \
+        make --no-print-directory -s install PREFIX="$work/prefix" BINARY="$1" >"$work/install.log" 2>&1 \
+        || { cat "$work/install.log" >&2; exit 1; }
+}

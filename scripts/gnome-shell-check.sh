@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The card in a real GNOME Shell (DESIGN §15): Debian's gnome-shell 43, headless on a virtual
+# monitor with software rendering, in a private session (dbus-run-session, a private system bus,
+# a temporary HOME and XDG folders exported before the bus starts), with DBMultiverse installed
+# by `make install` into a temporary prefix on XDG_DATA_DIRS (as the package installs it), its
+# service activated on the session bus. scripts/gnome-shell-check/card_check.py then reads the
+# top bar and the card through AT-SPI, clicks with mutter's remote-desktop pointer, changes the
+# entry with the CLI, stops and restarts the service, disables and enables the extension, and
+# keeps screenshots (a test-only helper extension, never installed elsewhere, puts the shell in
+# unsafe mode for org.gnome.Shell.Screenshot).
+#
+# The session runs as the user `nobody` when root (the shell treats root as a privileged user),
+# else as the caller. Every wait is bounded; every process it starts is stopped at the end.
+# Screenshots stay in SCREENSHOT_DIR (default: a new /tmp/dbm-gnome-shots.*); the session's
+# folder is made in CARD_CHECK_FOLDER (default /tmp).
+#
+# Usage: scripts/gnome-shell-check.sh [PATH-TO-dbmultiverse]      the end-to-end check
+#        scripts/gnome-shell-check.sh --idle SECONDS [PATH]        gnome-shell's CPU time over
+#            SECONDS quiet seconds without the extension, then with it (utime+stime, clock ticks)
+# (default binary: .build/debug/dbmultiverse). Exit status: 0 passed, 1 failed, 77 skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repository="$PWD"
+uuid=dbmultiverse@nobadi.com
+helper=unsafe-mode@dbmultiverse.test
+
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+# ---- Inside the private session bus (dbus-run-session runs this) ------------------------------
+if [ "${1:-}" = "--in-bus" ]; then
+    work="$2" binary="$3" shots="$4" mode="$5" seconds="$6"
+    source "$repository/scripts/bounded-wait.sh"
+    shell_pid=""
+    # The processes of this session: every peer of its session bus and of the accessibility bus
+    # (the shell, the services the buses activated, the accessibility bus's daemon), by id. They
+    # are ended with SIGKILL: a process started from a test runner's thread inherits its blocked
+    # SIGTERM, so dbus-run-session's SIGTERM would leave the bus and its services running.
+    session_pids() {
+        local a11y
+        busctl --address="$DBUS_SESSION_BUS_ADDRESS" list --unique --no-legend 2>/dev/null | awk '{ print $2 }'
+        a11y="$(gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus \
+            --method org.a11y.Bus.GetAddress 2>/dev/null | sed -n "s/^('\(.*\)',)\$/\1/p")"
+        if [ -n "$a11y" ]; then
+            busctl --address="$a11y" list --unique --no-legend 2>/dev/null | awk '{ print $2 }'
+            busctl --address="$a11y" status org.freedesktop.DBus 2>/dev/null | sed -n 's/^PID=//p'
+        fi
+    }
+    cleanup() {
+        local status=$? pids
+        busctl --address="$DBUS_SESSION_BUS_ADDRESS" status org.freedesktop.DBus 2>/dev/null \
+            | sed -n 's/^PID=//p' >"$work/session-bus.pid"
+        pids="$(session_pids | grep -E '^[0-9]+$' | grep -vx "$$" | sort -u | tr '\n' ' ')"
+        # gnome-shell may crash on its way out (seen with 43): its exit status is not ours.
+        # shellcheck disable=SC2086
+        [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+        if [ -n "$shell_pid" ]; then kill -KILL "$shell_pid" 2>/dev/null; wait "$shell_pid" 2>/dev/null || true; fi
+        exit "$status"
+    }
+    trap cleanup EXIT INT TERM
+
+    # What the shell reads at start: no animations (the screenshots catch no half-open menu), no
+    # banners over the card, no welcome tour.
+    gsettings set org.gnome.desktop.interface enable-animations false
+    gsettings set org.gnome.desktop.notifications show-banners false
+    gsettings set org.gnome.shell welcome-dialog-last-shown-version 9999
+
+    gnome-shell --headless --virtual-monitor 1280x800 --wayland --no-x11 >"$work/shell.log" 2>&1 &
+    shell_pid=$!
+    wait_for 300 grep -q "GNOME Shell started" "$work/shell.log" || { tail -30 "$work/shell.log" >&2; exit 1; }
+    wait_for 100 gnome-extensions info "$uuid" || { echo "the shell does not list $uuid" >&2; exit 1; }
+    gnome-extensions enable "$helper"
+
+    if [ "$mode" = idle ]; then
+        # utime + stime of the shell, in clock ticks, over $seconds quiet seconds.
+        cpu() { awk '{ print $14 + $15 }' "/proc/$shell_pid/stat"; }
+        measure() {
+            local start
+            start="$(cpu)"
+            sleep "$seconds" # the quiet time measured, not a wait for something
+            echo $(( $(cpu) - start ))
+        }
+        ticks="$(getconf CLK_TCK)"
+        # The first minute after start is not quiet (the shell settles): one run before measuring.
+        measure >/dev/null
+        without="$(measure)"
+        gnome-extensions enable "$uuid"
+        wait_for 100 sh -c "gnome-extensions info $uuid | grep -q 'State: ENABLED'"
+        dbmultiverse_entry="$("$binary" entry --family small)"
+        measure >/dev/null
+        with="$(measure)"
+        echo "gnome-shell CPU time over ${seconds} quiet seconds (${ticks} ticks/s): without the extension ${without} ticks, with it ${with} ticks (top bar: $dbmultiverse_entry)" >"$work/check.log"
+        exit 0
+    fi
+
+    gnome-extensions enable "$uuid"
+    CARD_CHECK_WORK="$work" CARD_CHECK_BROWSER_LOG="$work/browser.log" \
+        /usr/bin/python3 "$repository/scripts/gnome-shell-check/card_check.py" "$binary" "$work/shell.log" "$shots" \
+        >"$work/check.log" 2>&1
+    exit 0
+fi
+
+# ---- The session, as the unprivileged user: its folders, its system bus, its session bus ------
+if [ "${1:-}" = "--session" ]; then
+    work="$2" binary="$3" shots="$4" mode="$5" seconds="$6"
+    export HOME="$work/home" XDG_RUNTIME_DIR="$work/runtime" XDG_CONFIG_HOME="$work/home/.config"
+    export XDG_DATA_HOME="$work/home/.local/share" XDG_CACHE_HOME="$work/home/.cache"
+    export XDG_DATA_DIRS="$work/prefix/share:/usr/local/share:/usr/share" PATH="$work/prefix/bin:/usr/bin:/bin"
+    # The service inherits these from the bus that activates it. The browser is a recorder.
+    export DBMULTIVERSE_DATA_DIR="$work/data" DBMULTIVERSE_BROWSER="$work/browser" DBMULTIVERSE_LOG_LEVEL=debug
+    # A private system bus: the shell exits without one, and this machine may have none.
+    source "$repository/scripts/private-bus.sh"
+    mkdir -p "$work/system-bus"
+    start_private_bus "$work/system-bus"
+    export DBUS_SYSTEM_BUS_ADDRESS="$BUS_ADDRESS"
+    status=0
+    # The session's output goes to files: what it starts inherits them, and may outlive it.
+    dbus-run-session -- "$repository/scripts/gnome-shell-check.sh" --in-bus "$work" "$binary" "$shots" "$mode" "$seconds" \
+        >"$work/session.log" 2>&1 || status=$?
+    [ -s "$work/session-bus.pid" ] && kill -KILL "$(cat "$work/session-bus.pid")" 2>/dev/null
+    kill -KILL "$BUS_PID" 2>/dev/null || true
+    exit "$status"
+fi
+
+# ---- Set-up, as whoever runs the script -----------------------------------------------------
+mode=check seconds=0
+if [ "${1:-}" = "--idle" ]; then mode=idle seconds="${2:?--idle SECONDS}"; shift 2; fi
+binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
+[ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
+for tool in gnome-shell gnome-extensions gsettings dbus-run-session dbus-daemon gjs; do
+    command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install gnome-shell gjs dbus-daemon)"
+done
+/usr/bin/python3 -c 'import pyatspi' 2>/dev/null || skip "python3-pyatspi is not installed"
+
+source scripts/desktop-session.sh
+session_user "the shell treats root as a privileged user"
+session_folder "${CARD_CHECK_FOLDER:-/tmp}" dbm-gnome
+shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-gnome-shots.XXXXXX)}"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$shots"
+# Installed as `make install` does it, into a prefix the session puts on XDG_DATA_DIRS (as the
+# package's /usr): a system extension, which the shell never asks extensions.gnome.org about.
+install_into_prefix "$binary"
+[ -f "$work/prefix/share/gnome-shell/extensions/$uuid/metadata.json" ] || { echo "make install put no extension in the prefix" >&2; exit 1; }
+cp -r "scripts/gnome-shell-check/$helper" "$work/prefix/share/gnome-shell/extensions/"
+
+# The browser: a recorder of what the service starts (the URL and the activation token it passes).
+cat >"$work/browser" <<SCRIPT
+#!/bin/sh
+echo "url=\$1 token=\${XDG_ACTIVATION_TOKEN:-} startup-id=\${DESKTOP_STARTUP_ID:-}" >>"$work/browser.log"
+SCRIPT
+chmod 755 "$work/browser"
+
+if [ "$(id -u)" -eq 0 ]; then chown -R "$user:" "$work" "$shots"; fi
+status=0
+as_user PATH=/usr/bin:/bin "$repository/scripts/gnome-shell-check.sh" --session "$work" "$binary" "$shots" "$mode" "$seconds" || status=$?
+[ -f "$work/check.log" ] && cat "$work/check.log"
+if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
+    for log in session shell; do
+        [ -f "$work/$log.log" ] && { echo "--- $log.log (last 40 lines)" >&2; tail -40 "$work/$log.log" >&2; }
+    done
+fi
+[ "$mode" = check ] && echo "screenshots: $shots"
+exit "$status"

@@ -1,0 +1,524 @@
+#!/usr/bin/python3
+"""The card in a real gnome-shell, read as a screen reader reads it (AT-SPI) and clicked as a user
+clicks (mutter's remote-desktop input, the pointer gnome-remote-desktop drives).
+
+Run by scripts/gnome-shell-check.sh inside the private session it starts (gnome-shell running, the
+extension enabled, DBMultiverse installed in a temporary prefix, its service activatable).
+Usage: card_check.py DBMULTIVERSE SHELL_LOG SCREENSHOT_DIR
+
+Prints what it saw and measured; exits 1 at the first check that fails. Every wait is bounded;
+it waits on D-Bus signals and AT-SPI events, re-reading AT-SPI at most every 100 ms meanwhile.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pyatspi
+from gi.repository import Gio, GLib
+
+BINARY, SHELL_LOG, SHOTS = sys.argv[1:4]
+UUID = 'dbmultiverse@nobadi.com'
+OBJECT_PATH = '/com/nobadi/DBMultiverse'
+WIDGET = 'com.nobadi.DBMultiverse.Widget1'
+BUS = Gio.bus_get_sync(Gio.BusType.SESSION)
+# What a change may take to show, from its D-Bus signal to what AT-SPI reads (the brief's 1 s).
+SHOWN_WITHIN = 1.0
+SITE = 'https://www.dragonball-multiverse.com'
+
+
+def fail(message):
+    print(f'FAIL: {message}', flush=True)
+    sys.exit(1)
+
+
+def say(message):
+    print(message, flush=True)
+
+
+# ---- Waiting: the GLib main loop runs (D-Bus signals, AT-SPI events) until a condition holds ----
+GLib.timeout_add(100, lambda: True)  # wakes the loop to re-check conditions and deadlines
+
+
+def wait_until(what, condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    context = GLib.MainContext.default()
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            fail(f'timed out after {timeout:g} s waiting for {what}')
+        context.iteration(True)
+
+
+def drain():
+    """Handles what is already queued (signals that arrived while a command ran)."""
+    context = GLib.MainContext.default()
+    while context.pending():
+        context.iteration(False)
+
+
+# ---- What the bus says: the service's signals, with the time each arrived ----------------------
+entry_signals = []    # (monotonic time, small rendering of the Entry in PropertiesChanged)
+open_requests = []    # (chapter, deep link)
+
+
+def small_rendering_of(entry):
+    """Only to name the signal in the output; the checks compare with `dbmultiverse entry`."""
+    if entry.get('is-placeholder'):
+        return 'placeholder'
+    return f"Ch. {entry['chapter']} {entry['progress']}% new {entry.get('new-pages', 0)}"
+
+
+def on_properties_changed(_connection, _sender, _path, _interface, _signal, parameters):
+    interface, changed, _invalidated = parameters.unpack()
+    if interface == WIDGET and 'Entry' in changed:
+        entry_signals.append((time.monotonic(), small_rendering_of(changed['Entry'])))
+
+
+def on_open_requested(_connection, _sender, _path, _interface, _signal, parameters):
+    open_requests.append(tuple(parameters.unpack()))
+
+
+BUS.signal_subscribe(None, 'org.freedesktop.DBus.Properties', 'PropertiesChanged', OBJECT_PATH,
+                     WIDGET, Gio.DBusSignalFlags.NONE, on_properties_changed)
+BUS.signal_subscribe(None, WIDGET, 'OpenRequested', OBJECT_PATH, None, Gio.DBusSignalFlags.NONE,
+                     on_open_requested)
+
+
+def dbmultiverse(*arguments):
+    run = subprocess.run([BINARY, *arguments], capture_output=True, text=True, timeout=30)
+    if run.returncode != 0:
+        fail(f'dbmultiverse {" ".join(arguments)} exited {run.returncode}: {run.stderr.strip()}')
+    return run.stdout.strip()
+
+
+def reference_small():
+    """The panel's reference: the CLI's small rendering of the entry as of the last reload."""
+    return dbmultiverse('entry', '--family', 'small')
+
+
+# ---- What AT-SPI shows ---------------------------------------------------------------------------
+label_changes = []  # (monotonic time, text) of the panel label, from accessible-name events
+
+
+def shell_app():
+    desktop = pyatspi.Registry.getDesktop(0)
+    for app in desktop:
+        if app is not None and app.name == 'gnome-shell':
+            return app
+    return None
+
+
+def showing(accessible):
+    return accessible is not None and accessible.getState().contains(pyatspi.STATE_SHOWING)
+
+
+def find_all(root, predicate, only_showing=True):
+    found = []
+
+    def walk(node):
+        try:
+            children = list(node)
+        except GLib.Error:  # gone while being read (the shell destroys actors as it goes)
+            return
+        for child in children:
+            try:
+                if child is None or (only_showing and not showing(child)):
+                    continue
+                if predicate(child):
+                    found.append(child)
+            except GLib.Error:
+                continue
+            walk(child)
+    walk(root)
+    return found
+
+
+def panel_button():
+    """The extension's button: a menu named DBMultiverse in the top bar's right half (the left
+    one may hold the shell's app menu, also named DBMultiverse while the service opens a page
+    with the app's activation token)."""
+    app = shell_app()
+    if app is None:
+        return None
+
+    def ours(accessible):
+        if accessible is None or accessible.getRoleName() != 'menu' or accessible.name != 'DBMultiverse':
+            return False
+        extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        return extents.y == 0 and extents.x > 640
+    buttons = pyatspi.findAllDescendants(app, ours)
+    return buttons[0] if buttons else None
+
+
+def panel_label(button):
+    labels = find_all(button, lambda a: a.getRoleName() == 'label', only_showing=False)
+    return labels[0] if labels else None
+
+
+def on_name_changed(event):
+    source = event.source
+    try:
+        if source.getRoleName() == 'label' and source.parent.parent.name == 'DBMultiverse':
+            label_changes.append((time.monotonic(), source.name))
+    except Exception:  # an accessible gone while the event was on its way
+        pass
+
+
+pyatspi.Registry.registerEventListener(on_name_changed, 'object:property-change:accessible-name')
+
+
+def wait_for_panel(expected, what, timeout=10.0):
+    button = wait_until('the DBMultiverse button in the top bar', panel_button, timeout)
+    label = wait_until('its label', lambda: panel_label(button))
+    wait_until(f'the top bar to read "{expected}" ({what})', lambda: label.name == expected, timeout)
+    return button, label
+
+
+def measure_change(what, command, expected, reason_wait=10.0):
+    """Runs command (a list of dbmultiverse arguments), waits for the reload's PropertiesChanged
+    and for the panel to read `expected`; returns the time from the signal to the AT-SPI event."""
+    drain()
+    signals_before, changes_before = len(entry_signals), len(label_changes)
+    dbmultiverse(*command)
+    wait_until(f'the reload after {what} (PropertiesChanged with Entry)',
+               lambda: len(entry_signals) > signals_before, reason_wait)
+    signal_time = entry_signals[-1][0]
+    shown = wait_until(f'the top bar to read "{expected}" after {what}',
+                       lambda: next((t for t, text in label_changes[changes_before:] if text == expected), None),
+                       SHOWN_WITHIN + 4)
+    elapsed = shown - signal_time
+    say(f'{what}: "{expected}" shown {elapsed * 1000:.0f} ms after the PropertiesChanged signal')
+    if elapsed > SHOWN_WITHIN:
+        fail(f'{what} took {elapsed:.3f} s to show, more than {SHOWN_WITHIN} s')
+    return label_changes[changes_before:]
+
+
+# ---- Input, as a user gives it: mutter's remote-desktop pointer --------------------------------
+REMOTE = 'org.gnome.Mutter.RemoteDesktop'
+BTN_LEFT = 0x110
+KEY_ESCAPE = 0xff1b
+
+
+def remote(path, interface, method, parameters=None):
+    return BUS.call_sync(REMOTE, path, interface, method, parameters, None,
+                         Gio.DBusCallFlags.NONE, 5000, None)
+
+
+def with_input(act):
+    """Runs act(send) in a remote-desktop session. The top bar shows a 'screen sharing' indicator
+    while one runs (and 5 s after), which moves the buttons beside it: act reads positions only
+    once it shows."""
+    session = remote('/org/gnome/Mutter/RemoteDesktop', REMOTE, 'CreateSession').unpack()[0]
+    interface = REMOTE + '.Session'
+    remote(session, interface, 'Start')
+    try:
+        wait_until('the screen-sharing indicator', lambda: not sharing_indicator_hidden())
+        act(lambda method, signature, values: remote(session, interface, method, GLib.Variant(signature, values)))
+    finally:
+        remote(session, interface, 'Stop')
+
+
+def screen_size():
+    app = shell_app()
+    sizes = [window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS) for window in app if window is not None]
+    return max(size.width for size in sizes), max(size.height for size in sizes)
+
+
+def click(accessible):
+    def act(send):
+        extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        x, y = extents.x + extents.width // 2, extents.y + extents.height // 2
+        width, height = screen_size()
+        # Relative motion (mutter accelerates no virtual pointer): to the bottom-right corner, where
+        # the screen stops it (far from the top-left hot corner, whose barrier opens the overview),
+        # then to the spot.
+        send('NotifyPointerMotionRelative', '(dd)', (10000.0, 10000.0))
+        send('NotifyPointerMotionRelative', '(dd)', (float(x - width + 1), float(y - height + 1)))
+        send('NotifyPointerButton', '(ib)', (BTN_LEFT, True))
+        send('NotifyPointerButton', '(ib)', (BTN_LEFT, False))
+    with_input(act)
+
+
+def press_escape():
+    with_input(lambda send: (send('NotifyKeyboardKeysym', '(ub)', (KEY_ESCAPE, True)),
+                             send('NotifyKeyboardKeysym', '(ub)', (KEY_ESCAPE, False))))
+
+
+def sharing_indicator_hidden():
+    """The top bar shows a 'screen sharing' indicator for 5 s after remote input: the screenshots
+    wait for it to go."""
+    app = shell_app()
+    return not find_all(app, lambda a: a.getRoleName() == 'push button' and a.name == 'Stop Screen Sharing')
+
+
+def screenshot(name, area=None):
+    path = os.path.join(SHOTS, name)
+    if area:
+        result = BUS.call_sync('org.gnome.Shell.Screenshot', '/org/gnome/Shell/Screenshot',
+                               'org.gnome.Shell.Screenshot', 'ScreenshotArea',
+                               GLib.Variant('(iiiibs)', (*area, False, path)), None, 0, 10000, None)
+    else:
+        result = BUS.call_sync('org.gnome.Shell.Screenshot', '/org/gnome/Shell/Screenshot',
+                               'org.gnome.Shell.Screenshot', 'Screenshot',
+                               GLib.Variant('(bbs)', (False, False, path)), None, 0, 10000, None)
+    success, written = result.unpack()
+    if not success or os.path.getsize(written) < 1000:
+        fail(f'the screenshot {name} was not written')
+    say(f'screenshot: {written}')
+
+
+# ---- The card ------------------------------------------------------------------------------------
+def card_root():
+    """The card's menu item, found from a button only it has, while it shows."""
+    app = shell_app()
+    buttons = find_all(app, lambda a: a.getRoleName() == 'push button'
+                       and a.name in ('Continue reading', 'Start reading'))
+    node = buttons[0] if buttons else None
+    while node is not None and node.getRoleName() != 'menu item':
+        node = node.parent
+    return node
+
+
+def read_card(card):
+    """Texts and buttons of the card, top to bottom, as AT-SPI has them."""
+    shown = find_all(card, lambda a: a.getRoleName() in ('label', 'push button', 'level bar'))
+    items = []
+    for accessible in shown:
+        role = accessible.getRoleName()
+        if role == 'push button':
+            items.append(('button', accessible.name, accessible))
+        elif role == 'level bar':
+            value = accessible.queryValue().currentValue
+            items.append(('level bar', f'{accessible.name} ({value:.2f})', accessible))
+        # Not a button's own label, nor the menu item's ornament (an empty label every item has).
+        elif accessible.parent.getRoleName() != 'push button' and accessible.name:
+            items.append(('label', accessible.name, accessible))
+    return items
+
+
+def open_card(panel):
+    click(panel)
+    card = wait_until('the card to open', card_root)
+    return card
+
+
+def close_card():
+    press_escape()
+    wait_until('the card to close', lambda: card_root() is None)
+
+
+def expect_card(card, expected, what):
+    items = [(kind, text) for kind, text, _ in read_card(card)]
+    say(f'{what}: ' + ' | '.join(f'{kind} "{text}"' for kind, text in items))
+    if items != expected:
+        fail(f'{what}: expected {expected}, AT-SPI reads {items}')
+
+
+def press(card, label):
+    buttons = [a for kind, text, a in read_card(card) if kind == 'button' and text == label]
+    if not buttons:
+        fail(f'no button "{label}" on the card')
+    before = len(open_requests)
+    click(buttons[0])
+    return before
+
+
+def expect_open(before, expected, what):
+    opened = wait_until(f'OpenRequested after {what}', lambda: open_requests[before:])
+    say(f'{what} -> OpenRequested{opened[0]}')
+    if opened[0] != expected:
+        fail(f'{what} opened {opened[0]}, expected {expected}')
+
+
+def browser_runs():
+    """What the service started as the browser (the recorder the session names in
+    DBMULTIVERSE_BROWSER): one line per run, the URL and the activation token it was given."""
+    try:
+        with open(os.environ['CARD_CHECK_BROWSER_LOG'], encoding='utf-8') as log:
+            return log.read().splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def expect_browser(before, url, what):
+    run = wait_until(f'the browser to be started after {what}', lambda: browser_runs()[before:])[0]
+    say(f'{what} -> browser: {run}')
+    fields = dict(field.split('=', 1) for field in run.split(' '))
+    if fields.get('url') != url:
+        fail(f'{what} opened {fields.get("url")}, expected {url}')
+    if not fields.get('token'):
+        fail(f'{what}: the browser got no activation token (XDG_ACTIVATION_TOKEN)')
+
+
+def shell_log_problems(start=0):
+    with open(SHELL_LOG, encoding='utf-8', errors='replace') as log:
+        log.seek(start)
+        text = log.read()
+    markers = ('JS ERROR', 'JS WARNING', 'Gjs-CRITICAL', 'Gjs-WARNING', 'dbmultiverse', 'DBMultiverse')
+    return [line for line in text.splitlines() if any(marker in line for marker in markers)]
+
+
+# ==================================================================================================
+def main():
+    data = os.environ['DBMULTIVERSE_DATA_DIR']
+    work = os.environ['CARD_CHECK_WORK']
+
+    # 1. The extension just enabled: its proxy activated the service, which has read nothing yet.
+    expected = reference_small()
+    button, label = wait_for_panel(expected, 'the placeholder, as `dbmultiverse entry --family small` prints it', 20)
+    say(f'top bar: "{label.name}" (dbmultiverse entry --family small: "{expected}")')
+    close_overview()
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+
+    # 2. The placeholder's card: the medium placeholder text and one button, Start reading.
+    card = open_card(button)
+    expect_card(card, [('label', 'Read Multiverse Reader \u2014 start with Chapter 1'), ('button', 'Start reading')],
+                'placeholder card')
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    screenshot('placeholder.png')
+    close_card()
+
+    # 3. A chapter change shows within 1 s of its reload.
+    cover = os.path.join(work, 'cover.png')
+    write_cover(cover)
+    measure_change('chapter change', ['update', '--chapter', '42', '--name', 'Vegeta & <Goku>',
+                                      '--progress', '35', '--cover', cover, '--page', '980'],
+                   'Ch. 42 \u00b7 35%')
+    if reference_small() != 'Ch. 42 \u00b7 35%':
+        fail(f'the CLI renders "{reference_small()}"')
+
+    # 4. New pages: the catalogue says the comic is at page 983, chapter 42 still going on; the
+    # reader is on page 980.
+    catalogue = {'language': 'en', 'latestPage': 983, 'chapters': [
+        {'number': 42, 'name': 'Vegeta & <Goku>', 'startPage': 970, 'endPage': 983, 'universe': None,
+         'thumbnailURL': 'https://www.dragonball-multiverse.com/image.php?comic=page&num=970'}],
+        'fetch': {'url': 'https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1',
+                  'etag': None, 'lastModified': None, 'fetchedAt': int(time.time())}}
+    staged = os.path.join(data, '.chapters-en.json.new')
+    with open(staged, 'w', encoding='utf-8') as file:
+        json.dump(catalogue, file)
+    drain()
+    signals_before, changes_before = len(entry_signals), len(label_changes)
+    os.rename(staged, os.path.join(data, 'chapters-en.json'))
+    wait_until('the reload for the new pages', lambda: len(entry_signals) > signals_before)
+    expected = reference_small()
+    if expected != 'Ch. 42 \u00b7 35% \u00b7 3 new':
+        fail(f'the CLI renders "{expected}" with 3 new pages')
+    shown = wait_until(f'the top bar to read "{expected}"',
+                       lambda: next((t for t, text in label_changes[changes_before:] if text == expected), None))
+    say(f'new pages: "{expected}" shown {(shown - entry_signals[-1][0]) * 1000:.0f} ms after the PropertiesChanged signal')
+
+    # 5. Progress: 37 (under 5 points, held back by the sync rules), then 60 inside the same 2 s
+    # debounce: one reload, at 60, shown within 1 s of it; 37 never shows.
+    dbmultiverse('progress', '37')
+    changes = measure_change('progress change', ['progress', '60'], 'Ch. 42 \u00b7 60% \u00b7 3 new')
+    if any('37%' in text for _, text in changes):
+        fail('the top bar showed the held-back progress 37')
+    if reference_small() != 'Ch. 42 \u00b7 60% \u00b7 3 new':
+        fail(f'the CLI renders "{reference_small()}"')
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    screenshot('panel.png', (0, 0, 1280, 32))
+
+    # 6. The card: cover, chapter, name, progress, new pages, the four buttons.
+    card = open_card(button)
+    expect_card(card, [
+        ('label', 'Chapter 42'), ('label', 'Vegeta & <Goku>'), ('level bar', '60% read (0.60)'),
+        ('label', '60% read'), ('label', '3 new pages'), ('button', 'Continue reading'),
+        ('button', 'Next chapter'), ('button', 'Read new pages'), ('button', 'Chapter list')], 'card')
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    screenshot('card.png')
+
+    # 7. Each button through the service: Continue reading opens the entry's deep link (the page
+    # being read, as the service opens chapter 42), Next chapter chapter 43 (its chapter list: the
+    # service knows no page of it), Read new pages the first unread page.
+    runs = len(browser_runs())
+    expect_open(press(card, 'Continue reading'), (42, 'dbmultiverse://chapter/42'), 'Continue reading')
+    expect_browser(runs, f'{SITE}/en/page-980.html', 'Continue reading')
+    wait_until('the card to close after a button', lambda: card_root() is None)
+    for label, opened, url in [
+            ('Next chapter', (43, 'dbmultiverse://chapter/43'), f'{SITE}/en/chapters.html?comic=page&chaptersmode=1'),
+            ('Read new pages', (42, 'dbmultiverse://page/981'), f'{SITE}/en/page-981.html'),
+            ('Chapter list', None, f'{SITE}/en/chapters.html?comic=page&chaptersmode=1')]:
+        card = open_card(button)
+        runs = len(browser_runs())
+        before = press(card, label)
+        if opened:
+            expect_open(before, opened, label)
+        expect_browser(runs, url, label)
+        wait_until(f'the card to close after {label}', lambda: card_root() is None)
+
+    # 8. The service gone: the placeholder. Start reading then opens chapter 1 through the
+    # service, which the call starts again (bus activation): the entry shows again.
+    owner = BUS.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                          'GetConnectionUnixProcessID', GLib.Variant('(s)', ('com.nobadi.DBMultiverse',)),
+                          None, 0, 5000, None).unpack()[0]
+    os.kill(owner, 15)
+    wait_for_panel('Read Multiverse Reader', 'the placeholder while no service answers')
+    say(f'service {owner} stopped: top bar "Read Multiverse Reader"')
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    screenshot('panel-no-service.png', (0, 0, 1280, 32))
+    card = open_card(button)
+    expect_card(card, [('label', 'Read Multiverse Reader \u2014 start with Chapter 1'), ('button', 'Start reading')],
+                'card with no service')
+    runs = len(browser_runs())
+    expect_open(press(card, 'Start reading'), (1, 'dbmultiverse://chapter/1'), 'Start reading')
+    expect_browser(runs, f'{SITE}/en/chapters.html?comic=page&chaptersmode=1', 'Start reading')
+    expected = reference_small()
+    wait_for_panel(expected, 'the entry once the service is back')
+    say(f'service back: top bar "{expected}"')
+
+    # 9. disable -> enable: gone, back, correct, and nothing in the shell's log.
+    log_start = os.path.getsize(SHELL_LOG)
+    subprocess.run(['gnome-extensions', 'disable', UUID], check=True, timeout=30)
+    wait_until('the button to leave the top bar', lambda: panel_button() is None)
+    subprocess.run(['gnome-extensions', 'enable', UUID], check=True, timeout=30)
+    button, label = wait_for_panel(expected, 'after disable and enable')
+    say(f'disable -> enable: top bar "{label.name}"')
+    problems = shell_log_problems(log_start)
+    if problems:
+        fail('the shell logged, across disable and enable:\n' + '\n'.join(problems))
+    problems = shell_log_problems()
+    if problems:
+        fail("the shell's log has:\n" + '\n'.join(problems))
+    say('the shell logged nothing about the extension')
+    say('PASS')
+
+
+def write_cover(path, width=120, height=170):
+    """A portrait PNG cover (a comic page's shape): an orange ball on a blue page."""
+    import struct
+    import zlib
+    rows = bytearray()
+    for y in range(height):
+        rows.append(0)
+        for x in range(width):
+            inside = (x - 60) ** 2 + (y - 80) ** 2 < 40 ** 2
+            rows += bytes((250, 150, 30) if inside else (20, 60 + y // 2, 140))
+
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
+    png = (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0))
+           + chunk(b'IDAT', zlib.compress(bytes(rows))) + chunk(b'IEND', b''))
+    with open(path, 'wb') as file:
+        file.write(png)
+
+
+def close_overview():
+    """gnome-shell starts in the overview: Escape leaves it, as a user would (the screenshots then
+    show the desktop). The top bar's Activities toggle is checked while the overview shows."""
+    def activities_checked():
+        toggles = find_all(shell_app(), lambda a: a.getRoleName() == 'toggle button'
+                           and any(child is not None and child.name == 'Activities' for child in a))
+        return bool(toggles) and toggles[0].getState().contains(pyatspi.STATE_CHECKED)
+    wait_until('the overview to show (Activities checked)', activities_checked)
+    press_escape()
+    wait_until('the overview to close (Activities not checked)', lambda: not activities_checked())
+    say('overview closed')
+
+
+if __name__ == '__main__':
+    main()
