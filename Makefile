@@ -115,18 +115,22 @@ endif
 browser-extension: deps
 	./scripts/browser-extension.sh dist
 
-# The Debian package (debian/): dpkg-buildpackage writes it beside the work tree, from where it is
-# moved to dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on
-# this machine, uses it, removes it and checks nothing is left (scripts/deb-test.sh; root only).
-# The version and architecture are read when the recipe runs, after the packaging tools are in.
+# The Debian package (debian/, DESIGN §16). `make dist`: the source package in dist/ (the tracked
+# files and vendor/, the pinned Swift packages: scripts/source-package.sh). `make deb`: the binary
+# package built from it with the network off, as distributions build (scripts/binary-package.sh),
+# into dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on this
+# machine, uses it (the browsers included), removes it and checks nothing is left
+# (scripts/deb-test.sh; root only). Names are read when a recipe runs, after the packaging tools are in.
+SOURCE_NAME = $$(dpkg-parsechangelog -SSource)_$$(dpkg-parsechangelog -SVersion)
 DEB_NAME = $$(dpkg-parsechangelog -SVersion)_$$(dpkg-architecture -qDEB_HOST_ARCH)
 
-.PHONY: deb deb-test
-deb:
+.PHONY: dist deb deb-test
+dist:
 	@./scripts/install-deps.sh deb
-	dpkg-buildpackage -us -uc -b
-	mkdir -p dist
-	name=$(DEB_NAME); mv -f ../dbmultiverse*_$$name.* dist/ && ls -l dist/*_$$name.*
+	./scripts/source-package.sh dist
+
+deb: dist
+	./scripts/binary-package.sh dist/$(SOURCE_NAME).dsc dist
 
 deb-test: deb
 	./scripts/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
