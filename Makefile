@@ -54,7 +54,27 @@ INSTALL_FILES = \
 	$(SYSTEMD_USER_DIR)/dbmultiverse.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-notifier.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service \
-	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer
+	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer \
+	$(METAINFO) \
+	$(foreach completion,$(COMPLETIONS),$(lastword $(subst :, ,$(completion))))
+# The AppStream metadata (software centres), and the shells' completions, which swift-argument-parser
+# writes (`dbmultiverse --generate-completion-script SHELL`), as shell:file pairs. The folders are
+# those the shells read from packages (Debian's: zsh's vendor-completions, fish's vendor_completions.d).
+METAINFO = $(DATADIR)/metainfo/$(APP_ID).metainfo.xml
+COMPLETIONS = \
+	bash:$(DATADIR)/bash-completion/completions/dbmultiverse \
+	zsh:$(DATADIR)/zsh/vendor-completions/_dbmultiverse \
+	fish:$(DATADIR)/fish/vendor_completions.d/dbmultiverse.fish
+# install_completion(shell:destination): the installed binary's completion script for the shell,
+# without the #! line it starts bash's with (the shell sources it; lintian: bash-completion-with-hashbang).
+define install_completion
+	install -d "$(DESTDIR)$(dir $(lastword $(subst :, ,$(1))))"
+	"$(DESTDIR)$(INSTALLED_BIN)" --generate-completion-script $(firstword $(subst :, ,$(1))) > "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp"
+	sed '1{/^#!/d}' "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp" > "$(DESTDIR)$(lastword $(subst :, ,$(1)))"
+	rm "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp"
+	chmod 644 "$(DESTDIR)$(lastword $(subst :, ,$(1)))"
+
+endef
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line.
 define install_rewritten
@@ -88,6 +108,8 @@ ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 endif
 	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service)
 	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer"
+	install -D -m 644 desktop/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
+	$(foreach completion,$(COMPLETIONS),$(call install_completion,$(completion)))
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
 else
