@@ -9,12 +9,15 @@ cd "$(dirname "$0")/.."
 # time); zlib1g-dev: the fixture site's gzip; time: the site benchmark's peak RSS; libsqlite3-dev:
 # import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
 # libjpeg-dev, libpng-dev: the tray's cover decoder (headers; loaded with dlopen at run time);
-# sway, waybar, grim, gcc: the tray in a real host (TrayHostTests).
-# With the argument `deb` (make deb, make deb-test), also what builds and checks the Debian package.
+# sway, waybar, grim, gcc: the tray in a real host (TrayHostTests). appstream: the AppStream
+# metadata's validator (PackagingTests). systemd: also systemd-xdg-autostart-generator (PackagingTests).
+# With the argument `deb` (make dist, make deb, make deb-test), also what builds and checks the
+# Debian package; iproute2: the offline build's loopback (binary-package.sh); xvfb and imagemagick:
+# deb-test.sh's browsers on a display, and its screenshots.
 packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
-    libjpeg-dev libpng-dev sway waybar grim gcc)
-[ "${1:-}" = deb ] && packages+=(build-essential debhelper dpkg-dev fakeroot lintian)
+    libjpeg-dev libpng-dev sway waybar grim gcc appstream)
+[ "${1:-}" = deb ] && packages+=(build-essential debhelper dpkg-dev fakeroot lintian git iproute2 xvfb imagemagick)
 # The browsers of the extension's end-to-end tests, where the distribution has them as debs (Debian
 # does; Ubuntu ships snaps). Where apt has none, the tests that need one are skipped and the test
 # run's summary names them.
