@@ -6,7 +6,10 @@
 # (`unshare -n`, which needs root; as another user it builds with the network on and says so) with
 # only the loopback interface, up. Up, because Foundation's run loop wakes itself through a socket
 # pair on 127.0.0.1: with loopback down, generate-manual (the man page) printed "Could not create
-# wakeup socket pair for CFSocket" and once hung for good in Process.waitUntilExit. Then it moves
+# wakeup socket pair for CFSocket" and once hung for good in Process.waitUntilExit. As on a build
+# machine, nothing of this machine's may stand in for vendor/: HOME is an empty folder (no SwiftPM
+# caches, which resolved the dependencies offline without vendor/ here) and git reads no system
+# configuration (this machine's url.insteadOf points github.com at local copies). Then it moves
 # the .deb, its -dbgsym, the .buildinfo and the .changes to OUTPUT_DIR. Nothing is built in the
 # work tree.
 set -euo pipefail
@@ -25,7 +28,8 @@ if unshare -n true 2>/dev/null; then
 else
     echo "binary-package.sh: unshare -n is not allowed for $(id -un) (root only): building with the network on" >&2
 fi
-(cd "$build/source" && "${offline[@]}" dpkg-buildpackage -us -uc -b)
+mkdir "$build/home"
+(cd "$build/source" && env HOME="$PWD/../home" GIT_CONFIG_NOSYSTEM=1 "${offline[@]}" dpkg-buildpackage -us -uc -b)
 
 version=$(cd "$build/source" && dpkg-parsechangelog -SVersion)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
