@@ -59,13 +59,33 @@ INSTALL_FILES = \
 	$(SYSTEMD_USER_DIR)/dbmultiverse.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-notifier.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service \
-	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer
+	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer \
+	$(METAINFO) \
+	$(foreach completion,$(COMPLETIONS),$(lastword $(subst :, ,$(completion))))
 # The GNOME Shell extension (DESIGN §15; docs/gnome-shell.md): the build for the gnome-shell installed
 # here (43 for GNOME 43–44, 45 for later ones or none); GNOME_SHELL_BUILD=43|45 chooses it (a package
 # built for another release than the build machine's). Installed as a folder of its own, removed whole.
 GNOME_EXTENSION_UUID = dbmultiverse@nobadi.com
 GNOME_EXTENSION_DIR = $(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
 GNOME_SHELL_BUILD ?= $(shell desktop/gnome-shell/build.sh style)
+# The AppStream metadata (software centres), and the shells' completions, which swift-argument-parser
+# writes (`dbmultiverse --generate-completion-script SHELL`), as shell:file pairs. The folders are
+# those the shells read from packages (Debian's: zsh's vendor-completions, fish's vendor_completions.d).
+METAINFO = $(DATADIR)/metainfo/$(APP_ID).metainfo.xml
+COMPLETIONS = \
+	bash:$(DATADIR)/bash-completion/completions/dbmultiverse \
+	zsh:$(DATADIR)/zsh/vendor-completions/_dbmultiverse \
+	fish:$(DATADIR)/fish/vendor_completions.d/dbmultiverse.fish
+# install_completion(shell:destination): the installed binary's completion script for the shell,
+# without the #! line it starts bash's with (the shell sources it; lintian: bash-completion-with-hashbang).
+define install_completion
+	install -d "$(DESTDIR)$(dir $(lastword $(subst :, ,$(1))))"
+	"$(DESTDIR)$(INSTALLED_BIN)" --generate-completion-script $(firstword $(subst :, ,$(1))) > "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp"
+	sed '1{/^#!/d}' "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp" > "$(DESTDIR)$(lastword $(subst :, ,$(1)))"
+	rm "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp"
+	chmod 644 "$(DESTDIR)$(lastword $(subst :, ,$(1)))"
+
+endef
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line.
 define install_rewritten
@@ -102,6 +122,8 @@ endif
 	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
 	./scripts/plasmoid.sh build "$(PLASMA_VERSION)" "$(INSTALLED_BIN)" "$(DESTDIR)$(PLASMOID_DIR)"
 	desktop/gnome-shell/build.sh $(GNOME_SHELL_BUILD) "$(DESTDIR)$(GNOME_EXTENSION_DIR)"
+	install -D -m 644 desktop/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
+	$(foreach completion,$(COMPLETIONS),$(call install_completion,$(completion)))
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
 else
@@ -137,18 +159,22 @@ browser-extension: deps
 gnome-extension: deps
 	./scripts/gnome-extension-pack.sh dist
 
-# The Debian package (debian/): dpkg-buildpackage writes it beside the work tree, from where it is
-# moved to dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on
-# this machine, uses it, removes it and checks nothing is left (scripts/deb-test.sh; root only).
-# The version and architecture are read when the recipe runs, after the packaging tools are in.
+# The Debian package (debian/, DESIGN §16). `make dist`: the source package in dist/ (the tracked
+# files and vendor/, the pinned Swift packages: scripts/source-package.sh). `make deb`: the binary
+# package built from it with the network off, as distributions build (scripts/binary-package.sh),
+# into dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on this
+# machine, uses it (the browsers included), removes it and checks nothing is left
+# (scripts/deb-test.sh; root only). Names are read when a recipe runs, after the packaging tools are in.
+SOURCE_NAME = $$(dpkg-parsechangelog -SSource)_$$(dpkg-parsechangelog -SVersion)
 DEB_NAME = $$(dpkg-parsechangelog -SVersion)_$$(dpkg-architecture -qDEB_HOST_ARCH)
 
-.PHONY: deb deb-test
-deb:
+.PHONY: dist deb deb-test
+dist:
 	@./scripts/install-deps.sh deb
-	dpkg-buildpackage -us -uc -b
-	mkdir -p dist
-	name=$(DEB_NAME); mv -f ../dbmultiverse*_$$name.* dist/ && ls -l dist/*_$$name.*
+	./scripts/source-package.sh dist
+
+deb: dist
+	./scripts/binary-package.sh dist/$(SOURCE_NAME).dsc dist
 
 deb-test: deb
 	./scripts/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb

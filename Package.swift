@@ -44,14 +44,25 @@ func pkgConfigCFlags(_ module: String, fallback: [String]) -> [String] {
     #endif
 }
 
+/// A package this one depends on: the copy in `vendor/<name>` when there is one (the source package
+/// carries its pinned copies there, made by scripts/vendor.sh, so that it builds with the network
+/// off, as distributions build), else the repository at `url`.
+func dependency(_ url: String, from version: Version) -> Package.Dependency {
+    let vendored = "\(Context.packageDirectory)/vendor/\(url.split(separator: "/").last ?? "")"
+    #if canImport(Glibc)
+    if access(vendored + "/Package.swift", F_OK) == 0 { return .package(path: vendored) }
+    #endif
+    return .package(url: url, from: version)
+}
+
 let package = Package(
     name: "DBMultiverseDesktop",
     products: [
         .executable(name: "dbmultiverse", targets: ["dbmultiverse"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        dependency("https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        dependency("https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libdbus-1, as the system provides it. Only the `DBus` binding imports it.

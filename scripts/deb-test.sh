@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# The Debian package on this machine (issue 17): installs the .deb with apt-get, then uses what it
-# installed — the binary started by D-Bus activation from /usr/share/dbus-1/services on a private
-# bus, `xdg-open dbmultiverse://chapter/1` through the installed desktop file, the browsers' host
-# manifests, the man page — checks it with the stock tools (desktop-file-validate, systemd-analyze
-# verify, lintian), removes the package and checks that nothing of it is left in /usr and /etc.
+# The Debian package on this machine (issues 17 and 24, DESIGN §16): installs the .deb with apt-get,
+# then uses what it installed — the binary started by D-Bus activation from /usr/share/dbus-1/services
+# on a private bus, `xdg-open dbmultiverse://chapter/1` through the installed desktop file, the
+# browsers' host manifests, the man page, the completions — and checks that installing is all it
+# takes: Firefox ESR (a new profile and one that existed before the install) and Chromium (through
+# Debian's /usr/bin/chromium) each load the extension from the package's folders and move the
+# widget when they open a comic page (scripts/deb-test-browsers.sh), with nothing loaded by the
+# test; the notifier starts exactly once at graphical login (its unit enabled for every user, its
+# autostart entry hidden where the unit runs) and the timer is on; an admin's off switch survives
+# an upgrade. The stock tools check it (desktop-file-validate, systemd-analyze verify, appstreamcli,
+# lintian). Then `apt-get remove` (nothing left in /usr, nothing enabled, no extension in the
+# browsers; only the conffiles and deb-systemd-helper's links, both inert, until purge) and
+# `apt-get purge` (/usr and /etc as before), and the test's home untouched by either.
 #
 # Usage: scripts/deb-test.sh PACKAGE.deb   (`make deb-test` builds the package first). As root: it
 # installs a package. It never leaves the package installed: the removal also runs on failure.
+# Screenshots of the browsers stay in SCREENSHOT_DIR (default: a new /tmp/dbm-deb-shots.*); the
+# lintian run also checks the source package beside PACKAGE.deb when there is one (make dist).
 # Not part of `make test` (it changes the machine) nor of CI (a package build is a release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,19 +24,24 @@ deb=$(realpath "${1:?usage: $0 PACKAGE.deb}")
 [ "$(id -u)" -eq 0 ] || { echo "deb-test.sh: run as root (it installs $deb)" >&2; exit 2; }
 package=$(dpkg-deb -f "$deb" Package)
 version=$(dpkg-deb -f "$deb" Version)
+autostart=/etc/xdg/autostart/com.nobadi.DBMultiverse.Notifier.desktop
 if dpkg-query -W -f '${Status}' "$package" 2>/dev/null | grep -q "installed"; then
     echo "deb-test.sh: $package is installed already; remove it first" >&2
     exit 2
 fi
-for tool in dbus-daemon dbus-monitor gdbus xdg-open xdg-mime desktop-file-validate systemd-analyze lintian; do
+for tool in dbus-daemon dbus-monitor gdbus xdg-open xdg-mime desktop-file-validate systemd-analyze lintian appstreamcli \
+    Xvfb import firefox-esr chromium python3; do
     command -v "$tool" >/dev/null || { echo "deb-test.sh: $tool is missing (scripts/install-deps.sh deb installs it)" >&2; exit 2; }
 done
 
 source scripts/bounded-wait.sh
 source scripts/private-bus.sh
+source scripts/deb-test-browsers.sh
 
 work=$(mktemp -d /tmp/dbm-deb-test.XXXXXX)
 chmod 755 "$work"
+shots=${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-deb-shots.XXXXXX)}
+mkdir -p "$shots"
 installed=no
 bus_pid=""
 monitor_pid=""
@@ -34,6 +49,7 @@ passes=0
 failures=0
 cleanup() {
     local status=$?
+    browsers_stop
     [ -n "$monitor_pid" ] && kill "$monitor_pid" 2>/dev/null
     [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
     if [ "$installed" = yes ]; then
@@ -66,6 +82,12 @@ files > "$work/before.files"
 unit_state > "$work/before.state"
 packages > "$work/before.packages"
 
+# The test's home (every process below runs with it), and the browsers' side that exists before
+# the package: the fixture site, a display, an existing Firefox ESR profile.
+mkdir -p "$work/home/.config" "$work/home/.local/share" "$work/data" "$work/run" "$work/bus"
+chmod 700 "$work/run"
+browsers_prepare
+
 step "apt-get install $deb"
 apt-get install -y "$deb" 2>&1 | grep -E "^(Setting up|Unpacking|Processing triggers|[0-9]+ upgraded)" || true
 installed=yes
@@ -80,8 +102,6 @@ check "still installed and configured" test "$(dpkg-query -W -f '${db:Status-Abb
 check "the links under /etc survive the upgrade" test -f /etc/opt/chrome/native-messaging-hosts/com.nobadi.dbmultiverse.json
 
 step "the installed binary on a private bus, activated from /usr/share/dbus-1/services"
-mkdir -p "$work/home/.config" "$work/home/.local/share" "$work/data" "$work/run" "$work/bus"
-chmod 700 "$work/run"
 cat > "$work/record-browser" <<'SCRIPT'
 #!/bin/sh
 # Stands in for the browser: records the URL it is asked to open.
@@ -134,16 +154,20 @@ else
     fail "the browser was never started"
 fi
 
+browsers_visit
+
 step "the stock validators on the installed files"
 output=$(desktop-file-validate /usr/share/applications/com.nobadi.DBMultiverse.desktop 2>&1) && [ -z "$output" ] \
     && pass "desktop-file-validate /usr/share/applications/com.nobadi.DBMultiverse.desktop" \
     || fail "desktop-file-validate: $output"
+output=$(desktop-file-validate "$autostart" 2>&1) && [ -z "$output" ] \
+    && pass "desktop-file-validate $autostart" || fail "desktop-file-validate: $output"
 units=(/usr/lib/systemd/user/dbmultiverse*)
 echo "user units: ${units[*]}"
 output=$(systemd-analyze --user verify "${units[@]}" 2>&1) && [ -z "$output" ] \
     && pass "systemd-analyze --user verify (${#units[@]} units)" || fail "systemd-analyze verify: $output"
-enabled=$(find /etc/systemd/user -name 'dbmultiverse*' 2>/dev/null || true)
-check "no unit is enabled for the users (dh_installsystemduser --no-enable)" test -z "$enabled"
+output=$(appstreamcli validate --no-net /usr/share/metainfo/com.nobadi.DBMultiverse.metainfo.xml 2>&1) \
+    && pass "appstreamcli validate --no-net: $(tail -n 1 <<<"$output")" || fail "appstreamcli validate: $output"
 for unit in "${units[@]}"; do
     for link in $(sed -n 's|^Documentation=file://||p' "$unit"); do
         check "$(basename "$unit")'s Documentation= file exists ($link)" test -f "$link"
@@ -151,6 +175,54 @@ for unit in "${units[@]}"; do
 done
 check "man -w dbmultiverse finds the man page" test "$(man -w dbmultiverse)" = /usr/share/man/man1/dbmultiverse.1.gz
 check "the man page documents the subcommands" grep -q "import-history" <(MANWIDTH=80 man dbmultiverse 2>/dev/null)
+
+step "the completions swift-argument-parser wrote (bash runs its own; zsh's and fish's are checked by name)"
+completion=$(bash -c 'source /usr/share/bash-completion/completions/dbmultiverse
+    COMP_WORDS=(dbmultiverse imp); COMP_CWORD=1; COMP_LINE="dbmultiverse imp"; COMP_POINT=${#COMP_LINE}
+    _dbmultiverse dbmultiverse imp dbmultiverse; echo "${COMPREPLY[*]}"' 2>&1)
+check "bash completes 'dbmultiverse imp' to import-history (got: $completion)" test "$completion" = import-history
+check "zsh's is a #compdef dbmultiverse function" test "$(head -n 1 /usr/share/zsh/vendor-completions/_dbmultiverse)" = "#compdef dbmultiverse"
+check "fish's completes the import-history subcommand" grep -q "^complete -c 'dbmultiverse' .* -fa 'import-history'" /usr/share/fish/vendor_completions.d/dbmultiverse.fish
+
+step "at graphical login: the notifier exactly once, the timer on"
+# Sessions managed by the systemd user instance start graphical-session.target: the unit, enabled
+# for every user, runs the notifier there.
+for unit_target in dbmultiverse-notifier.service:graphical-session.target dbmultiverse-sync.timer:timers.target; do
+    unit=${unit_target%%:*} target=${unit_target#*:}
+    check "systemctl --global is-enabled $unit: enabled" test "$(systemctl --global is-enabled "$unit" 2>&1)" = enabled
+    check "$unit is wanted by $target for every user (/etc/systemd/user/$target.wants)" \
+        test "$(readlink "/etc/systemd/user/$target.wants/$unit")" = "/usr/lib/systemd/user/$unit"
+done
+# systemd-xdg-autostart-generator (what Plasma's systemd startup and other systemd sessions run the
+# autostart entries with) on the installed autostart folders: no unit for our entry, so no second
+# copy. The same entry without X-systemd-skip does get one: the check can fail.
+generate() { # AUTOSTART_CONFIG_DIR OUTPUT_DIR: the generator's units for the autostart entries there
+    mkdir -p "$2"
+    env XDG_CONFIG_DIRS="$1" XDG_CONFIG_HOME="$work/home/.config" /usr/lib/systemd/user-generators/systemd-xdg-autostart-generator "$2" "$2" "$2"
+    grep -l "SourcePath=.*com.nobadi.DBMultiverse.Notifier.desktop" "$2"/*.service 2>/dev/null || true
+}
+generated=$(generate /etc/xdg "$work/generated")
+check "the generator makes no unit for $autostart (X-systemd-skip)" test -z "$generated"
+mkdir -p "$work/control/autostart"
+grep -v '^X-systemd-skip=' "$autostart" > "$work/control/autostart/com.nobadi.DBMultiverse.Notifier.desktop"
+generated=$(generate "$work/control" "$work/generated-control")
+check "control: without X-systemd-skip it makes one ($(basename "${generated:-none}"))" test -n "$generated"
+# gnome-session 43 (Debian 12) skips an autostart entry with X-GNOME-HiddenUnderSystemd=true when
+# it runs under systemd (gsm-autostart-app.c: is_disabled, mask_systemd = systemd_managed), and runs
+# it otherwise, when nothing starts graphical-session.target. XFCE 4.18 (xfsm-global.c) honours
+# Hidden, OnlyShowIn, NotShowIn, TryExec and never starts graphical-session.target: it runs the entry.
+check "the entry has X-GNOME-HiddenUnderSystemd=true (gnome-session under systemd skips it)" grep -qx "X-GNOME-HiddenUnderSystemd=true" "$autostart"
+check "the entry has no OnlyShowIn/NotShowIn/Hidden (XFCE and the other desktops run it)" sh -c "! grep -qE '^(OnlyShowIn|NotShowIn|Hidden)=' '$autostart'"
+check "the entry runs the installed notifier" grep -qx "Exec=/usr/bin/dbmultiverse notifier" "$autostart"
+check "the unit stops with the graphical session (PartOf=graphical-session.target)" \
+    grep -qx "PartOf=graphical-session.target" /usr/lib/systemd/user/dbmultiverse-notifier.service
+
+step "an admin's off switch survives an upgrade"
+systemctl --global disable dbmultiverse-sync.timer 2>&1 | sed 's/^/    /'
+dpkg -i "$deb" 2>&1 | grep -E "^(Unpacking|Setting up)" || true
+check "after dpkg -i, the timer is still disabled" test "$(systemctl --global is-enabled dbmultiverse-sync.timer 2>&1)" = disabled
+check "and the notifier still enabled" test "$(systemctl --global is-enabled dbmultiverse-notifier.service 2>&1)" = enabled
+systemctl --global enable dbmultiverse-sync.timer 2>&1 | sed 's/^/    /'
 
 step "the browsers' host manifests"
 # Each names the installed binary and allows exactly what the source manifest allows (our extension).
@@ -186,8 +258,10 @@ declares() { [ -n "$1" ] && grep -qE "(^|[ ,|])$1([ ,(]|$)" <<<"$declared"; }
 sonames=$(strings /usr/bin/dbmultiverse | grep -E '^lib(curl|xml2|jpeg|png[0-9]*)\.so\.[0-9]+$' | sort -u || true)
 check "the binary names the four libraries it loads (libcurl, libxml2, libjpeg, libpng)" test "$(wc -w <<<"$sonames")" -eq 4
 for soname in $sonames; do
+    # awk reads to the end: exiting at the match made ldconfig die of SIGPIPE, which pipefail and
+    # set -e turned into the script's end (exit 141).
     path=$(ldconfig -p | awk -v name="$soname" -v dir="/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/" \
-        '$1 == name && index($NF, dir) { print $NF; exit }')
+        '!found && $1 == name && index($NF, dir) { print $NF; found = 1 }')
     owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | cut -d: -f1 || true)
     check "$soname is ${owner:-no package}'s, named in Depends or Recommends" declares "$owner"
 done
@@ -198,25 +272,68 @@ check "no maintainer script names HOME, /home or .local" \
     test -z "$(grep -lE 'HOME|/home|\.local' "$work"/control/{preinst,postinst,prerm,postrm} 2>/dev/null)"
 
 step "lintian"
-cp "$deb" "$work/"
-lintian_output=$(runuser -u nobody -- env HOME="$work" lintian "$work/$(basename "$deb")" 2>&1) && [ -z "$lintian_output" ] \
-    && pass "lintian $(basename "$deb"): no tags (overrides: debian/dbmultiverse.lintian-overrides)" \
-    || fail "lintian: $lintian_output"
+mkdir -p "$work/lintian"
+cp "$deb" "$work/lintian/"
+lint=("$work/lintian/$(basename "$deb")")
+source_package="$(dirname "$deb")/${package}_$version.dsc"
+if [ -f "$source_package" ]; then
+    cp "$source_package" "$(dirname "$deb")/${package}_$version.tar.xz" "$work/lintian/"
+    lint+=("$work/lintian/$(basename "$source_package")")
+fi
+chmod -R a+rX "$work/lintian"
+for file in "${lint[@]}"; do
+    lintian_output=$(runuser -u nobody -- env HOME="$work/lintian" lintian "$file" 2>&1) && [ -z "$lintian_output" ] \
+        && pass "lintian $(basename "$file"): no tags (overrides: debian/dbmultiverse.lintian-overrides)" \
+        || fail "lintian $(basename "$file"): $lintian_output"
+done
 
 step "apt-get remove $package"
 kill "$monitor_pid" 2>/dev/null; wait "$monitor_pid" 2>/dev/null || true; monitor_pid=""
 kill "$bus_pid"; bus_pid=""
 # The service exits when its bus goes away; wait for it so that nothing of the package still runs.
 wait_for 100 sh -c "! kill -0 $owner_pid" || fail "the service outlived its bus"
+home_files() { find "$work/home" -printf '%y %p %s %T@\n' | LC_ALL=C sort; }
+home_files > "$work/home.before-remove"
+conffiles=$(dpkg-query -W -f '${Conffiles}' "$package" | awk 'NF { print $1 }')
 apt-get remove -y "$package" 2>&1 | grep -E "^(Removing|Processing triggers|[0-9]+ upgraded)" || true
 files > "$work/removed.files"
+echo "dpkg status after remove: $(dpkg-query -W -f '${db:Status-Abbrev}' "$package")(its conffiles and postrm wait for purge)"
 leftovers=$(diff "$work/before.files" "$work/removed.files" | grep '^[<>]' || true)
-if [ -z "$leftovers" ]; then
-    pass "after remove, /usr and /etc are as before ($(wc -l < "$work/before.files") entries)"
+nothing_under_usr() { ! grep -q '^[<>] [a-z] /usr' <<<"$leftovers"; }
+check "after remove, /usr is as before" nothing_under_usr
+# What Debian keeps until purge, none of which starts anything: the conffiles (the autostart entry,
+# whose TryExec names the removed binary; Firefox's pref file), and deb-systemd-helper's links in
+# /etc/systemd/user, which point at the removed units (with the folders they are in).
+unexpected=""
+while read -r kind path; do
+    case "$kind $path" in
+        "f "*) grep -qxF "$path" <<<"$conffiles" || unexpected+="$kind $path"$'\n' ;;
+        "l /etc/systemd/user/"*) [ ! -e "$path" ] || unexpected+="$kind $path (resolves)"$'\n' ;;
+        "d /etc/systemd/user/"*|"d /etc/xdg/autostart"|"d /etc/firefox-esr") ;;
+        *) unexpected+="$kind $path"$'\n' ;;
+    esac
+done < <(sed -n 's/^> //p' <<<"$leftovers")
+removed_paths=$(sed -n 's/^< //p' <<<"$leftovers")
+if [ -z "$unexpected" ] && [ -z "$removed_paths" ]; then
+    pass "after remove, /etc keeps only the conffiles and the dangling unit links:"
+    sed -n 's/^> /    /p' <<<"$leftovers"
 else
-    fail "after remove, /usr or /etc changed:"; sed 's/^/    /' <<<"$leftovers"
+    fail "after remove, /etc has more (or less) than the conffiles and dangling links:"
+    printf '%s%s\n' "$unexpected" "$removed_paths" | sed 's/^/    /'
 fi
-echo "dpkg status after remove: $(dpkg-query -W -f '${db:Status-Abbrev}' "$package")(its postrm waits for purge)"
+for folder in "$firefox_extension" /usr/share/chromium/extensions/dbmultiverse /usr/share/chromium/extensions; do
+    check "no $folder, and dpkg -S knows none" sh -c "[ ! -e '$folder' ] && ! dpkg -S '$folder' >/dev/null 2>&1"
+done
+for unit in dbmultiverse-notifier.service dbmultiverse-sync.timer; do
+    state=$(systemctl --global is-enabled "$unit" 2>&1 || true)
+    check "systemctl --global is-enabled $unit: not enabled ($state)" sh -c "[ '$state' != enabled ]"
+done
+generated=$(generate /etc/xdg "$work/generated-removed")
+check "the generator makes no unit for the kept autostart entry" test -z "$generated"
+grep -v '^X-systemd-skip=' "$autostart" > "$work/control/autostart/com.nobadi.DBMultiverse.Notifier.desktop"
+generated=$(generate "$work/control" "$work/generated-control-removed")
+check "nor for it without X-systemd-skip: TryExec=/usr/bin/dbmultiverse is gone" test -z "$generated"
+check "the test's home is as before the removal" diff "$work/home.before-remove" <(home_files)
 kept=$(diff "$work/before.state" <(unit_state) | sed -n 's/^> /    /p' || true)
 echo "deb-systemd-helper's state kept for purge:"
 echo "${kept:-    (none)}"
@@ -228,6 +345,9 @@ files > "$work/after.files"
 check "after purge, /usr and /etc are as before" diff "$work/before.files" "$work/after.files"
 check "deb-systemd-helper's state is as before" diff "$work/before.state" <(unit_state)
 check "the installed packages are as before ($package unknown to dpkg)" diff "$work/before.packages" <(packages)
+check "dpkg -L $package knows nothing" sh -c "! dpkg -L '$package' >/dev/null 2>&1"
+check "the test's home is as before the removal" diff "$work/home.before-remove" <(home_files)
+echo "screenshots: $shots"
 
 printf '\n%d passed, %d failed (%d s)\n' "$passes" "$failures" $((SECONDS - started))
 [ "$failures" -eq 0 ]

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 # time); zlib1g-dev: the fixture site's gzip; time: the site benchmark's peak RSS; libsqlite3-dev:
 # import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
 # libjpeg-dev, libpng-dev: the tray's cover decoder (headers; loaded with dlopen at run time);
-# sway, waybar, grim, gcc: the tray in a real host (TrayHostTests).
+# sway, waybar, grim, gcc: the tray in a real host (TrayHostTests). appstream: the AppStream
+# metadata's validator (PackagingTests). systemd: also systemd-xdg-autostart-generator (PackagingTests).
 # The cards' desktops, installed without their recommendations (gdm3, sddm, ibus, KDE's
 # applications, evolution-data-server, gnome-control-center…), which the tests' headless sessions
 # do not use: python3-pyatspi and at-spi2-core read and press the cards as a screen reader does;
@@ -19,10 +20,12 @@ cd "$(dirname "$0")/.."
 #   plasma-desktop (its desktop containment), xvfb, imagemagick (import: screenshots); its QML tests
 #   under Qt 5 (qtdeclarative5-dev-tools: qmltestrunner, qmllint; qml-module-qttest, the Controls 2
 #   and Layouts modules; libqt5svg5: the SVG icon) and Qt 6 (the same from Debian's Qt 6; libqt6svg6).
-# With the argument `deb` (make deb, make deb-test), also what builds and checks the Debian package.
+# With the argument `deb` (make dist, make deb, make deb-test), also what builds and checks the
+# Debian package; iproute2: the offline build's loopback (binary-package.sh); xvfb and imagemagick:
+# deb-test.sh's browsers on a display, and its screenshots.
 packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
-    libjpeg-dev libpng-dev sway waybar grim gcc)
+    libjpeg-dev libpng-dev sway waybar grim gcc appstream)
 desktop_packages=(python3-pyatspi at-spi2-core
     gnome-shell gjs dconf-service
     plasma-sdk plasma-desktop xvfb imagemagick
@@ -30,7 +33,7 @@ desktop_packages=(python3-pyatspi at-spi2-core
     qml-module-qtquick-templates2 libqt5svg5
     qt6-declarative-dev-tools qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-layouts
     qml6-module-qtquick-templates qml6-module-qtquick-window qml6-module-qtqml-workerscript libqt6svg6)
-[ "${1:-}" = deb ] && packages+=(build-essential debhelper dpkg-dev fakeroot lintian)
+[ "${1:-}" = deb ] && packages+=(build-essential debhelper dpkg-dev fakeroot lintian git iproute2 xvfb imagemagick)
 # The browsers of the extension's end-to-end tests, where the distribution has them as debs (Debian
 # does; Ubuntu ships snaps). Where apt has none, the tests that need one are skipped and the test
 # run's summary names them.

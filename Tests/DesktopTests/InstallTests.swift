@@ -160,7 +160,8 @@ enum DesktopInstall {
         "contents/images/com.nobadi.DBMultiverse.svg",
     ]
 
-    /// What `make install` puts under `prefix` (the notifier unit only when the repository has it).
+    /// What `make install` puts under `prefix` (the notifier unit only when the repository has it),
+    /// the AppStream metadata and the shells' completions included.
     static func installedFiles(prefix: String) -> [String] {
         var files = [
             "\(prefix)/bin/dbmultiverse",
@@ -172,6 +173,10 @@ enum DesktopInstall {
             "\(prefix)/share/systemd/user/dbmultiverse.service",
             "\(prefix)/share/systemd/user/dbmultiverse-sync.service",
             "\(prefix)/share/systemd/user/dbmultiverse-sync.timer",
+            "\(prefix)/share/metainfo/com.nobadi.DBMultiverse.metainfo.xml",
+            "\(prefix)/share/bash-completion/completions/dbmultiverse",
+            "\(prefix)/share/zsh/vendor-completions/_dbmultiverse",
+            "\(prefix)/share/fish/vendor_completions.d/dbmultiverse.fish",
         ] + plasmoidFiles.map { "\(prefix)/share/plasma/plasmoids/com.nobadi.dbmultiverse/\($0)" }
         if FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/dbmultiverse-notifier.service").path) {
             files.append("\(prefix)/share/systemd/user/dbmultiverse-notifier.service")
