@@ -42,11 +42,7 @@ final class BrowserSession {
     }
 
     /// What was stored, file by file (the site's request log aside: it records every attempt).
-    /// What the service and the recorder stored: the data folder without the site's politeness
-    /// state and the host's record of the browser's visit, which change with every request.
-    func storedFiles() throws -> [String: String] {
-        try snapshot(dataFolder).filter { $0.key != "siteRequests.json" && $0.key != "browserContacts.json" }
-    }
+    func storedFiles() throws -> [String: String] { try DesktopTests.storedFiles(in: dataFolder) }
 
     /// The service's properties, as `busctl get-property` prints them.
     func property(_ names: String...) throws -> String {
