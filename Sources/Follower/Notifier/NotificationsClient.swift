@@ -12,6 +12,10 @@ package enum Notifications: DBusInterface {
                  Arg<String>("body"), Arg<[String]>("actions"), Arg<[String: Variant]>("hints"), Arg<Int32>("expire_timeout")),
         outputs: Arg<UInt32>("id"))
     package static let getCapabilities = method("GetCapabilities", inputs: (), outputs: Arg<[String]>("capabilities"))
+    /// The server's name, vendor and version, and the specification version it implements.
+    package static let getServerInformation = method(
+        "GetServerInformation", inputs: (),
+        outputs: (Arg<String>("name"), Arg<String>("vendor"), Arg<String>("version"), Arg<String>("spec_version")))
 
     package static let actionInvoked = signal("ActionInvoked", Arg<UInt32>("id"), Arg<String>("action_key"))
     package static let notificationClosed = signal("NotificationClosed", Arg<UInt32>("id"), Arg<UInt32>("reason"))
