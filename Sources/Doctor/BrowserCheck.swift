@@ -1,4 +1,4 @@
-internal import ComicDomain
+package import ComicDomain
 
 /// One installed browser: the host manifest it reads (valid, naming an executable and our
 /// extension), and when its extension last talked to the host.

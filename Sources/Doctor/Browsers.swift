@@ -1,4 +1,4 @@
-internal import ComicDomain
+package import ComicDomain
 
 /// A browser the extension is for, as Debian and the vendors install it.
 package struct BrowserKind: Sendable, Equatable {
@@ -8,7 +8,7 @@ package struct BrowserKind: Sendable, Equatable {
     package let title: String
     /// The commands that start it, first the usual one.
     package let programs: [String]
-    package let family: BrowserFamily
+    package let family: BrowserContacts.Family
     /// Its user folder of host manifests, below the home folder (Firefox) or `$XDG_CONFIG_HOME`.
     package let userFolder: String
     /// Its system folders of host manifests (scripts/browser-hosts.sh lists where each reads them).

@@ -1,5 +1,6 @@
 package import DBus
 internal import ComicDomain
+internal import Widget
 
 /// `dbmultiverse doctor`: reads every piece of the installation and checks each, in the order a
 /// person sets them up — the service, its data folder, the notifier and the peers it needs on the
@@ -19,7 +20,7 @@ package enum Doctor {
         case .success(let bus):
             checks.append(ServiceCheck(ServiceCheck.read(bus, surroundings)).result)
             checks.append(DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings))
-            let notifier = bus.owner(of: NotifierCheck.busName)
+            let notifier = bus.owner(of: WidgetBus.notifierBusName.rawValue)
             checks.append(NotifierCheck(.init(owner: notifier, noBus: nil, units: units, autostart: NotifierCheck.readAutostart(surroundings)))
                 .result(surroundings))
             checks.append(NotificationServerCheck(NotificationServerCheck.read(bus)).result)
@@ -38,8 +39,8 @@ package enum Doctor {
         }
 
         let browsers = FoundBrowser.find(surroundings)
-        let contactsFile = DataFolder.resolve(environment: surroundings.environment).path + "/" + BrowserContacts.fileName
-        let contacts = BrowserContacts(bytes: Files.read(contactsFile))
+        // A missing or malformed record means never (the host rewrites it at its next start).
+        let contacts = DataFolder.resolve(environment: surroundings.environment).readBrowserContacts().value ?? BrowserContacts()
         checks += browsers.map { BrowserCheck(BrowserCheck.read($0, contacts: contacts, surroundings)).result(surroundings) }
         if browsers.isEmpty { checks.append(NoBrowserCheck.result) }
 

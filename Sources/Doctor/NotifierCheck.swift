@@ -1,8 +1,7 @@
 /// The notifier (notifications and the tray item) runs: a process owns
-/// `com.nobadi.DBMultiverse.Notifier` on the session bus (it owns it to refuse a second copy).
+/// `com.nobadi.DBMultiverse.Notifier` (`WidgetBus.notifierBusName`) on the session bus (it owns it to refuse a second copy).
 package struct NotifierCheck: Sendable {
     package static let name = "notifier"
-    package static let busName = "com.nobadi.DBMultiverse.Notifier"
     /// The XDG autostart entry the package installs (for sessions that systemd does not manage).
     package static let autostartFile = "com.nobadi.DBMultiverse.Notifier.desktop"
 

@@ -1,3 +1,4 @@
+package import ComicDomain
 internal import Widget
 
 /// Who started the host, read from the arguments browsers give a native messaging host.
@@ -29,6 +30,14 @@ package enum BrowserCaller: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .firefox(_, let extensionID): extensionID == BrowserExtension.firefoxID
         case .chromium(let origin): origin == BrowserExtension.chromiumOrigin
+        }
+    }
+
+    /// The browser family, as `browserContacts.json` records it.
+    package var family: BrowserContacts.Family {
+        switch self {
+        case .firefox: .firefox
+        case .chromium: .chromium
         }
     }
 
