@@ -35,6 +35,9 @@ final class FakeNotificationServer: @unchecked Sendable {
     private var capabilityReads = 0
     private let peer: StandInPeer<Notifications>
 
+    /// The name its `GetServerInformation` gives.
+    static let serverName = "fake-notification-server"
+
     init(address: String, capabilities: [String] = ["actions", "body", "body-markup", "persistence"]) {
         peer = StandInPeer(address: address, object: Notifications.object)
         capabilitiesValue = capabilities
@@ -118,6 +121,7 @@ final class FakeNotificationServer: @unchecked Sendable {
                         return capabilitiesValue
                     }
                 },
+                Method(Notifications.getServerInformation) { (Self.serverName, "DBMultiverse tests", "1.0", "1.2") },
             ],
             signals: Notifications.actionInvoked, Notifications.notificationClosed, Notifications.activationToken
         )
