@@ -72,6 +72,12 @@ package struct FoundBrowser: Sendable, Equatable {
     /// Where it was found (the program, or the snap's or Flatpak's launcher).
     package let path: String
 
+    package init(kind: BrowserKind, packaging: Packaging, path: String) {
+        self.kind = kind
+        self.packaging = packaging
+        self.path = path
+    }
+
     /// Every browser of `BrowserKind.all` installed here: on `PATH` (a command that is the snap
     /// launcher counts as a snap), in `/snap/bin`, and among the system's and the user's Flatpaks.
     package static func find(_ surroundings: Surroundings) -> [FoundBrowser] {

@@ -9,6 +9,11 @@ package final class DoctorBus {
     package struct Owner: Sendable, Equatable {
         package let uniqueName: String
         package let pid: UInt32?
+
+        package init(uniqueName: String, pid: UInt32?) {
+            self.uniqueName = uniqueName
+            self.pid = pid
+        }
     }
 
     /// How long a check waits for a peer that is not ours.
