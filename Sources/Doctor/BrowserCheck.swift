@@ -47,7 +47,7 @@ package struct BrowserCheck: Sendable {
         return Reading(
             browser: browser, manifest: manifest, contacts: contacts,
             systemExtension: systemExtension.flatMap { Files.isDirectory($0) ? $0 : nil },
-            unpackedExtension: surroundings.dataDirectories.map { $0 + "/dbmultiverse/browser/extension" }.first(where: Files.isDirectory),
+            unpackedExtension: surroundings.firstData("dbmultiverse/browser/extension", where: Files.isDirectory),
             importsHistory: surroundings.config.switchValue("import-history", default: false).isOn)
     }
 

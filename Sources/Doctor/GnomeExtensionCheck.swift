@@ -32,9 +32,7 @@ package struct GnomeExtensionCheck: Sendable {
     /// Nil when GNOME Shell is not installed (no line then).
     package static func read(_ surroundings: Surroundings) -> Reading? {
         guard surroundings.program("gnome-shell") != nil else { return nil }
-        let installed = ([surroundings.dataHome] + surroundings.dataDirectories)
-            .map { $0 + "/gnome-shell/extensions/" + uuid }
-            .first { Files.isFile($0 + "/metadata.json") }
+        let installed = surroundings.firstData("gnome-shell/extensions/" + uuid) { Files.isFile($0 + "/metadata.json") }
         let enabled: Result<[String], Unreadable>
         let disabledUser: Bool
         if let output = surroundings.commands.run(["gsettings", "get", "org.gnome.shell", "enabled-extensions"], timeout: .seconds(3)) {

@@ -60,20 +60,13 @@ package struct NotifierCheck: Sendable {
         switch reading.units {
         case .manager(let units):
             let properties = units[unit] ?? [:]
-            let state = properties["UnitFileState"]
-            if properties["LoadState"] == "not-found" || properties["LoadState"] == nil {
-                return CheckResult(Self.name, .missing, "not running, and \(unit) is not installed", fix: ServiceCheck.installFix)
-            }
-            if SystemdUnits.isMasked(state) {
-                return CheckResult(Self.name, .off, "not running: turned off (\(unit) is masked)",
-                                   fix: "systemctl --user unmask \(unit) && systemctl --user start \(unit)")
-            }
+            if let unusable = SystemdUnits.unusable(unit, properties, check: Self.name, prefix: "not running: ") { return unusable }
             let active = properties["ActiveState"].map { " (\($0))" } ?? ""
-            if SystemdUnits.isEnabled(state) {
+            if SystemdUnits.isEnabled(properties["UnitFileState"]) {
                 return CheckResult(Self.name, .missing, "not running: \(unit) is enabled but not running\(active)",
                                    fix: "systemctl --user restart \(unit); journalctl --user -u \(unit) says why it stopped")
             }
-            return CheckResult(Self.name, .missing, "not running: \(unit) is \(state.map { $0.isEmpty ? "not enabled" : $0 } ?? "not enabled")",
+            return CheckResult(Self.name, .missing, "not running: \(unit) is \(SystemdUnits.fileState(properties))",
                                fix: "systemctl --user enable --now \(unit)")
         case .noManager(let reason):
             if case .entry(let path) = reading.autostart {

@@ -22,9 +22,7 @@ package struct PlasmaWidgetCheck: Sendable {
     /// Nil when Plasma (plasmashell) is not installed (no line then).
     package static func read(_ surroundings: Surroundings) -> Reading? {
         guard surroundings.program("plasmashell") != nil else { return nil }
-        let installed = ([surroundings.dataHome] + surroundings.dataDirectories)
-            .map { $0 + "/plasma/plasmoids/" + pluginID }
-            .first(where: Files.isDirectory)
+        let installed = surroundings.firstData("plasma/plasmoids/" + pluginID, where: Files.isDirectory)
         let applets = Files.read(surroundings.configHome + "/" + appletsFile, limit: 4 * 1024 * 1024)
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
         let added = applets.split(separator: "\n").contains { $0.filter { $0 != " " } == "plugin=\(pluginID)" }

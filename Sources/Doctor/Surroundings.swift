@@ -27,6 +27,12 @@ package struct Surroundings: Sendable {
     /// `$XDG_CONFIG_DIRS` (its absolute entries), else `/etc/xdg`.
     package var configDirectories: [String] { folders(environment["XDG_CONFIG_DIRS"], default: ["/etc/xdg"]) }
 
+    /// The first `relativePath` below the user's data folder, then the system's, that `exists`
+    /// (the order in which the desktops look), or nil.
+    package func firstData(_ relativePath: String, where exists: (String) -> Bool) -> String? {
+        ([dataHome] + dataDirectories).map { $0 + "/" + relativePath }.first(where: exists)
+    }
+
     /// The program `name` as `PATH` finds it, or nil.
     package func program(_ name: String) -> String? { ProcessRunner.find(name, path: environment["PATH"]) }
 

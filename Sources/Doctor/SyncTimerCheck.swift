@@ -39,19 +39,12 @@ package struct SyncTimerCheck: Sendable {
                                fix: "crontab -e, and add: \(Self.cronLines)")
         case .manager(let units):
             let properties = units[unit] ?? [:]
-            let state = properties["UnitFileState"]
-            if properties["LoadState"] == "not-found" || properties["LoadState"] == nil {
-                return CheckResult(Self.name, .missing, "\(unit) is not installed", fix: ServiceCheck.installFix)
-            }
-            if SystemdUnits.isMasked(state) {
-                return CheckResult(Self.name, .off, "turned off (\(unit) is masked)",
-                                   fix: "systemctl --user unmask \(unit) && systemctl --user start \(unit)")
-            }
+            if let unusable = SystemdUnits.unusable(unit, properties, check: Self.name, prefix: "") { return unusable }
             let last = SystemdUnits.describeTimestamp(properties["LastTriggerUSec"], surroundings) ?? "never"
             let next = SystemdUnits.describeTimestamp(properties["NextElapseUSecRealtime"], surroundings) ?? "none planned"
             let runs = "last run \(last), next \(next)"
-            guard SystemdUnits.isEnabled(state) else {
-                return CheckResult(Self.name, .missing, "\(unit) is \(state.map { $0.isEmpty ? "not enabled" : $0 } ?? "not enabled"); \(runs)",
+            guard SystemdUnits.isEnabled(properties["UnitFileState"]) else {
+                return CheckResult(Self.name, .missing, "\(unit) is \(SystemdUnits.fileState(properties)); \(runs)",
                                    fix: "systemctl --user enable --now \(unit)")
             }
             guard properties["ActiveState"] == "active" else {

@@ -61,5 +61,22 @@ package enum SystemdUnits: Sendable, Equatable {
         ["enabled", "enabled-runtime", "linked", "linked-runtime", "alias", "generated"].contains(state ?? "")
     }
 
-    static func isMasked(_ state: String?) -> Bool { state == "masked" || state == "masked-runtime" }
+    /// The line of `check` when `unit` is not installed or is masked (the user's off switch),
+    /// with `prefix` before what is said; nil when it is neither.
+    static func unusable(_ unit: String, _ properties: [String: String], check: String, prefix: String) -> CheckResult? {
+        if properties["LoadState"] == "not-found" || properties["LoadState"] == nil {
+            return CheckResult(check, .missing, "\(prefix)\(unit) is not installed", fix: ServiceCheck.installFix)
+        }
+        if properties["UnitFileState"] == "masked" || properties["UnitFileState"] == "masked-runtime" {
+            return CheckResult(check, .off, "\(prefix)turned off (\(unit) is masked)",
+                               fix: "systemctl --user unmask \(unit) && systemctl --user start \(unit)")
+        }
+        return nil
+    }
+
+    /// `UnitFileState` as said in a line ("not enabled" for none).
+    static func fileState(_ properties: [String: String]) -> String {
+        guard let state = properties["UnitFileState"], !state.isEmpty else { return "not enabled" }
+        return state
+    }
 }
