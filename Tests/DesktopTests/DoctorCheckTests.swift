@@ -185,6 +185,41 @@ import TestingTraits
         #expect(!DoctorReport(checks: [CheckResult("service", .missing, "no"), CheckResult("data folder", .ok, "~/d")]).essentialsWork)
     }
 
+    @Test func theTrayLineIsOffWhenTheUserTurnedTheItemOff() {
+        let surroundings = Self.surroundings()
+        func tray(config: String = "", desktop: String = "", gnomeCard: Bool = false, watcher: DoctorBus.Owner? = nil) -> CheckResult {
+            TrayHostCheck(.init(watcher: watcher, noBus: nil, items: ["org.kde.StatusNotifierItem-77-1/StatusNotifierItem"],
+                                config: ConfigFile(text: config), desktop: desktop, notifierPID: 77, gnomeCardEnabled: gnomeCard))
+                .result(surroundings)
+        }
+        let off = tray(config: "tray = no\n")
+        #expect(off.status == .off && off.fix == "remove the tray = no line from /home/reader/.config/dbmultiverse/config", "\(off)")
+        #expect(tray(desktop: "ubuntu:GNOME").fix?.hasPrefix("gnome-extensions enable dbmultiverse@nobadi.com") == true)
+        #expect(tray(desktop: "GNOME", gnomeCard: true).status == .unavailable)
+        #expect(tray(desktop: "KDE").fix?.hasPrefix("add a system tray to your panel") == true)
+        #expect(tray(watcher: .init(uniqueName: ":1.3", pid: 12)) == CheckResult(
+            "tray host", .ok, "org.kde.StatusNotifierWatcher (pid 12), the notifier's item registered"))
+    }
+
+    @Test func aDataFolderThatCannotBeMadeIsNotUsable() throws {
+        let base = try makeTemporaryDirectory("dbm-doctor-data")
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try "not a folder".write(toFile: base + "/file", atomically: true, encoding: .utf8)
+        func check(_ folder: String) -> CheckResult {
+            let surroundings = Surroundings(environment: ["HOME": "/home/reader", "DBMULTIVERSE_DATA_DIR": folder], now: Self.now,
+                                            commands: Answers([:]))
+            return DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings)
+        }
+        #expect(check(base + "/file") == CheckResult("data folder", .missing, "\(base)/file is not a folder", fix: "mv \(base)/file \(base)/file.old"))
+        let below = check(base + "/file/data")
+        #expect(below.status == .missing && below.detail == "\(base)/file/data cannot be made: \(base)/file is not a folder", "\(below)")
+        #expect(check(base + "/new/data").status == .ok)
+        try "{\"number\": 0}".write(toFile: base + "/currentChapterData.json", atomically: true, encoding: .utf8)
+        let corrupt = check(base)
+        #expect(corrupt.status == .ok && corrupt.detail.contains("currentChapterData.json is unusable"), "\(corrupt)")
+        #expect(!DoctorReport(checks: [CheckResult("service", .ok, "answering"), check(base + "/file")]).essentialsWork)
+    }
+
     // MARK: The process runner
 
     @Test func theRunnerReadsBothStreamsAndStopsAtItsDeadline() {

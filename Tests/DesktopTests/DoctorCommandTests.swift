@@ -60,6 +60,9 @@ struct DoctorCommandTests {
         let checks = try #require(object["checks"] as? [[String: Any]])
         #expect(checks.map { $0["name"] as? String } == lines.map(\.name))
         #expect(checks.first?["status"] as? String == "missing" && checks.first?["fix"] as? String == "sudo apt install dbmultiverse (or make install, from the source)")
+
+        let usage = try home.doctor("--format", "xml", bus: bus)
+        #expect(usage.status == 2 && usage.stdout.isEmpty && usage.stderr.contains("'xml' is invalid for '--format"), "\(usage)")
     }
 
     @Test func aCompleteInstallationPassesEveryCheck() async throws {
