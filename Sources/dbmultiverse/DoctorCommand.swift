@@ -17,8 +17,9 @@ struct DoctorCommand: ParsableCommand {
             folder, the notifier, the notification server, the tray host, each installed \
             browser's host manifest and when its extension last talked to the host, the sync \
             timer, the catalogue, and the GNOME Shell extension and Plasma widget where those \
-            desktops are installed. ✓ works, ✗ missing (its fix below it), – off or not \
-            available here. Exit status 0 when the essentials work (the service answers and the \
+            desktops are installed. Each line starts with a check mark \
+            when the piece works, a cross when it is missing (the command that fixes it on the \
+            line below), a dash when it is turned off or cannot be had here. Exit status 0 when the essentials work (the service answers and the \
             data folder is usable), 1 otherwise.
             """)
 
