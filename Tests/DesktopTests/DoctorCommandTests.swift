@@ -71,6 +71,7 @@ struct DoctorCommandTests {
         let bus = service.bus
         let home = try DoctorHome(dataFolder: service.folder)
         defer { home.remove() }
+        // Times in the middle of the hours they are said in, so a slow machine still says the same.
         let now = Int64(Date().timeIntervalSince1970)
 
         // The desktop's peers, which are not ours.
@@ -83,7 +84,7 @@ struct DoctorCommandTests {
         try home.standIn("systemctl", """
             printf 'Id=dbmultiverse-notifier.service\\nLoadState=loaded\\nUnitFileState=enabled\\nActiveState=active\\n\\n'
             printf 'Id=dbmultiverse-sync.timer\\nLoadState=loaded\\nUnitFileState=enabled\\nActiveState=active\\n'
-            printf 'LastTriggerUSec=@\(now - 7200)\\nNextElapseUSecRealtime=@\(now + 18000)\\n'
+            printf 'LastTriggerUSec=@\(now - 9000)\\nNextElapseUSecRealtime=@\(now + 19800)\\n'
             """)
         try home.standIn("gsettings", "case \"$3\" in enabled-extensions) echo \"['other@example.com', 'dbmultiverse@nobadi.com']\";; *) echo false;; esac")
 
@@ -98,11 +99,11 @@ struct DoctorCommandTests {
         // What the programs store: the host's record of each extension's start, a catalogue.
         let folder = DataFolder(path: service.folder)
         try folder.writeBrowserContacts(BrowserContacts(contacts: [
-            .firefox: .init(at: now - 180, browser: "firefox-esr"), .chromium: .init(at: now - 600, browser: "chromium"),
+            .firefox: .init(at: now - 9000, browser: "firefox-esr"), .chromium: .init(at: now - 5400, browser: "chromium"),
         ]))
         let chapter = try Catalogue.Chapter(number: 1, name: "A Really Strange Tournament!", startPage: 1, endPage: 24, universe: nil, thumbnailURL: "")
         try folder.writeCatalogue(try Catalogue(language: .english, chapters: [chapter], latestPage: 24,
-                                                fetch: .init(url: "http://127.0.0.1/en/chapters.html", etag: nil, lastModified: nil, fetchedAt: now - 3600)))
+                                                fetch: .init(url: "http://127.0.0.1/en/chapters.html", etag: nil, lastModified: nil, fetchedAt: now - 5400)))
 
         // The notifier, whose tray item registers with the watcher (its entry starts the service).
         let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier 2>&1", Binary.dbmultiverse], environment: home.environment(bus: bus))
@@ -122,11 +123,11 @@ struct DoctorCommandTests {
                 "\(result.stdout)")
         #expect(lines["catalogue"]?.detail == "en: 1 chapters, latest page 24, fetched 1 h ago", "\(result.stdout)")
         if ProcessRunner.find("firefox-esr", path: "/usr/bin") != nil {
-            #expect(lines["browser firefox-esr"]?.detail == "host manifest ~/.mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 3 min ago",
+            #expect(lines["browser firefox-esr"]?.detail == "host manifest ~/.mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 2 h ago",
                     "\(result.stdout)")
         }
         if ProcessRunner.find("chromium", path: "/usr/bin") != nil {
-            #expect(lines["browser chromium"]?.detail == "host manifest ~/.config/chromium/NativeMessagingHosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 10 min ago",
+            #expect(lines["browser chromium"]?.detail == "host manifest ~/.config/chromium/NativeMessagingHosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 1 h ago",
                     "\(result.stdout)")
         }
         if ProcessRunner.find("gnome-shell", path: "/usr/bin") != nil {
@@ -166,6 +167,6 @@ struct DoctorCommandTests {
         #expect(result.status == 1 && !result.timedOut, "\(result)")
         let line = try #require(DoctorLine.parse(result.stdout)["notification server"], "\(result.stdout)")
         #expect(line.mark == "✗" && line.detail.hasSuffix("did not answer GetServerInformation within 3 s"), "\(line)")
-        #expect(seconds < 15, "the doctor took \(seconds) s")
+        #expect(seconds < 20, "the doctor took \(seconds) s")
     }
 }
