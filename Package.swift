@@ -134,11 +134,18 @@ let package = Package(
             name: "Recorder",
             dependencies: ["Widget", "DBus", "ComicDomain", "JSON", "Site", .product(name: "Logging", package: "swift-log")]
         ),
+        // `dbmultiverse doctor`: one check per piece of an installation (the bus peers, the data
+        // folder, the browsers' host manifests, the systemd units, the cards), each with the command
+        // that fixes it. Reads only: no Site, no HTTP (it must not link libcurl code).
+        .target(
+            name: "Doctor",
+            dependencies: ["Widget", "Follower", "DBus", "ComicDomain", "JSON"]
+        ),
         // The thin command-line front end.
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Widget", "Service", "Follower", "Recorder", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
+                "Widget", "Service", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -185,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "DesktopTests",
             dependencies: [
-                "Widget", "Service", "Follower", "Recorder", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport",
+                "Widget", "Service", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport",
                 "SiteTestSupport", "TestingTraits",
                 "BrowserHistoryFixtures",
             ]

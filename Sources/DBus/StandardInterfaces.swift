@@ -36,6 +36,8 @@ public enum BusDriver: DBusInterface {
     public static let getNameOwner = method("GetNameOwner", inputs: Arg<String>("name"), outputs: Arg<String>("owner"))
     public static let nameHasOwner = method("NameHasOwner", inputs: Arg<String>("name"), outputs: Arg<Bool>("has_owner"))
     public static let listNames = method("ListNames", inputs: (), outputs: Arg<[String]>("names"))
+    /// The names the bus can start (those with an activation file in its service folders).
+    public static let listActivatableNames = method("ListActivatableNames", inputs: (), outputs: Arg<[String]>("activatable_names"))
     public static let getConnectionUnixProcessID = method(
         "GetConnectionUnixProcessID", inputs: Arg<String>("name"), outputs: Arg<UInt32>("pid"))
     /// `name` changed owner; an empty `newOwner` means it has none now.

@@ -1,9 +1,10 @@
 import ComicDomain
 import DBusTestSupport
-import Recorder
 import Foundation
+import Recorder
 import Testing
 import TestingTraits
+import Widget
 
 /// The WebExtension's source (`browser/`, DESIGN §12) and its packing: one MV3 manifest for both
 /// browser families with the least privilege, the ids the host manifests allow, and the archives

@@ -1,9 +1,10 @@
 import DBusTestSupport
-import Recorder
 import Foundation
+import Recorder
 import SiteTestSupport
 import Testing
 import TestingTraits
+import Widget
 
 /// The same extension in Firefox ESR (DESIGN §12), headless: the unsigned `.xpi` that
 /// `make browser-extension` builds, sideloaded into a temporary profile that allows unsigned

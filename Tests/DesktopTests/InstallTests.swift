@@ -1,9 +1,10 @@
 import DBusTestSupport
-import Recorder
 import Foundation
 import Glibc
+import Recorder
 import Testing
 import TestingTraits
+import Widget
 
 /// `make install` / `make uninstall` (DESIGN §9) into temporary prefixes, with the debug-built
 /// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock

@@ -4,8 +4,8 @@ import Testing
 import TestingTraits
 
 /// The desktop targets' layering (README "How it is built"), read from the manifest as SwiftPM
-/// evaluates it: the long-running processes never link the site code or HTTP, and only the
-/// recorder does.
+/// evaluates it: the long-running processes (and the doctor, which only reads) never link the site
+/// code or HTTP, and only the recorder does.
 @Suite(.timeLimit(.minutes(1)), .offThePool) struct LayeringTests {
     /// Each target's dependencies within the package, transitively.
     static func closures() throws -> [String: Set<String>] {
@@ -37,7 +37,7 @@ import TestingTraits
     @Test func onlyTheRecorderLinksTheSite() throws {
         let closures = try Self.closures()
         let siteAndHTTP: Set<String> = ["Site", "CSiteLibraries", "BrowserHistory", "CSQLite", "Recorder"]
-        for target in ["Widget", "Service", "Follower"] {
+        for target in ["Widget", "Service", "Follower", "Doctor"] {
             let linked = try #require(closures[target], "no target \(target)")
             #expect(linked.isDisjoint(with: siteAndHTTP), "\(target) links \(linked.intersection(siteAndHTTP).sorted())")
         }

@@ -13,6 +13,10 @@ package enum Notifications: DBusInterface {
         outputs: Arg<UInt32>("id"))
     package static let getCapabilities = method("GetCapabilities", inputs: (), outputs: Arg<[String]>("capabilities"))
     package static let closeNotification = method("CloseNotification", inputs: Arg<UInt32>("id"), outputs: ())
+    /// The server's name, vendor and version, and the specification version it implements.
+    package static let getServerInformation = method(
+        "GetServerInformation", inputs: (),
+        outputs: (Arg<String>("name"), Arg<String>("vendor"), Arg<String>("version"), Arg<String>("spec_version")))
 
     package static let actionInvoked = signal("ActionInvoked", Arg<UInt32>("id"), Arg<String>("action_key"))
     package static let notificationClosed = signal("NotificationClosed", Arg<UInt32>("id"), Arg<UInt32>("reason"))

@@ -2,6 +2,7 @@ package import ComicDomain
 internal import JSON
 internal import Glibc
 package import Logging
+internal import Widget
 
 /// The native messaging host (DESIGN §12): reads framed requests from the browser and answers
 /// each with one framed reply, storing valid pages first. Nothing but replies goes to `output`;

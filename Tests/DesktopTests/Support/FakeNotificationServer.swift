@@ -13,7 +13,7 @@ import Testing
 /// the next `Notify`, can emit its three signals, and can be stopped and started again to play
 /// a server that is absent, appears, or restarts (ids start again at 1 after each start). It
 /// serves the members the notifier uses (`Notify`, `GetCapabilities`, `CloseNotification`, whose
-/// ids it records in `closed`).
+/// ids it records in `closed`) and `GetServerInformation`, which `dbmultiverse doctor` reads.
 ///
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus side is a `StandInPeer`.
 final class FakeNotificationServer: @unchecked Sendable {
@@ -36,6 +36,9 @@ final class FakeNotificationServer: @unchecked Sendable {
     private var closedIDs: [UInt32] = []
     private var capabilityReads = 0
     private let peer: StandInPeer<Notifications>
+
+    /// The name its `GetServerInformation` gives.
+    static let serverName = "fake-notification-server"
 
     init(address: String, capabilities: [String] = ["actions", "body", "body-markup", "persistence"]) {
         peer = StandInPeer(address: address, object: Notifications.object)
@@ -125,6 +128,7 @@ final class FakeNotificationServer: @unchecked Sendable {
                 Method(Notifications.closeNotification) { [unowned self] id in
                     locked { closedIDs.append(id) }
                 },
+                Method(Notifications.getServerInformation) { (Self.serverName, "DBMultiverse tests", "1.0", "1.2") },
             ],
             signals: Notifications.actionInvoked, Notifications.notificationClosed, Notifications.activationToken
         )

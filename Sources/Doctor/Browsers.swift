@@ -1,0 +1,118 @@
+package import ComicDomain
+
+/// A browser the extension is for, as Debian and the vendors install it.
+package struct BrowserKind: Sendable, Equatable {
+    /// The line's name: `firefox-esr`, `chromium`, `google-chrome`, …
+    package let name: String
+    /// What people call it.
+    package let title: String
+    /// The commands that start it, first the usual one.
+    package let programs: [String]
+    package let family: BrowserContacts.Family
+    /// Its user folder of host manifests, below the home folder (Firefox) or `$XDG_CONFIG_HOME`.
+    package let userFolder: String
+    /// Its system folders of host manifests (scripts/browser-hosts.sh lists where each reads them).
+    package let systemFolders: [String]
+    /// The executable names `browserContacts.json` records for it.
+    package let contactNames: [String]
+    /// Its Flatpak application id.
+    package let flatpakID: String
+    /// Its page of extensions, for the fix.
+    package let extensionsPage: String
+
+    /// Debian's and the vendors' browsers, in the order the lines are printed.
+    package static let all: [BrowserKind] = [
+        BrowserKind(name: "firefox-esr", title: "Firefox ESR", programs: ["firefox-esr"], family: .firefox,
+                    userFolder: "~/.mozilla/native-messaging-hosts", systemFolders: mozillaSystem, contactNames: ["firefox-esr"],
+                    flatpakID: "", extensionsPage: "about:addons"),
+        BrowserKind(name: "firefox", title: "Firefox", programs: ["firefox"], family: .firefox,
+                    userFolder: "~/.mozilla/native-messaging-hosts", systemFolders: mozillaSystem, contactNames: ["firefox", "firefox-bin"],
+                    flatpakID: "org.mozilla.firefox", extensionsPage: "about:addons"),
+        BrowserKind(name: "chromium", title: "Chromium", programs: ["chromium", "chromium-browser"], family: .chromium,
+                    userFolder: "chromium/NativeMessagingHosts", systemFolders: ["/etc/chromium/native-messaging-hosts"],
+                    contactNames: ["chromium", "chromium-browser"], flatpakID: "org.chromium.Chromium", extensionsPage: "chrome://extensions"),
+        BrowserKind(name: "google-chrome", title: "Google Chrome", programs: ["google-chrome", "google-chrome-stable"], family: .chromium,
+                    userFolder: "google-chrome/NativeMessagingHosts", systemFolders: ["/etc/opt/chrome/native-messaging-hosts"],
+                    contactNames: ["chrome", "google-chrome"], flatpakID: "com.google.Chrome", extensionsPage: "chrome://extensions"),
+        BrowserKind(name: "brave", title: "Brave", programs: ["brave-browser", "brave-browser-stable", "brave"], family: .chromium,
+                    userFolder: "BraveSoftware/Brave-Browser/NativeMessagingHosts", systemFolders: ["/etc/opt/chrome/native-messaging-hosts"],
+                    contactNames: ["brave", "brave-browser"], flatpakID: "com.brave.Browser", extensionsPage: "brave://extensions"),
+        BrowserKind(name: "vivaldi", title: "Vivaldi", programs: ["vivaldi", "vivaldi-stable"], family: .chromium,
+                    userFolder: "vivaldi/NativeMessagingHosts", systemFolders: ["/etc/opt/vivaldi/native-messaging-hosts"],
+                    contactNames: ["vivaldi", "vivaldi-bin"], flatpakID: "com.vivaldi.Vivaldi", extensionsPage: "vivaldi://extensions"),
+        BrowserKind(name: "microsoft-edge", title: "Microsoft Edge", programs: ["microsoft-edge", "microsoft-edge-stable"], family: .chromium,
+                    userFolder: "microsoft-edge/NativeMessagingHosts", systemFolders: ["/etc/opt/edge/native-messaging-hosts"],
+                    contactNames: ["msedge", "microsoft-edge"], flatpakID: "com.microsoft.Edge", extensionsPage: "edge://extensions"),
+    ]
+
+    /// Firefox's system-wide folders (MDN, "Native manifests", Linux).
+    static let mozillaSystem = ["/usr/lib/mozilla/native-messaging-hosts", "/usr/lib64/mozilla/native-messaging-hosts"]
+
+    /// The host manifest paths the browser reads, in its order: the user's first, then the system's.
+    package func manifestPaths(_ surroundings: Surroundings) -> [String] {
+        let user = userFolder.hasPrefix("~/")
+            ? surroundings.home + userFolder.dropFirst(1)
+            : surroundings.configHome + "/" + userFolder
+        return ([user] + systemFolders).map { $0 + "/" + HostManifest.fileName }
+    }
+}
+
+/// How a browser is installed here.
+package enum Packaging: String, Sendable, Equatable {
+    /// A package of the system (Debian's, or the vendor's .deb): it reads the host manifests.
+    case native
+    /// Confined packages: they cannot start a host of the system (history import instead).
+    case snap, flatpak
+}
+
+/// A browser found on this machine.
+package struct FoundBrowser: Sendable, Equatable {
+    package let kind: BrowserKind
+    package let packaging: Packaging
+    /// Where it was found (the program, or the snap's or Flatpak's launcher).
+    package let path: String
+
+    package init(kind: BrowserKind, packaging: Packaging, path: String) {
+        self.kind = kind
+        self.packaging = packaging
+        self.path = path
+    }
+
+    /// Every browser of `BrowserKind.all` installed here: on `PATH` (a command that is the snap
+    /// launcher counts as a snap), in `/snap/bin`, and among the system's and the user's Flatpaks.
+    package static func find(_ surroundings: Surroundings) -> [FoundBrowser] {
+        var found: [FoundBrowser] = []
+        for kind in BrowserKind.all {
+            var snap: String?
+            if let path = kind.programs.lazy.compactMap(surroundings.program).first, !isFirefoxESRWrapper(path, kind) {
+                if isSnapLauncher(path) { snap = path } else { found.append(FoundBrowser(kind: kind, packaging: .native, path: path)) }
+            }
+            if snap == nil { snap = kind.programs.lazy.map { "/snap/bin/" + $0 }.first(where: Files.isExecutable) }
+            if let snap { found.append(FoundBrowser(kind: kind, packaging: .snap, path: snap)) }
+            if !kind.flatpakID.isEmpty,
+               let flatpak = ["/var/lib/flatpak", surroundings.dataHome + "/flatpak"].lazy
+                .map({ $0 + "/exports/bin/" + kind.flatpakID }).first(where: Files.isExecutable) {
+                found.append(FoundBrowser(kind: kind, packaging: .flatpak, path: flatpak))
+            }
+        }
+        return found
+    }
+
+    /// Debian's firefox-esr diverts `firefox` to a script that runs firefox-esr (or `firefox.real`
+    /// once another Firefox is installed): then `firefox` is Firefox ESR again, not a second browser.
+    static func isFirefoxESRWrapper(_ path: String, _ kind: BrowserKind) -> Bool {
+        guard kind.name == "firefox", !Files.isExecutable(path + ".real"),
+              let bytes = Files.read(path, limit: 4096), bytes.starts(with: Array("#!".utf8))
+        else { return false }
+        return String(decoding: bytes, as: UTF8.self).contains("firefox-esr")
+    }
+
+    /// A program that is snap's: in /snap/bin, a link to /usr/bin/snap, or a small script that
+    /// runs /snap/bin (Ubuntu's transitional packages).
+    static func isSnapLauncher(_ path: String) -> Bool {
+        if path.hasPrefix("/snap/bin/") { return true }
+        if let target = Files.linkTarget(path), target.hasSuffix("/snap") || target.hasPrefix("/snap/") { return true }
+        guard let bytes = Files.read(path, limit: 4096), bytes.starts(with: Array("#!".utf8)) else { return false }
+        return String(decoding: bytes, as: UTF8.self).contains("/snap/bin/")
+    }
+}

@@ -1,0 +1,80 @@
+internal import ComicDomain
+internal import Glibc
+
+/// The data folder (DESIGN §3) can hold what the service and the commands store: it is a folder
+/// this user can write, or one they can create.
+package struct DataFolderCheck: Sendable {
+    package static let name = "data folder"
+
+    package enum Reading: Sendable, Equatable {
+        /// A folder this user can write; what `currentChapterData.json` holds.
+        case usable(path: String, chapter: ChapterReading)
+        /// Not there yet, and `parent` (the nearest existing folder above) lets it be created.
+        case creatable(path: String, parent: String)
+        /// Not there, and `blocker` (above it) is no folder or not writable.
+        case cannotCreate(path: String, blocker: String, isFolder: Bool)
+        /// There, but not a folder.
+        case notAFolder(path: String)
+        /// A folder this user cannot write (or enter).
+        case notWritable(path: String, ownedByUser: Bool)
+    }
+
+    package enum ChapterReading: Sendable, Equatable {
+        case none
+        case chapter(Int)
+        case invalid(String)
+    }
+
+    package let reading: Reading
+
+    package init(_ reading: Reading) { self.reading = reading }
+
+    package static func read(_ surroundings: Surroundings) -> Reading {
+        let folder = DataFolder.resolve(environment: surroundings.environment)
+        var status = stat()
+        guard lstat(folder.path, &status) == 0 else {
+            var above = folder.parentPath
+            while !Files.isDirectory(above) && above != "/" {
+                if access(above, F_OK) == 0 { return .cannotCreate(path: folder.path, blocker: above, isFolder: false) }
+                above = DataFolder(path: above).parentPath
+            }
+            return access(above, W_OK | X_OK) == 0
+                ? .creatable(path: folder.path, parent: above)
+                : .cannotCreate(path: folder.path, blocker: above, isFolder: true)
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { return .notAFolder(path: folder.path) }
+        guard access(folder.path, R_OK | W_OK | X_OK) == 0 else {
+            return .notWritable(path: folder.path, ownedByUser: status.st_uid == getuid())
+        }
+        let chapter: ChapterReading = switch folder.readChapterData() {
+        case .missing: .none
+        case .valid(let data): .chapter(data.number)
+        case .invalid(let reason): .invalid(reason)
+        }
+        return .usable(path: folder.path, chapter: chapter)
+    }
+
+    /// Checked against `surroundings` for the short paths of the messages.
+    package func result(_ surroundings: Surroundings) -> CheckResult {
+        switch reading {
+        case .usable(let path, let chapter):
+            let stored = switch chapter {
+            case .none: "nothing read yet"
+            case .chapter(let number): "chapter \(number) stored"
+            case .invalid(let reason): "\(DataFolder.chapterDataFile) is unusable (\(reason)): the widget shows the placeholder until the next page read replaces it"
+            }
+            return CheckResult(Self.name, .ok, "\(surroundings.short(path)), \(stored)")
+        case .creatable(let path, _):
+            return CheckResult(Self.name, .ok, "\(surroundings.short(path)), not made yet (made at the first chapter stored)")
+        case .cannotCreate(let path, let blocker, let isFolder):
+            return CheckResult(Self.name, .missing,
+                               "\(surroundings.short(path)) cannot be made: \(blocker) is \(isFolder ? "a folder you cannot write" : "not a folder")",
+                               fix: isFolder ? "sudo chown \"$USER\" \(shellWord(blocker))" : "mv \(shellWord(blocker)) \(shellWord(blocker + ".old"))")
+        case .notAFolder(let path):
+            return CheckResult(Self.name, .missing, "\(surroundings.short(path)) is not a folder", fix: "mv \(shellWord(path)) \(shellWord(path + ".old"))")
+        case .notWritable(let path, let ownedByUser):
+            return CheckResult(Self.name, .missing, "\(surroundings.short(path)) is not writable for you",
+                               fix: ownedByUser ? "chmod 700 \(shellWord(path))" : "sudo chown -R \"$USER\" \(shellWord(path)) && chmod 700 \(shellWord(path))")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package import DBus
+internal import Glibc
+
+/// The session bus as the checks ask it: who owns a name, which process that is, what the bus
+/// can start, and calls — each with a bounded timeout, so a peer that never answers costs at most
+/// that long.
+package final class DoctorBus {
+    /// A name's owner: its unique name and process.
+    package struct Owner: Sendable, Equatable {
+        package let uniqueName: String
+        package let pid: UInt32?
+
+        package init(uniqueName: String, pid: UInt32?) {
+            self.uniqueName = uniqueName
+            self.pid = pid
+        }
+    }
+
+    /// How long a check waits for a peer that is not ours.
+    package static let peerTimeout = Duration.seconds(3)
+
+    private let caller: BlockingCaller
+
+    /// Connects to `address` (the session bus by default).
+    package init(address: Connection.Address = .session) throws(DBusError) {
+        do {
+            caller = try BlockingCaller(address: address)
+        } catch let error as DBusError {
+            throw error
+        } catch {
+            throw DBusError.failed("\(error)")
+        }
+    }
+
+    deinit { caller.connection.close() }
+
+    /// Sends `call` and waits at most `timeout` for its reply.
+    package func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = peerTimeout) -> Result<Reply, DBusError> {
+        do throws(DBusError) {
+            return .success(try caller.call(call, timeout: timeout))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The owner of `name`, nil when it has none (or the bus does not say).
+    package func owner(of name: String) -> Owner? {
+        guard case .success(let unique) = call(BusDriver.getNameOwner.call(on: BusDriver.object, name)) else { return nil }
+        let pid = try? call(BusDriver.getConnectionUnixProcessID.call(on: BusDriver.object, unique)).get()
+        return Owner(uniqueName: unique, pid: pid)
+    }
+
+    /// Whether the bus would start `name` (an activation file for it in its service folders).
+    package func isActivatable(_ name: String) -> Bool {
+        (try? call(BusDriver.listActivatableNames.call(on: BusDriver.object)).get().contains(name)) ?? false
+    }
+}

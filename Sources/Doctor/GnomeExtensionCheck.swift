@@ -1,0 +1,98 @@
+/// DBMultiverse's GNOME Shell extension (DESIGN §15), when GNOME Shell is installed: where it is
+/// installed, and whether the user turned it on (`org.gnome.shell enabled-extensions`).
+package struct GnomeExtensionCheck: Sendable {
+    package static let name = "GNOME Shell extension"
+    package static let uuid = "dbmultiverse@nobadi.com"
+    static let enableFix = "gnome-extensions enable \(uuid) (or the Extensions app); on Wayland, log in again first if GNOME does not list it yet"
+
+    package struct Reading: Sendable, Equatable {
+        /// The extension's folder (the user's first, as GNOME Shell looks), nil when not installed.
+        package var installed: String?
+        /// `gsettings get org.gnome.shell enabled-extensions` as the list, or why it could not be read.
+        package var enabled: Result<[String], Unreadable>
+        /// `disable-user-extensions` is true: extensions in the user's folder do not load.
+        package var userExtensionsDisabled: Bool
+
+        package init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool) {
+            self.installed = installed
+            self.enabled = enabled
+            self.userExtensionsDisabled = userExtensionsDisabled
+        }
+    }
+
+    package struct Unreadable: Error, Sendable, Equatable {
+        package let reason: String
+        package init(_ reason: String) { self.reason = reason }
+    }
+
+    package let reading: Reading
+
+    package init(_ reading: Reading) { self.reading = reading }
+
+    /// Nil when GNOME Shell is not installed (no line then).
+    package static func read(_ surroundings: Surroundings) -> Reading? {
+        guard surroundings.program("gnome-shell") != nil else { return nil }
+        let installed = surroundings.firstData("gnome-shell/extensions/" + uuid) { Files.isFile($0 + "/metadata.json") }
+        let enabled: Result<[String], Unreadable>
+        let disabledUser: Bool
+        if let output = surroundings.commands.run(["gsettings", "get", "org.gnome.shell", "enabled-extensions"], timeout: .seconds(3)) {
+            enabled = output.succeeded ? .success(parseStrings(output.stdout)) : .failure(Unreadable(output.firstErrorLine))
+            let user = surroundings.commands.run(["gsettings", "get", "org.gnome.shell", "disable-user-extensions"], timeout: .seconds(3))
+            disabledUser = user?.succeeded == true && user?.stdout.hasPrefix("true") == true
+        } else {
+            enabled = .failure(Unreadable("no gsettings"))
+            disabledUser = false
+        }
+        return Reading(installed: installed, enabled: enabled, userExtensionsDisabled: disabledUser)
+    }
+
+    /// The strings of a GVariant string array as gsettings prints it: `['a@b', "c"]` or `@as []`.
+    package static func parseStrings(_ text: String) -> [String] {
+        var strings: [String] = []
+        var current: String?
+        var quote: Character = "'"
+        var escaped = false
+        for character in text {
+            if var open = current {
+                if escaped {
+                    open.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == quote {
+                    strings.append(open)
+                    current = nil
+                    continue
+                } else {
+                    open.append(character)
+                }
+                current = open
+            } else if character == "'" || character == "\"" {
+                quote = character
+                current = ""
+            }
+        }
+        return strings
+    }
+
+    package func result(_ surroundings: Surroundings) -> CheckResult {
+        guard let folder = reading.installed else {
+            return CheckResult(Self.name, .missing, "not installed (no \(Self.uuid) in the gnome-shell/extensions folders)",
+                               fix: ServiceCheck.installFix)
+        }
+        let place = "installed in \(surroundings.short(folder))"
+        switch reading.enabled {
+        case .failure(let unreadable):
+            return CheckResult(Self.name, .unavailable, "\(place); whether it is on cannot be read (\(unreadable.reason))",
+                               fix: Self.enableFix)
+        case .success(let list) where !list.contains(Self.uuid):
+            return CheckResult(Self.name, .missing, "\(place), not turned on", fix: Self.enableFix)
+        case .success:
+            if reading.userExtensionsDisabled, folder.hasPrefix(surroundings.dataHome + "/") {
+                return CheckResult(Self.name, .off, "\(place) and on, but user extensions are turned off (disable-user-extensions)",
+                                   fix: "gsettings set org.gnome.shell disable-user-extensions false")
+            }
+            return CheckResult(Self.name, .ok, "\(place), turned on")
+        }
+    }
+}

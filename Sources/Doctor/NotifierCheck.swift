@@ -1,0 +1,80 @@
+/// The notifier (notifications and the tray item) runs: a process owns
+/// `com.nobadi.DBMultiverse.Notifier` (`WidgetBus.notifierBusName`) on the session bus (it owns it to refuse a second copy).
+package struct NotifierCheck: Sendable {
+    package static let name = "notifier"
+    /// The XDG autostart entry the package installs (for sessions that systemd does not manage).
+    package static let autostartFile = "com.nobadi.DBMultiverse.Notifier.desktop"
+
+    package enum Autostart: Sendable, Equatable {
+        /// No entry anywhere.
+        case none
+        /// The entry at this path starts it at login.
+        case entry(String)
+        /// The user's copy at this path hides it (`Hidden=true`, the documented off switch).
+        case hidden(String)
+    }
+
+    package struct Reading: Sendable, Equatable {
+        /// The owner of the name; nil when there is none, or no bus (then `noBus` says why).
+        package var owner: DoctorBus.Owner?
+        package var noBus: String?
+        package var units: SystemdUnits
+        package var autostart: Autostart
+
+        package init(owner: DoctorBus.Owner?, noBus: String?, units: SystemdUnits, autostart: Autostart) {
+            self.owner = owner
+            self.noBus = noBus
+            self.units = units
+            self.autostart = autostart
+        }
+    }
+
+    package let reading: Reading
+
+    package init(_ reading: Reading) { self.reading = reading }
+
+    /// The user's entry (`$XDG_CONFIG_HOME/autostart`) wins over the system's (`$XDG_CONFIG_DIRS`),
+    /// as the XDG autostart specification says.
+    package static func readAutostart(_ surroundings: Surroundings) -> Autostart {
+        for folder in [surroundings.configHome] + surroundings.configDirectories {
+            let path = folder + "/autostart/" + autostartFile
+            guard let bytes = Files.read(path) else { continue }
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { $0.filter { $0 != " " } }
+            return lines.contains("Hidden=true") ? .hidden(path) : .entry(path)
+        }
+        return .none
+    }
+
+    package func result(_ surroundings: Surroundings) -> CheckResult {
+        if let owner = reading.owner {
+            return CheckResult(Self.name, .ok, "running (\(owner.pid.map { "pid \($0)" } ?? owner.uniqueName))")
+        }
+        if let noBus = reading.noBus {
+            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(noBus))")
+        }
+        let unit = SystemdUnits.notifierUnit
+        if case .hidden(let path) = reading.autostart, case .noManager = reading.units {
+            return CheckResult(Self.name, .off, "not running: turned off (Hidden=true in \(surroundings.short(path)))",
+                               fix: "rm \(shellWord(path)), then log in again (or run dbmultiverse notifier &)")
+        }
+        switch reading.units {
+        case .manager(let units):
+            let properties = units[unit] ?? [:]
+            if let unusable = SystemdUnits.unusable(unit, properties, check: Self.name, prefix: "not running: ") { return unusable }
+            let active = properties["ActiveState"].map { " (\($0))" } ?? ""
+            if SystemdUnits.isEnabled(properties["UnitFileState"]) {
+                return CheckResult(Self.name, .missing, "not running: \(unit) is enabled but not running\(active)",
+                                   fix: "systemctl --user restart \(unit); journalctl --user -u \(unit) says why it stopped")
+            }
+            return CheckResult(Self.name, .missing, "not running: \(unit) is \(SystemdUnits.fileState(properties))",
+                               fix: "systemctl --user enable --now \(unit)")
+        case .noManager(let reason):
+            if case .entry(let path) = reading.autostart {
+                return CheckResult(Self.name, .missing, "not running (no systemd user manager: \(reason); \(surroundings.short(path)) starts it at login)",
+                                   fix: "dbmultiverse notifier & (your session's next login starts it)")
+            }
+            return CheckResult(Self.name, .missing, "not running (no systemd user manager: \(reason); no autostart entry)",
+                               fix: "dbmultiverse notifier & (and add it to your session's startup)")
+        }
+    }
+}

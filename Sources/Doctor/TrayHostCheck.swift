@@ -1,0 +1,73 @@
+package import ComicDomain
+internal import DBus
+internal import Follower
+
+/// A tray host runs `org.kde.StatusNotifierWatcher`, where the notifier's item registers — unless
+/// the item is turned off (`tray = no`), or GNOME shows DBMultiverse's card instead.
+package struct TrayHostCheck: Sendable {
+    package static let name = "tray host"
+    static let watcher = StatusNotifierWatcher.object.destination.rawValue
+
+    package struct Reading: Sendable, Equatable {
+        /// Nil with a bus and no watcher; `noBus` says why there is no bus.
+        package var watcher: DoctorBus.Owner?
+        package var noBus: String?
+        /// The watcher's `RegisteredStatusNotifierItems`.
+        package var items: [String]
+        /// `tray` in the config file turns the item off.
+        package var config: ConfigFile
+        /// `XDG_CURRENT_DESKTOP`, for the fix (GNOME has no tray of its own).
+        package var desktop: String
+        /// The notifier's process, whose item is `org.kde.StatusNotifierItem-<pid>-1`.
+        package var notifierPID: UInt32?
+        /// DBMultiverse's GNOME Shell extension is on (the card stands in for the tray there).
+        package var gnomeCardEnabled: Bool
+
+        package init(watcher: DoctorBus.Owner?, noBus: String?, items: [String], config: ConfigFile, desktop: String,
+                     notifierPID: UInt32?, gnomeCardEnabled: Bool) {
+            self.watcher = watcher
+            self.noBus = noBus
+            self.items = items
+            self.config = config
+            self.desktop = desktop
+            self.notifierPID = notifierPID
+            self.gnomeCardEnabled = gnomeCardEnabled
+        }
+    }
+
+    package let reading: Reading
+
+    package init(_ reading: Reading) { self.reading = reading }
+
+    /// The watcher and its items, as the bus says.
+    package static func readWatcher(_ bus: DoctorBus) -> (DoctorBus.Owner?, [String]) {
+        guard let owner = bus.owner(of: watcher) else { return (nil, []) }
+        let items = (try? bus.call(StatusNotifierWatcher.registeredStatusNotifierItems.get(from: StatusNotifierWatcher.object)
+            .withoutActivation()).get()) ?? []
+        return (owner, items)
+    }
+
+    package func result(_ surroundings: Surroundings) -> CheckResult {
+        if !TraySettings(noTrayOption: false, config: reading.config).isEnabled {
+            return CheckResult(Self.name, .off, "the tray item is turned off (tray = no in \(surroundings.short(surroundings.configPath)))",
+                               fix: "remove the tray = no line from \(shellWord(surroundings.configPath))")
+        }
+        if let noBus = reading.noBus {
+            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(noBus))")
+        }
+        let isGNOME = reading.desktop.split(separator: ":").contains { $0.uppercased() == "GNOME" }
+        guard let watcher = reading.watcher else {
+            if isGNOME && reading.gnomeCardEnabled {
+                return CheckResult(Self.name, .unavailable, "none: GNOME shows no tray, and DBMultiverse's card is on instead")
+            }
+            let fix = isGNOME
+                ? "gnome-extensions enable dbmultiverse@nobadi.com (DBMultiverse's card), or sudo apt install gnome-shell-extension-appindicator"
+                : "add a system tray to your panel (Plasma's System Tray, Waybar's tray module, XFCE's Status Notifier Plugin)"
+            return CheckResult(Self.name, .missing, "no \(Self.watcher) on the bus: the tray item has nowhere to show", fix: fix)
+        }
+        let host = "\(Self.watcher) (\(watcher.pid.map { "pid \($0)" } ?? watcher.uniqueName))"
+        guard let pid = reading.notifierPID else { return CheckResult(Self.name, .ok, host) }
+        let ours = reading.items.contains { $0.hasPrefix("org.kde.StatusNotifierItem-\(pid)-") }
+        return CheckResult(Self.name, .ok, host + (ours ? ", the notifier's item registered" : ", no item of the notifier registered (started with --no-tray?)"))
+    }
+}
