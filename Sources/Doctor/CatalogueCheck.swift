@@ -40,7 +40,8 @@ package struct CatalogueCheck: Sendable {
                                fix: "dbmultiverse sync --force\(Self.option(language))")
         case .catalogue(let language, .valid(let catalogue)):
             let age = surroundings.now - catalogue.fetch.fetchedAt
-            let detail = "\(language.code): \(catalogue.chapters.count) chapters, latest page \(catalogue.latestPage), "
+            let chapters = catalogue.chapters.count == 1 ? "1 chapter" : "\(catalogue.chapters.count) chapters"
+            let detail = "\(language.code): \(chapters), latest page \(catalogue.latestPage), "
                 + "fetched \(surroundings.relative(catalogue.fetch.fetchedAt))"
             guard age <= Self.staleAfterSeconds else {
                 return CheckResult(Self.name, .missing, detail + " (older than \(Self.staleAfterSeconds / 86_400) days)",

@@ -121,7 +121,7 @@ struct DoctorCommandTests {
         #expect(lines["tray host"]?.detail.hasSuffix("the notifier's item registered") == true, "\(result.stdout)")
         #expect(lines["sync timer"]?.detail.hasPrefix("enabled, last run 2 h ago (") == true && lines["sync timer"]?.detail.contains("next in 5 h (") == true,
                 "\(result.stdout)")
-        #expect(lines["catalogue"]?.detail == "en: 1 chapters, latest page 24, fetched 1 h ago", "\(result.stdout)")
+        #expect(lines["catalogue"]?.detail == "en: 1 chapter, latest page 24, fetched 1 h ago", "\(result.stdout)")
         if ProcessRunner.find("firefox-esr", path: "/usr/bin") != nil {
             #expect(lines["browser firefox-esr"]?.detail == "host manifest ~/.mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 2 h ago",
                     "\(result.stdout)")

@@ -18,13 +18,15 @@ final class ActivatedService: Sendable {
     let bus: PrivateBus
     let folder: String
 
-    init() throws {
+    /// The service's data folder is `folder` (made when missing; removed by `stop`), else a fresh one.
+    init(folder: String? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) else {
             throw FixtureError("the dbmultiverse binary is not built: \(Binary.dbmultiverse)")
         }
-        folder = try makeTemporaryDirectory()
+        if let folder { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        self.folder = try folder ?? makeTemporaryDirectory()
         bus = try PrivateBus(activationEnvironment: [
-            "DBMULTIVERSE_DATA_DIR": folder, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning",
+            "DBMULTIVERSE_DATA_DIR": self.folder, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning",
         ])
         try bus.installActivationFile(name: "com.nobadi.DBMultiverse", exec: "\(Binary.dbmultiverse) service")
     }

@@ -39,10 +39,14 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     /// The name its `GetServerInformation` gives.
     static let serverName = "fake-notification-server"
+    /// What `GetServerInformation` answers: name, vendor, version, specification version.
+    private let information: (String, String, String, String)
 
-    init(address: String, capabilities: [String] = ["actions", "body", "body-markup", "persistence"]) {
+    init(address: String, capabilities: [String] = ["actions", "body", "body-markup", "persistence"],
+         information: (String, String, String, String) = (serverName, "DBMultiverse tests", "1.0", "1.2")) {
         peer = StandInPeer(address: address, object: Notifications.object)
         capabilitiesValue = capabilities
+        self.information = information
         (notifyCalls, notifyContinuation) = AsyncStream.makeStream()
     }
 
@@ -128,7 +132,7 @@ final class FakeNotificationServer: @unchecked Sendable {
                 Method(Notifications.closeNotification) { [unowned self] id in
                     locked { closedIDs.append(id) }
                 },
-                Method(Notifications.getServerInformation) { (Self.serverName, "DBMultiverse tests", "1.0", "1.2") },
+                Method(Notifications.getServerInformation) { [information] in information },
             ],
             signals: Notifications.actionInvoked, Notifications.notificationClosed, Notifications.activationToken
         )
