@@ -37,15 +37,8 @@ cleanup() {
     local status=$?
     for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    # The service, the accessibility bus (launcher, registry, its own dbus-daemon) and the watch
-    # commands were started by the bus or the viewer: each runs from the session's folder or on its bus.
-    for pid in $(pgrep -u "$(id -u)" 2>/dev/null || true); do
-        [ "$pid" = "$$" ] && continue
-        if grep -qzF -- "$work/" /proc/"$pid"/cmdline 2>/dev/null \
-            || { [ -n "${BUS_ADDRESS:-}" ] && grep -qzF -- "DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS" /proc/"$pid"/environ 2>/dev/null; }; then
-            kill -KILL "$pid" 2>/dev/null || true
-        fi
-    done
+    # The service, the accessibility bus and the watch commands were started by the bus or the viewer.
+    end_session_processes "$work" "${BUS_ADDRESS:-}"
     [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
     if [ "$status" -ne 0 ]; then
         for log in viewer viewer-panel monitor; do [ -f "$work/$log.log" ] && { echo "--- $log.log" >&2; tail -20 "$work/$log.log" >&2; }; done
@@ -56,6 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 source "$repository/scripts/bounded-wait.sh"
+source "$repository/scripts/desktop-session.sh"
 source "$repository/scripts/demo-story.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

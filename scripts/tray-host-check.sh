@@ -39,11 +39,14 @@ if [ "${1:-}" = "--session" ]; then
         if [ -n "${notifier_pid:-}" ]; then kill -TERM "$notifier_pid" 2>/dev/null; wait "$notifier_pid" 2>/dev/null || true; fi
         for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
         for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+        # The service and the accessibility bus were started by the bus.
+        end_session_processes "$work" "${BUS_ADDRESS:-}"
         [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
         exit "$status"
     }
     trap cleanup EXIT INT TERM
 
+    source "$repository/scripts/desktop-session.sh"
     source "$repository/scripts/bounded-wait.sh"
     source "$repository/scripts/demo-story.sh"
     fail() { echo "FAIL: $*" >&2; exit 1; }
