@@ -18,10 +18,14 @@ public struct DataFolder: Sendable, Equatable {
     public static let siteRequestsFile = "siteRequests.json"
     /// The latest page the notifier has announced or seen caught up (`PageAnnouncements`).
     public static let announcedPagesFile = "announcedPages.json"
+    /// When the browser extension last started its host, per browser family (`BrowserContacts`).
+    public static let browserContactsFile = "browserContacts.json"
 
     /// Whether `name` is one of the files this program writes in the folder.
     static func isStorageFile(_ name: String) -> Bool {
-        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile, announcedPagesFile].contains(name) { return true }
+        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile, announcedPagesFile, browserContactsFile].contains(name) {
+            return true
+        }
         guard name.hasPrefix("chapters-"), name.hasSuffix(".json") else { return false }
         return SiteLanguage(code: String(name.dropFirst("chapters-".count).dropLast(".json".count))) != nil
     }
@@ -158,6 +162,13 @@ public struct DataFolder: Sendable, Equatable {
         }
     }
 
+    /// Reads `browserContacts.json`; see `ReadResult` for the outcomes.
+    public func readBrowserContacts() -> ReadResult<BrowserContacts> {
+        read(Self.browserContactsFile, limit: BrowserContacts.maxFileBytes) { bytes throws(ComicError) in
+            try BrowserContacts.decode(bytes)
+        }
+    }
+
     /// Reads another file of the folder (one the site code keeps), decoded by `decode`, with the
     /// same checks as the storage files.
     package func readFile<Value>(_ name: String, limit: Int, decode: ([UInt8]) throws(ComicError) -> Value) -> ReadResult<Value> {
@@ -252,6 +263,11 @@ public struct DataFolder: Sendable, Equatable {
     /// - Throws: `storageFailed`.
     public func writeCatalogue(_ catalogue: Catalogue) throws(ComicError) {
         try writeFile(Catalogue.fileName(for: catalogue.language), bytes: catalogue.encodeJSON() + [0x0A])
+    }
+
+    /// Atomically replaces `browserContacts.json` (mode 0600), creating the folder if needed.
+    public func writeBrowserContacts(_ contacts: BrowserContacts) throws(ComicError) {
+        try writeFile(Self.browserContactsFile, bytes: contacts.encodeJSON() + [0x0A])
     }
 
     /// Atomically replaces `announcedPages.json` (mode 0600), creating the folder if needed.

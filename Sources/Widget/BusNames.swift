@@ -9,4 +9,8 @@ package enum WidgetBus {
     package static let object = RemoteObject(destination: busName, path: objectPath)
     package static let errorPrefix = "com.nobadi.DBMultiverse.Error."
     package static let iconName = "com.nobadi.DBMultiverse"
+    /// Owned by the notifier process while it runs (DESIGN §16): a second notifier on the same bus
+    /// (an autostart entry and a systemd unit both starting one) finds it taken and leaves, and
+    /// `dbmultiverse doctor` asks the bus whether a notifier runs.
+    package static let notifierBusName: BusName = "com.nobadi.DBMultiverse.Notifier"
 }

@@ -1,3 +1,4 @@
+import ComicDomain
 import DBusTestSupport
 import Recorder
 import Foundation
@@ -29,9 +30,10 @@ struct BrowserHostProcessTests {
             return environment
         }
 
-        /// Nothing was stored: the data folder is still empty.
+        /// Nothing was stored: the data folder holds at most the record of the browser's visit.
         func expectNothingStored(sourceLocation: SourceLocation = #_sourceLocation) throws {
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dataFolder).isEmpty, sourceLocation: sourceLocation)
+            let files = try FileManager.default.contentsOfDirectory(atPath: dataFolder).filter { $0 != "browserContacts.json" }
+            #expect(files.isEmpty, "\(files)", sourceLocation: sourceLocation)
         }
     }
 
@@ -73,6 +75,27 @@ struct BrowserHostProcessTests {
         #expect(result.replies.count == 1 && result.unframed.isEmpty, "\(result)")
         #expect(result.stderr.contains("en page 42 was not stored"), "\(result)")
         try session.expectNothingStored()
+    }
+
+    /// Each start by our extension is noted in browserContacts.json, per family, with the browser
+    /// that started the host (its parent: here the test runner) — what `dbmultiverse doctor` reads.
+    @Test func eachStartIsNotedForDoctor() throws {
+        let session = try Session()
+        let before = Int64(Date().timeIntervalSince1970)
+        _ = try HostProcess.run(arguments: HostProcess.chromiumArguments, input: [], environment: session.environment)
+        _ = try HostProcess.run(arguments: HostProcess.firefoxArguments(manifest: session.firefoxManifest), input: [],
+                                environment: session.environment)
+        // Another extension's start is no contact.
+        _ = try HostProcess.run(arguments: ["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], input: [], environment: session.environment)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: session.dataFolder + "/browserContacts.json"))
+        let contacts = try BrowserContacts.decode(Array(bytes))
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().lastPathComponent
+        for family in BrowserContacts.Family.allCases {
+            let contact = try #require(contacts.contacts[family], "\(family)")
+            #expect(contact.browser == runner && (before...before + 60).contains(contact.at), "\(family): \(contact)")
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: session.dataFolder + "/browserContacts.json")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
     }
 
     /// Each row of the bad-input table, one host per message as Chromium does.

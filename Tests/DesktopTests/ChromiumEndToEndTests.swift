@@ -82,6 +82,9 @@ struct ChromiumEndToEndTests {
                 && $0.contains("chrome-extension://\(BrowserExtension.chromiumID)/background.js")
         }
         try Self.keepScreenshot(try chromium.screenshot(session: tab), named: "chromium-page-130.png")
+        // The host noted the visit for `dbmultiverse doctor`, naming the browser that started it.
+        let contacts = try jsonObject(at: session.dataFolder + "/browserContacts.json")
+        #expect((contacts["chromium"] as? [String: Any])?["browser"] as? String == "chromium", "\(contacts)")
 
         // A later page of the same chapter, without www and with a fragment: one debounced
         // progress-change (the progress rule), not a chapter-change.

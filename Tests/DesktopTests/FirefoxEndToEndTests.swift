@@ -79,6 +79,9 @@ struct FirefoxEndToEndTests {
         }
         #expect(try session.property("Chapter", "Progress") == "i 5\ni 8\n")
         #expect(try jsonObject(at: session.dataFolder + "/currentChapterData.json")["page"] as? Int == 130)
+        // The host noted the visit for `dbmultiverse doctor`, naming the browser that started it.
+        let contacts = try jsonObject(at: session.dataFolder + "/browserContacts.json")
+        #expect((contacts["firefox"] as? [String: Any])?["browser"] as? String == "firefox-esr", "\(contacts)")
         for path in ["/en/page-7.html", "/en/chapters.html"] {
             try site.waitForRequest("\(path) through the proxy") { $0.target == path }
         }

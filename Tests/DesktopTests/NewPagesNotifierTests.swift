@@ -61,6 +61,38 @@ extension NotifierTests {
         #expect(try FileManager.default.attributesOfItem(atPath: notifier.folder + "/announcedPages.json")[.posixPermissions] as? Int == 0o600)
     }
 
+    /// DESIGN §13: when the reader catches up, the announcement is taken down (CloseNotification),
+    /// and the next one is a new notification, not a replacement of the closed one.
+    @Test func theAnnouncementIsClosedWhenTheReaderCatchesUp() async throws {
+        try server.start()
+        try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: 4))
+        let id = try #require(try await nextNotify("the announcement").returnedID)
+        // Reading on without catching up (a progress reload) leaves it standing…
+        try await widget.reload("progress-change", Self.reading(latestPage: 984, newPages: 2))
+        // …and the last page read takes it down.
+        try await widget.reload("progress-change", Self.reading(latestPage: 984, newPages: 0))
+        _ = try await notifier.wait(for: "the announcement withdrawn") { $0 == .withdrew(id: id) }
+        try await widget.reload("chapter-change", Self.reading(latestPage: 984, newPages: 0, chapter: 43))
+        _ = try await nextNotify("the chapter notification") // CloseNotification went before it, on the same connection
+        #expect(server.closed == [id])
+        try await widget.reload("pages-published", Self.reading(latestPage: 990, newPages: 6, chapter: 43))
+        let next = try await nextNotify("the next announcement")
+        #expect(next.request.summary == "6 new pages" && next.request.replacesID == 0)
+    }
+
+    /// In a special, or with no catalogue, nothing says the new pages were read: the announcement stays.
+    @Test func theAnnouncementStaysWhileNothingSaysThePagesWereRead() async throws {
+        try server.start()
+        try await widget.reload("pages-published", Self.reading(latestPage: 984, newPages: 4))
+        let id = try #require(try await nextNotify("the announcement").returnedID)
+        try await widget.reload("chapter-change", NotifierTestWidget.entry(1, universe: 3, latestPage: 984, newPages: 0))
+        try await widget.reload("requested", NotifierTestWidget.entry(42, latestPage: 0, newPages: 0))
+        try await widget.reload("chapter-change", Self.reading(latestPage: 984, newPages: 4, chapter: 44))
+        _ = try await nextNotify("the special's chapter notification")
+        _ = try await nextNotify("chapter 44's notification")
+        #expect(server.closed.isEmpty, "announcement \(id) still stands")
+    }
+
     @Test func nothingWhenCaughtUpNorForPagesTheReaderHasPassed() async throws {
         try server.start()
         try await widget.reload("pages-published", Self.reading(latestPage: 990, newPages: 0))

@@ -39,6 +39,25 @@ import TestingTraits
         #expect(try notifier.terminate(0) == 1) // signal 0: only waits for the exit
     }
 
+    /// One notifier per bus (DESIGN §16: an autostart entry and a systemd unit may both start
+    /// one): the first owns com.nobadi.DBMultiverse.Notifier; a second says so and leaves with
+    /// status 0 (no restart by systemd), and the first keeps its name and goes on.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+    func aSecondNotifierOnTheBusLeaves() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let first = try startNotifier(on: bus)
+        defer { first.stop() }
+        let owner = try runCommand(["busctl", "--user", "status", "com.nobadi.DBMultiverse.Notifier"], environment: bus.clientEnvironment)
+        #expect(owner.status == 0 && owner.stdout.contains("Comm=dbmultiverse"), "\(owner)")
+        let second = try runCommand([Self.binary, "notifier"], environment: bus.clientEnvironment, timeout: 10)
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stderr.contains("another notifier runs on this session bus (it owns com.nobadi.DBMultiverse.Notifier)"), "\(second)")
+        let still = try runCommand(["busctl", "--user", "status", "com.nobadi.DBMultiverse.Notifier"], environment: bus.clientEnvironment)
+        #expect(still.stdout == owner.stdout, "the first notifier keeps its name")
+        #expect(try first.terminate(SIGTERM) == 0)
+    }
+
     /// The tray item is on by default, registered with the panel's watcher; `--no-tray` and
     /// `tray = no` in the config file turn it off.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))

@@ -68,10 +68,7 @@ struct PageCommandTests {
             try ReloadSignal(try await next(reloads, within: 15, what))
         }
 
-        /// The data folder's files (the request log aside: it records every attempt).
-        func storedFiles() throws -> [String: String] {
-            try snapshot(service.folder).filter { $0.key != "siteRequests.json" }
-        }
+        func storedFiles() throws -> [String: String] { try DesktopTests.storedFiles(in: service.folder) }
     }
 
     @Test func updatePageMovesTheBusChapterChangeThenOneDebouncedProgressChange() async throws {

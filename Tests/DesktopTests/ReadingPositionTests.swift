@@ -106,6 +106,26 @@ import Widget
         return host
     }
 
+    /// The small comic's specials (pages 97–128) came out between chapters 4 (73–96) and 5
+    /// (129–152). A reader on page 90 has 30 main-story pages to read, the first of them page 91 —
+    /// latest − new + 1 would be 123, a page of Broly's special; on page 96, the first is 129. The
+    /// entry names the page "Read now", "Read new pages" and the tray open, and the next chapter's
+    /// name from the catalogue.
+    @Test func theFirstUnreadPageSkipsTheSpecialsPublishedBetween() async throws {
+        let host = try await ServiceHost.start()
+        defer { host.stop() }
+        try storeCatalogue(of: .small, in: host.folder.path)
+        try await page(host, 90, chapter: 4, name: "超サイヤ人の戦い", progress: 75) // a chapter change: reloads at once
+        let entry = try await host.property(Widget1.entry)
+        #expect(try entry.value("new-pages", Int32.self) == 30 && entry.value("first-unread-page", Int32.self) == 91)
+        #expect(try entry.value("next-chapter", Int32.self) == 5 && entry.value("next-chapter-name", String.self) == "The Tournament Goes On")
+        try await page(host, 96, chapter: 4, name: "超サイヤ人の戦い", progress: 100)
+        try await host.advance(by: .seconds(2)) // the debounced progress reload
+        let atTheSpecials = try await host.property(Widget1.entry)
+        #expect(try atTheSpecials.value("new-pages", Int32.self) == 24)
+        #expect(try atTheSpecials.value("first-unread-page", Int32.self) == 129, "the specials' pages 97–128 are skipped")
+    }
+
     @Test func theCatalogueGivesLatestPageAndNewPagesAndPublishingReloadsAtOnce() async throws {
         let host = try await readingPage140()
         defer { host.stop() }

@@ -12,6 +12,7 @@ package enum Notifications: DBusInterface {
                  Arg<String>("body"), Arg<[String]>("actions"), Arg<[String: Variant]>("hints"), Arg<Int32>("expire_timeout")),
         outputs: Arg<UInt32>("id"))
     package static let getCapabilities = method("GetCapabilities", inputs: (), outputs: Arg<[String]>("capabilities"))
+    package static let closeNotification = method("CloseNotification", inputs: Arg<UInt32>("id"), outputs: ())
 
     package static let actionInvoked = signal("ActionInvoked", Arg<UInt32>("id"), Arg<String>("action_key"))
     package static let notificationClosed = signal("NotificationClosed", Arg<UInt32>("id"), Arg<UInt32>("reason"))
@@ -111,6 +112,15 @@ package final class NotificationsClient {
         timeout: Duration = .seconds(25), completion: @escaping (Result<[String], DBusError>) -> Void
     ) -> Connection.PendingCall {
         connection.call(Notifications.getCapabilities.call(on: Notifications.object), timeout: timeout, completion: completion)
+    }
+
+    /// `CloseNotification`: takes the notification `id` down (the server then emits
+    /// `NotificationClosed` with reason 3).
+    @discardableResult
+    package func closeNotification(
+        _ id: UInt32, timeout: Duration = .seconds(25), completion: @escaping (Result<Void, DBusError>) -> Void
+    ) -> Connection.PendingCall {
+        connection.call(Notifications.closeNotification.call(on: Notifications.object, id), timeout: timeout, completion: completion)
     }
 
     /// Delivers the server's signals, only from the current owner of its name; a signal with

@@ -17,6 +17,8 @@ package enum NotifierEvent: Sendable, Equatable {
     case notifyFailed(DBusError)
     /// The server closed our notification: the next one is new.
     case forgot(id: UInt32)
+    /// The announcement with this id was taken down (`CloseNotification`): the reader caught up.
+    case withdrew(id: UInt32)
     /// The notification server changed owner (`nil`: it left the bus).
     case serverChanged(owner: String?)
     /// The user clicked the chapter notification: `Open` was called with this link and token.
@@ -40,7 +42,8 @@ package enum NotifierEvent: Sendable, Equatable {
 /// no timers), so an idle notifier makes no wake-ups.
 ///
 /// State: per kind the latest notification not yet shown (`pending`) and the standing one's id
-/// (forgotten on its `NotificationClosed` or when the server changes owner); at most one `Notify`
+/// (forgotten on its `NotificationClosed`, when the server changes owner, or — for the
+/// announcement — when the notifier closes it because the reader caught up); at most one `Notify`
 /// or `GetCapabilities` in flight; the server's capabilities, read when first needed and again
 /// after each change of owner.
 package final class Notifier {
@@ -123,6 +126,7 @@ package final class Notifier {
         }
         follower.follow(reloaded: { [unowned self] reload in timelinesReloaded(reload) }) { [unowned self] entry in
             considerNewPages(entry)
+            withdrawAnnouncementIfCaughtUp(entry)
             sendPending()
         }
         try follower.start()
@@ -150,7 +154,25 @@ package final class Notifier {
         default:
             logger.debug("reload of \(reload.kind) (\(reload.reason)): nothing to notify")
         }
+        withdrawAnnouncementIfCaughtUp(entry)
         sendPending()
+    }
+
+    /// Takes the standing announcement down once the reader caught up (DESIGN §13): the main
+    /// story's entry, with a known latest page, counts no new page any more. In a special, or with
+    /// no catalogue, nothing says the pages were read.
+    private func withdrawAnnouncementIfCaughtUp(_ entry: ChapterEntry) {
+        guard let standing = current[.pages], !entry.isPlaceholder, entry.universe == 0, entry.latestPage > 0,
+              entry.newPages == 0 else { return }
+        current[.pages] = nil // the next announcement is a new notification, not a replacement
+        if activation?.id == standing.id { activation = nil }
+        logger.info("the reader caught up: closing the announcement (notification \(standing.id))")
+        observer?(.withdrew(id: standing.id))
+        client.closeNotification(standing.id) { [unowned self] result in
+            if case .failure(let error) = result, !WidgetFollower.meansNoServer(error) {
+                reportOnce("close-\(error.name)", "CloseNotification failed: \(error)")
+            }
+        }
     }
 
     /// Applies the new-pages rule to `entry`; stores what it remembers and queues an announcement.

@@ -12,6 +12,17 @@ package enum NotifierMain {
     package static func run(environment: [String: String], noTray: Bool = false, logger: Logger) -> Int32 {
         guard let process = BusProcess(address: .session, logger: logger) else { return 1 }
         let connection = process.connection
+        // One notifier per bus: two would notify everything twice and show two tray items. The
+        // second leaves with status 0, so a systemd unit does not restart it.
+        do {
+            guard try connection.requestNameBlocking(WidgetBus.notifierBusName) == .primaryOwner else {
+                logger.notice("another notifier runs on this session bus (it owns \(WidgetBus.notifierBusName)); leaving it to notify")
+                return 0
+            }
+        } catch {
+            logger.critical("cannot own \(WidgetBus.notifierBusName): \(error.message)")
+            return 1
+        }
         let settings = traySettings(environment: environment, noTray: noTray, logger: logger)
         // One subscription and one entry for both; with the tray, reading the entry starts the
         // service by D-Bus activation, as a desktop would.

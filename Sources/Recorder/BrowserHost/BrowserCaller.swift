@@ -1,3 +1,5 @@
+package import ComicDomain
+
 /// The DBMultiverse WebExtension (`browser/`) as the browsers know it, and its native messaging host.
 package enum BrowserExtension {
     /// The host's name: `name` in its manifests, the target of the extension's `sendNativeMessage`.
@@ -40,6 +42,14 @@ package enum BrowserCaller: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .firefox(_, let extensionID): extensionID == BrowserExtension.firefoxID
         case .chromium(let origin): origin == BrowserExtension.chromiumOrigin
+        }
+    }
+
+    /// The browser family, as `browserContacts.json` records it.
+    package var family: BrowserContacts.Family {
+        switch self {
+        case .firefox: .firefox
+        case .chromium: .chromium
         }
     }
 

@@ -106,10 +106,34 @@ package enum BrowserHostMain {
                 logger.error("refusing \(caller): only the DBMultiverse extension (\(BrowserExtension.chromiumOrigin), \(BrowserExtension.firefoxID)) may use this host")
                 return 1
             }
+            recordContact(caller, folder: DataFolder.resolve(environment: environment), logger: logger)
         }
         // A browser that stops listening must not kill the host before it logs why.
         signal(SIGPIPE, SIG_IGN)
         let origin = Result { () throws(ComicError) in try SiteOrigin.resolve(environment: environment) }
         return BrowserHost(origin: origin, store: store).serve(input: 0, output: 1, logger: logger)
+    }
+
+    /// Notes in `browserContacts.json` that `caller`'s extension started the host now, with the
+    /// browser's executable (the host's parent), for `dbmultiverse doctor`. A record that can't be
+    /// written is logged: the pages go on being stored.
+    static func recordContact(_ caller: BrowserCaller, folder: DataFolder, logger: Logger) {
+        var contacts = folder.readBrowserContacts().value ?? BrowserContacts()
+        contacts.record(caller.family, at: Int64(time(nil)), browser: parentExecutableName())
+        do {
+            try folder.writeBrowserContacts(contacts)
+        } catch {
+            logger.warning("cannot note the browser's visit in \(DataFolder.browserContactsFile): \(error.message)")
+        }
+    }
+
+    /// The file name of the parent process's executable (the browser that started the host), ""
+    /// when the kernel does not say.
+    private static func parentExecutableName() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/\(getppid())/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "" }
+        let path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path.split(separator: "/").last ?? "")
     }
 }

@@ -89,6 +89,12 @@ func chapterJSON(number: Int, name: String, progress: Int, coverImagePath: Strin
     return Data(#"{"number": \#(number), "name": "\#(escaped)", "progress": \#(progress), "coverImagePath": "\#(coverImagePath)"\#(extra)}"#.utf8)
 }
 
+/// What the service and the recorder stored in a data folder: its `snapshot` without the records
+/// every request or host start rewrites (the site's politeness state, the browsers' last visits).
+func storedFiles(in folder: String) throws -> [String: String] {
+    try snapshot(folder).filter { $0.key != DataFolder.siteRequestsFile && $0.key != DataFolder.browserContactsFile }
+}
+
 /// Every entry of a folder: file bytes, or a marker for directories and symlinks.
 func snapshot(_ folder: String) throws -> [String: String] {
     var result: [String: String] = [:]

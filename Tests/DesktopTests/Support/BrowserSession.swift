@@ -42,7 +42,7 @@ final class BrowserSession {
     }
 
     /// What was stored, file by file (the site's request log aside: it records every attempt).
-    func storedFiles() throws -> [String: String] { try snapshot(dataFolder).filter { $0.key != "siteRequests.json" } }
+    func storedFiles() throws -> [String: String] { try DesktopTests.storedFiles(in: dataFolder) }
 
     /// The service's properties, as `busctl get-property` prints them.
     func property(_ names: String...) throws -> String {

@@ -12,7 +12,8 @@ import Testing
 /// returns increasing ids (the same id for a replacement, as the specification says), can fail
 /// the next `Notify`, can emit its three signals, and can be stopped and started again to play
 /// a server that is absent, appears, or restarts (ids start again at 1 after each start). It
-/// serves the members the notifier uses (`Notify`, `GetCapabilities`).
+/// serves the members the notifier uses (`Notify`, `GetCapabilities`, `CloseNotification`, whose
+/// ids it records in `closed`).
 ///
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`; the bus side is a `StandInPeer`.
 final class FakeNotificationServer: @unchecked Sendable {
@@ -32,6 +33,7 @@ final class FakeNotificationServer: @unchecked Sendable {
     private var nextID: UInt32 = 1
     private var failure: DBusError?
     private var recorded: [NotifyCall] = []
+    private var closedIDs: [UInt32] = []
     private var capabilityReads = 0
     private let peer: StandInPeer<Notifications>
 
@@ -53,6 +55,8 @@ final class FakeNotificationServer: @unchecked Sendable {
     func failNextNotify(with error: DBusError) { locked { failure = error } }
 
     var calls: [NotifyCall] { locked { recorded } }
+    /// The ids `CloseNotification` was called with, in order.
+    var closed: [UInt32] { locked { closedIDs } }
     var getCapabilitiesCount: Int { locked { capabilityReads } }
     /// The unique name of the running instance.
     var uniqueName: String? { peer.uniqueName }
@@ -117,6 +121,9 @@ final class FakeNotificationServer: @unchecked Sendable {
                         capabilityReads += 1
                         return capabilitiesValue
                     }
+                },
+                Method(Notifications.closeNotification) { [unowned self] id in
+                    locked { closedIDs.append(id) }
                 },
             ],
             signals: Notifications.actionInvoked, Notifications.notificationClosed, Notifications.activationToken

@@ -42,21 +42,26 @@ enum Spawn {
     /// Waits up to `timeout` seconds for `pid` (our child) to exit and reaps it; returns its wait
     /// status, or nil when it is still running. Waits on a pidfd (an event), not by polling.
     static func wait(for pid: pid_t, timeout: TimeInterval) -> Int32? {
-        typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") {
-            let pidfd = unsafeBitCast(symbol, to: PidfdOpen.self)(pid, 0)
-            if pidfd >= 0 {
-                defer { close(pidfd) }
-                var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-                while poll(&ready, 1, Int32(timeout * 1000)) < 0, errno == EINTR {}
-                guard ready.revents != 0 else { return nil }
-            }
-        }
+        guard waitUntilEnded(pid, timeout: timeout) else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { return nil }
         }
         return status
+    }
+
+    /// Waits up to `timeout` seconds for `pid` — any process, ours or not — to end (a zombie has
+    /// ended: nobody may reap it); true when it has. On a pidfd (an event), not by polling; without
+    /// pidfd_open (Linux before 5.3) it cannot tell and says true.
+    static func waitUntilEnded(_ pid: pid_t, timeout: TimeInterval) -> Bool {
+        typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return true }
+        let pidfd = unsafeBitCast(symbol, to: PidfdOpen.self)(pid, 0)
+        guard pidfd >= 0 else { return errno == ESRCH }
+        defer { close(pidfd) }
+        var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+        while poll(&ready, 1, Int32(timeout * 1000)) < 0, errno == EINTR {}
+        return ready.revents != 0
     }
 
     /// The exit status of a wait status (128 + the signal for a killed process, as shells say).
