@@ -179,6 +179,15 @@ deb: dist
 deb-test: deb
 	./scripts/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
 
+# The pictures of the README and docs/ (docs/images/MANIFEST): the real-host checks (dunst, Waybar
+# under sway, GNOME Shell, plasmoidviewer) run with the built binary, as their tests run them, and
+# their screenshots cropped and optimised into docs/images/ (scripts/screenshots.sh; it installs
+# pngquant, optipng and an emoji font, which only it needs).
+.PHONY: screenshots
+screenshots: deps
+	swift build --product dbmultiverse
+	./scripts/screenshots.sh "$$(swift build --show-bin-path)/dbmultiverse"
+
 # The benchmark: the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run.
 BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-bench

@@ -1,5 +1,6 @@
 # Sourced by the scripts that run a real desktop host in a session of its own
-# (tray-host-check.sh, gnome-shell-check.sh). They call `skip` (exit 77) when the host can't run.
+# (tray-host-check.sh, gnome-shell-check.sh, plasma-card-check.sh). They call `skip` (exit 77) when
+# the host can't run.
 #
 # session_user REASON: as root, the session runs as the user `nobody` (REASON: why not root);
 # otherwise as the caller. Sets `user` and `as_user COMMAND...` (COMMAND run as that user with
@@ -31,4 +32,21 @@ install_into_prefix() {
     HOME="$work/install-home" XDG_CONFIG_HOME="$work/install-home/.config" XDG_DATA_HOME="$work/install-home/.local/share" \
         make --no-print-directory -s install PREFIX="$work/prefix" BINARY="$1" >"$work/install.log" 2>&1 \
         || { cat "$work/install.log" >&2; exit 1; }
+}
+
+# end_session_processes FOLDER BUS_ADDRESS: ends (SIGKILL) what the session started behind the
+# script's back, among this user's processes: what its bus activated or its programs spawned (the
+# service, the accessibility bus's launcher, registry and dbus-daemon), each known by FOLDER in its
+# command line or BUS_ADDRESS in its environment. SIGKILL: a process started from a test runner's
+# thread inherits that thread's blocked SIGTERM, and the accessibility bus's daemon and registry
+# outlived their launcher's SIGTERM so (seen under TrayHostTests).
+end_session_processes() {
+    local pid
+    for pid in $(pgrep -u "$(id -u)" 2>/dev/null || true); do
+        [ "$pid" = "$$" ] && continue
+        if grep -qzF -- "$1/" /proc/"$pid"/cmdline 2>/dev/null \
+            || { [ -n "$2" ] && grep -qzF -- "DBUS_SESSION_BUS_ADDRESS=$2" /proc/"$pid"/environ 2>/dev/null; }; then
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    done
 }

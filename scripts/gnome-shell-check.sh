@@ -5,9 +5,9 @@
 # by `make install` into a temporary prefix on XDG_DATA_DIRS (as the package installs it), its
 # service activated on the session bus. scripts/gnome-shell-check/card_check.py then reads the
 # top bar and the card through AT-SPI, clicks with mutter's remote-desktop pointer, changes the
-# entry with the CLI, stops and restarts the service, disables and enables the extension, and
-# keeps screenshots (a test-only helper extension, never installed elsewhere, puts the shell in
-# unsafe mode for org.gnome.Shell.Screenshot).
+# entry with the CLI (to the reader of scripts/demo-story.sh), stops and restarts the service,
+# disables and enables the extension, and keeps screenshots (a test-only helper extension, never
+# installed elsewhere, puts the shell in unsafe mode for org.gnome.Shell.Screenshot).
 #
 # The session runs as the user `nobody` when root (the shell treats root as a privileged user),
 # else as the caller. Every wait is bounded; every process it starts is stopped at the end.
@@ -93,7 +93,9 @@ if [ "${1:-}" = "--in-bus" ]; then
     fi
 
     gnome-extensions enable "$uuid"
-    CARD_CHECK_WORK="$work" CARD_CHECK_BROWSER_LOG="$work/browser.log" \
+    source "$repository/scripts/demo-story.sh"
+    CARD_CHECK_WORK="$work" CARD_CHECK_BROWSER_LOG="$work/browser.log" DEMO_CHAPTER="$DEMO_CHAPTER" DEMO_NAME="$DEMO_NAME" \
+        DEMO_PROGRESS="$DEMO_PROGRESS" DEMO_PAGE="$DEMO_PAGE" DEMO_LATEST_PAGE="$DEMO_LATEST_PAGE" \
         /usr/bin/python3 "$repository/scripts/gnome-shell-check/card_check.py" "$binary" "$work/shell.log" "$shots" \
         >"$work/check.log" 2>&1
     exit 0
@@ -126,8 +128,8 @@ mode=check seconds=0
 if [ "${1:-}" = "--idle" ]; then mode=idle seconds="${2:?--idle SECONDS}"; shift 2; fi
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
-for tool in gnome-shell gnome-extensions gsettings dbus-run-session dbus-daemon gjs; do
-    command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install gnome-shell gjs dbus-daemon)"
+for tool in gnome-shell gnome-extensions gsettings dbus-run-session dbus-daemon gjs convert; do
+    command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install gnome-shell gjs dbus-daemon imagemagick)"
 done
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || skip "python3-pyatspi is not installed"
 
@@ -149,6 +151,11 @@ cat >"$work/browser" <<SCRIPT
 echo "url=\$1 token=\${XDG_ACTIVATION_TOKEN:-} startup-id=\${DESKTOP_STARTUP_ID:-}" >>"$work/browser.log"
 SCRIPT
 chmod 755 "$work/browser"
+
+# The reader's cover and the chapter list a sync will store (card_check.py moves it in).
+source scripts/demo-story.sh
+demo_cover "$work/cover.png"
+demo_catalogue "$work/chapters-en.json"
 
 if [ "$(id -u)" -eq 0 ]; then chown -R "$user:" "$work" "$shots"; fi
 status=0

@@ -20,6 +20,8 @@ cd "$(dirname "$0")/.."
 #   plasma-desktop (its desktop containment), xvfb, imagemagick (import: screenshots); its QML tests
 #   under Qt 5 (qtdeclarative5-dev-tools: qmltestrunner, qmllint; qml-module-qttest, the Controls 2
 #   and Layouts modules; libqt5svg5: the SVG icon) and Qt 6 (the same from Debian's Qt 6; libqt6svg6).
+# - the notifications in a real notification server (DunstNotificationTests): dunst, under xvfb,
+#   its screenshots taken with imagemagick.
 # With the argument `deb` (make dist, make deb, make deb-test), also what builds and checks the
 # Debian package; iproute2: the offline build's loopback (binary-package.sh); xvfb and imagemagick:
 # deb-test.sh's browsers on a display, and its screenshots.
@@ -29,6 +31,7 @@ packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils d
 desktop_packages=(python3-pyatspi at-spi2-core
     gnome-shell gjs dconf-service
     plasma-sdk plasma-desktop xvfb imagemagick
+    dunst
     qtdeclarative5-dev-tools qml-module-qttest qml-module-qtquick-controls2 qml-module-qtquick-layouts
     qml-module-qtquick-templates2 libqt5svg5
     qt6-declarative-dev-tools qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-layouts

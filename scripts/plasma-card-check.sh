@@ -3,14 +3,17 @@
 # (`make install`, which builds the plasmoid for this machine's Plasma), its service activated on a
 # private session bus, and the installed plasmoid in a real `plasmoidviewer` under Xvfb, read
 # through AT-SPI (scripts/plasma-card/atspi.py) as a screen reader reads it. Checks, in order:
-#   the card shows Chapter 42, the name, 35% read and its buttons (screenshot card.png);
+#   the card shows the reader of scripts/demo-story.sh: Chapter 42, the name, 35% read, 3 new pages
+#   and its buttons (screenshot card.png);
 #   Continue reading opens the deep link (OpenRequested, and the browser is started);
-#   an update shows within 1.5 s; five updates 100 ms apart end with the last shown;
+#   an update shows within 1.5 s, its name as text (no markup); five updates 100 ms apart end with
+#   the last shown;
 #   idle: the one process left is a blocked `watch --next` (its RSS and context switches over
 #   PLASMA_IDLE_SECONDS, default 10, printed);
 #   with the service gone, the placeholder and Start reading (screenshot placeholder.png);
-#   in a panel's form factor (-f horizontal): the small rendering, and a click opens the card (panel.png,
-#   panel-open.png).
+#   in a panel's form factor (-f horizontal), with the reader of the demo written to the data folder
+#   as another program writes it and the service started by the viewer's question: the small
+#   rendering, and a click opens the card (panel.png, panel-open.png).
 #
 # Not part of `make test` by itself (PlasmaCardTests runs it). Every wait is bounded; every process
 # it starts is killed at the end. Screenshots stay in SCREENSHOT_DIR (default: a new
@@ -21,7 +24,7 @@ cd "$(dirname "$0")/.."
 repository="$PWD"
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
-for tool in plasmoidviewer Xvfb import dbus-daemon dbus-monitor busctl /usr/bin/python3 /usr/libexec/at-spi-bus-launcher; do
+for tool in plasmoidviewer Xvfb import convert dbus-daemon dbus-monitor busctl /usr/bin/python3 /usr/libexec/at-spi-bus-launcher; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 
@@ -34,15 +37,8 @@ cleanup() {
     local status=$?
     for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    # The service, the accessibility bus (launcher, registry, its own dbus-daemon) and the watch
-    # commands were started by the bus or the viewer: each runs from the session's folder or on its bus.
-    for pid in $(pgrep -u "$(id -u)" 2>/dev/null || true); do
-        [ "$pid" = "$$" ] && continue
-        if grep -qzF -- "$work/" /proc/"$pid"/cmdline 2>/dev/null \
-            || { [ -n "${BUS_ADDRESS:-}" ] && grep -qzF -- "DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS" /proc/"$pid"/environ 2>/dev/null; }; then
-            kill -KILL "$pid" 2>/dev/null || true
-        fi
-    done
+    # The service, the accessibility bus and the watch commands were started by the bus or the viewer.
+    end_session_processes "$work" "${BUS_ADDRESS:-}"
     [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
     if [ "$status" -ne 0 ]; then
         for log in viewer viewer-panel monitor; do [ -f "$work/$log.log" ] && { echo "--- $log.log" >&2; tail -20 "$work/$log.log" >&2; }; done
@@ -53,6 +49,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 source "$repository/scripts/bounded-wait.sh"
+source "$repository/scripts/desktop-session.sh"
+source "$repository/scripts/demo-story.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A session of its own: HOME, runtime and config folders, and the browser a script that records
@@ -83,23 +81,32 @@ dbus-monitor --session "member='OpenRequested'" >"$work/monitor.log" 2>&1 &
 pids+=($!)
 wait_for 50 grep -q NameAcquired "$work/monitor.log"
 
-"$installed" update --chapter 42 --name "Vegeta & <Goku>" --progress 35 --page 980 \
-    --cover "$repository/desktop/plasma/tests/cover.png" || fail "dbmultiverse update"
+# The reader: the chapter list a sync stored, then the chapter.
+demo_cover "$work/cover.png"
+demo_catalogue "$work/chapters-en.json"
+mv "$work/chapters-en.json" "$DBMULTIVERSE_DATA_DIR/chapters-en.json"
+"$installed" update --chapter "$DEMO_CHAPTER" --name "$DEMO_NAME" --progress "$DEMO_PROGRESS" --page "$DEMO_PAGE" \
+    --cover "$work/cover.png" || fail "dbmultiverse update"
+small="$("$installed" entry --family small)"
+new_pages=$(( DEMO_LATEST_PAGE - DEMO_PAGE ))
 
-# Xvfb picks a free display and writes its number once it accepts clients (-displayfd).
+# start_xvfb WIDTHxHEIGHT: Xvfb picks a free display and writes its number once it accepts clients
+# (-displayfd).
 xvfb_pid=""
 start_xvfb() {
     [ -n "$xvfb_pid" ] && { kill -KILL "$xvfb_pid"; wait "$xvfb_pid" 2>/dev/null || true; }
     : >"$work/display"
     exec 5>"$work/display"
-    Xvfb -displayfd 5 -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+    Xvfb -displayfd 5 -screen 0 "$1x24" -nolisten tcp >"$work/xvfb.log" 2>&1 &
     xvfb_pid=$!
     pids+=("$xvfb_pid")
     exec 5>&-
     wait_for 100 test -s "$work/display" || fail "Xvfb did not start"
     export DISPLAY=":$(cat "$work/display")"
 }
-start_xvfb
+# The card on the desktop gets a screen large enough that the viewer's own toolbar (centred at the
+# bottom) stays clear of it: on 1024×768 the containment put the card in the corner, under it.
+start_xvfb 1280x800
 export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 QT_QPA_PLATFORM=xcb
 
 atspi() { /usr/bin/python3 "$repository/scripts/plasma-card/atspi.py" "$@"; }
@@ -134,22 +141,23 @@ start_viewer() { # log-name plasmoidviewer-arguments...
 }
 
 # ---- The card on the desktop.
-start_viewer viewer -s 1024x768
-wait_for 300 shows "label: Chapter 42" || { atspi dump plasmoidviewer >&2 || true; fail "the card never showed Chapter 42"; }
+start_viewer viewer -s 1280x800
+wait_for 300 shows "label: Chapter $DEMO_CHAPTER" || { atspi dump plasmoidviewer >&2 || true; fail "the card never showed Chapter $DEMO_CHAPTER"; }
 atspi dump plasmoidviewer >"$work/card.txt"
-for line in "label: Chapter 42" "label: Vegeta & <Goku>" "label: 35% read" "progress bar: 35% read" \
-    "push button: Continue reading" "push button: Next chapter" "push button: Chapter list"; do
+for line in "label: Chapter $DEMO_CHAPTER" "label: $DEMO_NAME" "label: $DEMO_PROGRESS% read" "progress bar: $DEMO_PROGRESS% read" \
+    "label: $new_pages new pages" "push button: Continue reading" "push button: Next chapter" "push button: Read new pages" \
+    "push button: Chapter list"; do
     grep -qxF -- "$line" "$work/card.txt" || { cat "$work/card.txt" >&2; fail "the card does not show '$line'"; }
 done
-if grep -qxF "push button: Read new pages" "$work/card.txt" || grep -qxF "push button: Start reading" "$work/card.txt"; then
-    cat "$work/card.txt" >&2; fail "the card shows a button it should not"
+if grep -qxF "push button: Start reading" "$work/card.txt"; then
+    cat "$work/card.txt" >&2; fail "the card shows Start reading"
 fi
 echo "the card reads:"; sed 's/^/  /' "$work/card.txt"
 screenshot card.png
 
 atspi press plasmoidviewer "Continue reading" || fail "could not press Continue reading"
 wait_for 100 grep -q "member=OpenRequested" "$work/monitor.log" || fail "Continue reading opened nothing"
-wait_for 100 grep -q "page-980.html" "$work/browser.log" || fail "the browser was not started"
+wait_for 100 grep -q "page-$DEMO_PAGE.html" "$work/browser.log" || fail "the browser was not started"
 echo "Continue reading → $(grep -A2 'member=OpenRequested' "$work/monitor.log" | grep -E 'int32|string' | tr -s ' ' | tr '\n' ' ')→ browser: $(cat "$work/browser.log")"
 
 # An update shows within 1.5 s: a listener for AT-SPI's name changes notes when the label shows.
@@ -158,11 +166,13 @@ awaiter=$!
 pids+=("$awaiter")
 wait_for 100 grep -q listening "$work/await.txt" || fail "the AT-SPI listener did not start"
 start=$(milliseconds)
-"$installed" update --chapter 43 --name "The next one" --progress 10 || fail "dbmultiverse update"
+"$installed" update --chapter 43 --name "Vegeta & <Goku>" --progress 10 || fail "dbmultiverse update"
 wait "$awaiter" || { cat "$work/await.txt" >&2; fail "the update to chapter 43 never showed"; }
 elapsed=$(( $(tail -1 "$work/await.txt") - start ))
 echo "an update showed after $elapsed ms (from the start of dbmultiverse update to the label's change)"
 [ "$elapsed" -le 1500 ] || fail "the update took $elapsed ms to show (more than 1500)"
+# A name that looks like markup shows as the text it is (a Label's AutoText would take <Goku> for a tag).
+wait_for 50 shows "label: Vegeta & <Goku>" || { atspi dump plasmoidviewer >&2; fail "the name of chapter 43 does not read 'Vegeta & <Goku>'"; }
 
 # Five updates 100 ms apart (the pace of the stimulus, not a wait for the widget): the last shows.
 for chapter in 44 45 46 47 48; do
@@ -200,14 +210,22 @@ kill -KILL "$viewer_pid"; wait "$viewer_pid" 2>/dev/null || true
 
 # ---- In a panel's form factor (-f horizontal: what a horizontal panel gives the widget, drawn on
 # the desktop containment, whose background keeps the theme's text readable): the icon and the
-# small rendering; a click opens the card. Its first question starts the service again by bus
-# activation: chapter 48. A new X server, so that no pixel of the first viewer is left.
-start_xvfb
+# small rendering; a click opens the card. While no service runs, the reader goes back to the demo's
+# chapter as another program (the iOS app) writes it: the chapter data and the cover in the data
+# folder. The viewer's first question starts the service again by bus activation, which reads them.
+# A new X server, so that no pixel of the first viewer is left.
+cp "$work/cover.png" "$DBMULTIVERSE_DATA_DIR/chapterCoverImage.jpg"
+/usr/bin/python3 -c 'import json, sys; print(json.dumps({"number": int(sys.argv[1]), "name": sys.argv[2], "progress": int(sys.argv[3]),
+    "page": int(sys.argv[4]), "language": "en", "coverImagePath": sys.argv[5]}))' \
+    "$DEMO_CHAPTER" "$DEMO_NAME" "$DEMO_PROGRESS" "$DEMO_PAGE" "$DBMULTIVERSE_DATA_DIR/chapterCoverImage.jpg" >"$work/chapter.json"
+mv "$work/chapter.json" "$DBMULTIVERSE_DATA_DIR/currentChapterData.json"
+start_xvfb 1024x768
 start_viewer viewer-panel -f horizontal -s 1024x768
-wait_for 300 shows "push button: Ch. 48 · 0%" || { atspi dump plasmoidviewer >&2 || true; fail "the panel never showed Ch. 48 · 0%"; }
+wait_for 300 shows "push button: $small" || { atspi dump plasmoidviewer >&2 || true; fail "the panel never showed $small"; }
 screenshot panel.png
-atspi press plasmoidviewer "Ch. 48 · 0%" || fail "could not press the panel's widget"
-wait_for 50 shows "label: Chapter 48" || fail "a click on the panel's widget did not open the card"
+atspi press plasmoidviewer "$small" || fail "could not press the panel's widget"
+wait_for 50 shows "label: Chapter $DEMO_CHAPTER" || fail "a click on the panel's widget did not open the card"
+wait_for 50 shows "label: $new_pages new pages" || fail "the card in the panel does not show $new_pages new pages"
 screenshot panel-open.png
-echo "in a panel: Ch. 48 · 0%; a click opens the card with Chapter 48"
+echo "in a panel: $small; a click opens the card with Chapter $DEMO_CHAPTER"
 echo "PASS"

@@ -1,59 +1,68 @@
 #!/usr/bin/env bash
-# The notifier against a real notification daemon (dunst, from Debian), headless: Xvfb for its X
-# display, a private dbus-daemon for the session bus, the built `dbmultiverse service` and
-# `dbmultiverse notifier` on it. Changes the chapter with `dbmultiverse update`, then reads back
-# from dunst itself (`dunstctl history`) what it displayed, and clicks the notification
-# (`dunstctl action`) to check that the service is asked to open the chapter.
+# The notifier against a real notification daemon: Debian's dunst under Xvfb, a private dbus-daemon
+# for the session bus, the built `dbmultiverse service` and `dbmultiverse notifier` on it, and the
+# reader of scripts/demo-story.sh. Checks, in order, what dunst shows and does:
+#   the chapter change: its notification, drawn (screenshot chapter.png); dismissed;
+#   the chapter list arriving with 3 new pages: the announcement, drawn (screenshot new-pages.png);
+#   a progress change: nothing; the next chapter: a new notification, the one after it replaces it;
+#   a click on it (`dunstctl action`): the service is asked to open that chapter;
+#   then reads back from dunst itself (`dunstctl history`) what it displayed.
 #
-# Not part of `make test` (it installs packages and needs no display of yours).
+# Not part of `make test` by itself (DunstNotificationTests runs it). Every wait is bounded; every
+# process it starts is killed at the end. Screenshots stay in SCREENSHOT_DIR (default: a new
+# /tmp/dbm-notify-shots.*). The session's folder (its bus's socket) is made in NOTIFY_CHECK_FOLDER
+# (default /tmp).
 # Usage: scripts/real-notification-daemon.sh [PATH-TO-dbmultiverse]   (default: .build/debug/dbmultiverse)
+# Exit status: 0 every check passed, 1 one failed, 2 bad usage, 77 skipped (the reason is printed).
 set -euo pipefail
+cd "$(dirname "$0")/.."
+repository="$PWD"
 
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
+for tool in dunst dunstctl Xvfb import convert dbus-daemon dbus-monitor gdbus; do
+    command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (scripts/install-deps.sh installs it)" >&2; exit 77; }
+done
 
-missing=()
-command -v dunst >/dev/null || missing+=(dunst)
-command -v Xvfb >/dev/null || missing+=(xvfb)
-command -v gdbus >/dev/null || missing+=(libglib2.0-bin)
-command -v dbus-daemon >/dev/null || missing+=(dbus)
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing ${missing[*]}" >&2
-    apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
-work="$(mktemp -d /tmp/dbm-real-notify.XXXXXX)"
+work="$(mktemp -d "${NOTIFY_CHECK_FOLDER:-/tmp}/dbm-notify.XXXXXX")"
+shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-notify-shots.XXXXXX)}"
+mkdir -p "$work/home" "$work/runtime" "$work/data dir" "$work/bus" "$shots"
+chmod 700 "$work/runtime"
 pids=()
 cleanup() {
     local status=$?
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
+    if [ "$status" -ne 0 ]; then
+        for log in dunst notifier service; do [ -f "$work/$log.log" ] && { echo "--- $log.log" >&2; tail -20 "$work/$log.log" >&2; }; done
+    fi
     rm -rf "$work"
+    echo "screenshots: $shots"
     exit "$status"
 }
 trap cleanup EXIT INT TERM
+source "$repository/scripts/bounded-wait.sh"
+source "$repository/scripts/demo-story.sh"
+fail() { echo "FAIL: $*" >&2; exit 1; }
 
-source "$(dirname "$0")/bounded-wait.sh"
-
-mkdir -p "$work/home" "$work/runtime" "$work/data dir" "$work/bus"
-chmod 700 "$work/runtime"
+# The data folder's name has a space: the cover's file:// URI must escape it.
 export HOME="$work/home" XDG_RUNTIME_DIR="$work/runtime" XDG_CONFIG_HOME="$work/home/.config"
 export DBMULTIVERSE_DATA_DIR="$work/data dir" DBMULTIVERSE_BROWSER=none
 
-# An X display for dunst.
-display_number=$(( 90 + RANDOM % 100 ))
-Xvfb ":$display_number" -nolisten tcp -screen 0 1280x800x24 >"$work/xvfb.log" 2>&1 &
+# An X display for dunst: Xvfb picks a free one and writes its number once it accepts clients.
+exec 5>"$work/display"
+Xvfb -displayfd 5 -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 pids+=($!)
-export DISPLAY=":$display_number"
-wait_for 100 test -S "/tmp/.X11-unix/X$display_number"
+exec 5>&-
+wait_for 100 test -s "$work/display" || fail "Xvfb did not start"
+export DISPLAY=":$(cat "$work/display")"
 
 # A private session bus without service directories: nothing is activated behind our back.
-source "$(dirname "$0")/private-bus.sh"
-mkdir -p "$work/bus"
+source "$repository/scripts/private-bus.sh"
 start_private_bus "$work/bus"
-pids+=("$BUS_PID")
 export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
-echo "private bus: $DBUS_SESSION_BUS_ADDRESS, display $DISPLAY" >&2
+echo "private bus: $DBUS_SESSION_BUS_ADDRESS, display $DISPLAY"
 
 has_owner() {
     gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
@@ -62,77 +71,95 @@ has_owner() {
 
 "$binary" service >"$work/service.log" 2>&1 &
 pids+=($!)
-wait_for 100 has_owner com.nobadi.DBMultiverse
+wait_for 100 has_owner com.nobadi.DBMultiverse || fail "the service did not take its name"
 
-# The state at the notifier's start must not be notified: store a chapter before it starts.
+# The state at the notifier's start must not be notified: a chapter stored before it starts; and the
+# chapter list a sync stored then, the comic at the reader's page.
 "$binary" update --chapter 41 --name "Before the notifier" --progress 100 >/dev/null
+demo_catalogue "$work/chapters-en.json" "$DEMO_PAGE"
+mv "$work/chapters-en.json" "$DBMULTIVERSE_DATA_DIR/chapters-en.json"
 
+# dunst as Debian configures it (/etc/xdg/dunst/dunstrc), but for a font that reads in a picture.
+mkdir -p "$XDG_CONFIG_HOME/dunst"
+sed -e 's/^\( *font = \).*/\1DejaVu Sans 10/' /etc/xdg/dunst/dunstrc >"$XDG_CONFIG_HOME/dunst/dunstrc" 2>/dev/null \
+    || printf '[global]\n    font = DejaVu Sans 10\n' >"$XDG_CONFIG_HOME/dunst/dunstrc"
 dunst -verbosity crit >"$work/dunst.log" 2>&1 &
 pids+=($!)
-wait_for 100 has_owner org.freedesktop.Notifications
-echo "--- GetServerInformation / GetCapabilities (from dunst)" >&2
-gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications \
-    --method org.freedesktop.Notifications.GetServerInformation
-gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications \
-    --method org.freedesktop.Notifications.GetCapabilities
+wait_for 100 has_owner org.freedesktop.Notifications || fail "dunst did not take org.freedesktop.Notifications"
+echo "server: $(gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications \
+    --method org.freedesktop.Notifications.GetServerInformation)"
+echo "capabilities: $(gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications \
+    --method org.freedesktop.Notifications.GetCapabilities)"
 
-"$binary" notifier >"$work/notifier.log" 2>&1 &
-notifier_pid=$!
-pids+=("$notifier_pid")
-wait_for 100 grep -q "following" "$work/notifier.log"
-
-# Watch the service's OpenRequested (what a click on the notification leads to).
-gdbus monitor --session --dest com.nobadi.DBMultiverse >"$work/monitor.log" 2>&1 &
+"$binary" notifier --no-tray >"$work/notifier.log" 2>&1 &
 pids+=($!)
-wait_for 50 grep -qi "monitoring" "$work/monitor.log"
+wait_for 100 grep -q "following" "$work/notifier.log" || fail "the notifier did not start"
 
-# Every Notify call as dunst received it (urgency's type `y` shows here; dunst's history has no urgency).
+# The service's OpenRequested (what a click on a notification leads to), and every Notify call as
+# dunst received it.
+dbus-monitor --session "member='OpenRequested'" >"$work/monitor.log" 2>&1 &
+pids+=($!)
 dbus-monitor --session "type='method_call',interface='org.freedesktop.Notifications',member='Notify'" >"$work/notify-calls.log" 2>&1 &
 pids+=($!)
-wait_for 50 grep -q "NameAcquired" "$work/notify-calls.log"
+wait_for 50 grep -q NameAcquired "$work/monitor.log"
+wait_for 50 grep -q NameAcquired "$work/notify-calls.log"
 
-# A minimal valid PNG (1x1) as the cover; the path has a space to exercise the file:// URI.
-mkdir -p "$work/covers dir"
-printf '\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82' \
-    >"$work/covers dir/cover.png"
+displayed() { [ "$(dunstctl count displayed)" -eq "$1" ]; }
+notify_calls() { grep -c "member=Notify" "$work/notify-calls.log" || true; }
+# drawn FILE: the screen, taken until it shows a notification (dunst maps its window, then draws:
+# nothing on the bus says when), into FILE; the root window is black elsewhere.
+drawn() {
+    import -window root "$1" && [ "$(convert "$1" -fuzz 2% -trim -format '%w' info: 2>/dev/null)" -ge 200 ]
+}
+screenshot() { wait_for 50 drawn "$shots/$1" || fail "dunst drew no notification for $1"; echo "screenshot: $shots/$1"; }
 
-displayed() { [ "$(dunstctl count displayed)" -ge "$1" ]; }
+# ---- The chapter changes: its notification, with the cover.
+demo_cover "$work/cover.png"
+"$binary" update --chapter "$DEMO_CHAPTER" --name "$DEMO_NAME" --progress "$DEMO_PROGRESS" \
+    --cover "$work/cover.png" --page "$DEMO_PAGE" || fail "dbmultiverse update"
+wait_for 100 displayed 1 || fail "dunst displays no notification for chapter $DEMO_CHAPTER"
+screenshot chapter.png
+# Dismissed, as a user does: the notifier forgets it (NotificationClosed).
+dunstctl close
+wait_for 50 displayed 0 || fail "dunstctl close left the notification"
 
-echo "--- dbmultiverse update --chapter 42 …" >&2
-"$binary" update --chapter 42 --name 'Goku & Vegeta <fusion>' --progress 35 --cover "$work/covers dir/cover.png" --page 900
-wait_for 100 displayed 1
-echo "--- dbmultiverse progress 60 (progress change: no notification expected)" >&2
+# ---- The next sync's chapter list: 3 pages published after the reader's, announced.
+demo_catalogue "$work/chapters-en.json"
+mv "$work/chapters-en.json" "$DBMULTIVERSE_DATA_DIR/chapters-en.json"
+wait_for 100 grep -q "announced" "$work/notifier.log" || fail "the notifier announced no new pages"
+wait_for 100 displayed 1 || fail "dunst displays no announcement"
+screenshot new-pages.png
+dunstctl close-all
+wait_for 50 displayed 0
+
+# ---- A progress change notifies nothing; the next chapter is a new notification (the last one was
+# closed); the one after it replaces it.
 "$binary" progress 60
-echo "--- dbmultiverse update --chapter 43 … (replaces the standing notification)" >&2
-"$binary" update --chapter 43 --name 'The Universe 18 Tournament' --progress 5 --cover "$work/covers dir/cover.png"
-wait_for 100 grep -q "notified chapter 43" "$work/notifier.log"
-echo "displayed now: $(dunstctl count displayed), in history: $(dunstctl count history)"
+calls="$(notify_calls)"
+"$binary" update --chapter 43 --name "The Universe 18 Tournament" --progress 5
+wait_for 100 grep -q "notified chapter 43" "$work/notifier.log" || fail "chapter 43 was not notified"
+[ "$(notify_calls)" -eq $(( calls + 1 )) ] || fail "the progress change was notified"
+"$binary" update --chapter 44 --name "Nothing to <escape> & all" --progress 100
+wait_for 100 grep -q "notified chapter 44" "$work/notifier.log" || fail "chapter 44 was not notified"
+wait_for 50 displayed 1 || fail "chapter 44 did not replace chapter 43's notification ($(dunstctl count displayed) displayed)"
+echo "chapter 43, then 44: $(dunstctl count displayed) notification displayed"
 
-echo "--- click it (dunstctl action 0: the default action)" >&2
+# ---- A click on it: the default action, the service opens the chapter.
 dunstctl action 0
-wait_for 100 grep -q "OpenRequested" "$work/monitor.log"
+wait_for 100 grep -q "member=OpenRequested" "$work/monitor.log" || fail "the click opened nothing"
+echo "click → $(grep -A2 'member=OpenRequested' "$work/monitor.log" | grep -E 'int32|string' | tr -s ' ' | tr '\n' ' ')"
 dunstctl close-all
-wait_for 50 test "$(dunstctl count history)" -ge 1
+wait_for 50 displayed 0
 
-echo "--- dbmultiverse update --chapter 44 … (the last one was closed: a new notification)" >&2
-"$binary" update --chapter 44 --name 'Nothing to <escape> & all' --progress 100
-wait_for 100 grep -q "notified chapter 44" "$work/notifier.log"
-dunstctl close-all
-wait_for 50 test "$(dunstctl count history)" -ge 2
-
-echo "--- dunstctl history (what dunst displayed, read back from dunst)"
+echo "--- dunstctl history (what dunst displayed, read back from dunst, newest first)"
 dunstctl history | python3 -c '
 import json, sys
 for n in json.load(sys.stdin)["data"][0]:
-    pick = {k: n[k]["data"] for k in ("id", "appname", "summary", "body", "icon_path", "urgency", "category", "default_action_name", "timeout", "message") if k in n}
+    pick = {k: n[k]["data"] for k in ("summary", "body", "icon_path", "progress", "urgency", "category", "default_action_name", "stack_tag") if k in n}
     print(json.dumps(pick, ensure_ascii=False))
 '
 echo "--- the first Notify call, as dbus-monitor saw it on the bus"
 awk '/member=Notify/{n++} n==1' "$work/notify-calls.log"
-echo "--- OpenRequested seen on the bus after the click"
-grep -A0 "OpenRequested" "$work/monitor.log" || echo "(none)"
 echo "--- notifier log"
 cat "$work/notifier.log"
-
-kill -TERM "$notifier_pid"
-wait "$notifier_pid" && echo "notifier exited 0 on SIGTERM" || echo "notifier exited $? on SIGTERM"
+echo "PASS"

@@ -2,11 +2,13 @@
 # The tray item in a real host: Waybar's tray (Debian's waybar, which owns
 # org.kde.StatusNotifierWatcher itself) on headless sway, with DBMultiverse installed into a
 # temporary prefix (`make install`), its service activated on a private session bus and its
-# notifier serving the item. Checks that Waybar's watcher lists the item, takes a grim screenshot
-# of the bar with the icon, right-clicks the icon (sway's seat cursor) and screenshots the menu,
-# clicks "Continue reading" and the icon itself, and sees the service open the chapter
-# (OpenRequested; the browser is `none`); then restarts Waybar and sees the item register with
-# its new watcher.
+# notifier serving the item, for the reader of scripts/demo-story.sh. Beside the tray, the bar
+# has the README's custom module (`dbmultiverse watch --format waybar`). Checks that Waybar's watcher
+# lists the item, that the module shows the entry (read through AT-SPI, as a screen reader reads
+# Waybar), takes a grim screenshot of the bar, right-clicks the icon (sway's seat cursor) and
+# screenshots the menu, clicks "Continue reading" and the icon itself, and sees the service open the
+# chapter (OpenRequested; the browser is `none`); then restarts Waybar and sees the item register
+# with its new watcher.
 #
 # sway refuses to run as root: as root, the session (bus, sway, Waybar, service, notifier) runs as
 # the user `nobody` in a temporary runtime directory made for it; as another user, as that user.
@@ -37,20 +39,24 @@ if [ "${1:-}" = "--session" ]; then
         if [ -n "${notifier_pid:-}" ]; then kill -TERM "$notifier_pid" 2>/dev/null; wait "$notifier_pid" 2>/dev/null || true; fi
         for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
         for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+        # The service and the accessibility bus were started by the bus.
+        end_session_processes "$work" "${BUS_ADDRESS:-}"
         [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
         exit "$status"
     }
     trap cleanup EXIT INT TERM
 
+    source "$repository/scripts/desktop-session.sh"
     source "$repository/scripts/bounded-wait.sh"
+    source "$repository/scripts/demo-story.sh"
     fail() { echo "FAIL: $*" >&2; exit 1; }
     # lines PATTERN FILE COUNT: FILE has at least COUNT lines matching PATTERN (counted at each try).
     lines() { [ "$(grep -c -- "$1" "$2")" -ge "$3" ]; }
 
-    # A private session bus that activates the installed service (its activation file).
+    # A private session bus that activates the installed service and the accessibility bus.
     source "$repository/scripts/private-bus.sh"
     mkdir -p "$work/bus"
-    start_private_bus "$work/bus" "$work/prefix/share/dbus-1/services"
+    start_private_bus "$work/bus" "$work/services"
     export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
     echo "session bus: $DBUS_SESSION_BUS_ADDRESS (user $(id -un))"
 
@@ -60,16 +66,29 @@ if [ "${1:-}" = "--session" ]; then
     pids+=($!)
     wait_for 50 grep -q NameAcquired "$work/monitor.log"
 
-    # The reader is in chapter 42 (35 %): the item is Active, so Waybar shows it.
-    "$work/prefix/bin/dbmultiverse" update --chapter 42 --name "Vegeta & <Goku>_the tray" --progress 35 \
-        --cover "$work/cover.png" --page 980 || fail "dbmultiverse update"
+    # The reader is in chapter 42 (35 %), with 3 new pages in the stored chapter list: the item is
+    # Active, so Waybar shows it.
+    mv "$work/chapters-en.json" "$DBMULTIVERSE_DATA_DIR/chapters-en.json"
+    "$work/prefix/bin/dbmultiverse" update --chapter "$DEMO_CHAPTER" --name "$DEMO_NAME" --progress "$DEMO_PROGRESS" \
+        --cover "$work/cover.png" --page "$DEMO_PAGE" || fail "dbmultiverse update"
+    small="$("$work/prefix/bin/dbmultiverse" entry --family small)"
 
-    # sway, headless, on software rendering; its config starts Waybar with a bar of clock and tray.
-    cat >"$work/waybar.json" <<'JSON'
-{ "layer": "top", "position": "top", "height": 30, "modules-left": ["clock"], "modules-right": ["tray"],
+    # sway, headless, on software rendering; its config starts Waybar with a bar of clock, the
+    # README's custom module (its "Status bars" section) and the tray.
+    cat >"$work/waybar.json" <<JSON
+{ "layer": "top", "position": "top", "height": 30, "modules-left": ["clock"],
+  "modules-right": ["custom/dbmultiverse", "tray"],
+  "custom/dbmultiverse": { "exec": "$work/prefix/bin/dbmultiverse watch --family small --format waybar",
+                           "return-type": "json", "format": "📖 {}" },
   "tray": { "icon-size": 21, "spacing": 10 } }
 JSON
-    echo '* { font-family: sans-serif; font-size: 14px; } window#waybar { background: #223; color: #eee; }' >"$work/waybar.css"
+    cat >"$work/waybar.css" <<'CSS'
+* { font-family: sans-serif; font-size: 14px; }
+window#waybar { background: #223; color: #eee; }
+#custom-dbmultiverse { padding: 0 12px; }
+#custom-dbmultiverse.new { color: #ffd76a; }
+#tray { padding: 0 6px; }
+CSS
     cat >"$work/sway.conf" <<CONF
 output HEADLESS-1 resolution 1024x300
 exec waybar -c $work/waybar.json -s $work/waybar.css >$work/waybar.log 2>&1
@@ -98,6 +117,14 @@ CONF
     case "$registered" in *"$item/StatusNotifierItem"*) ;; *) fail "Waybar's watcher does not list $item" ;; esac
     echo "item: $(busctl --user get-property "$item" /StatusNotifierItem org.kde.StatusNotifierItem Status IconName IconThemePath | tr '\n' ' ')"
 
+    # The custom module shows the small rendering, as AT-SPI reads Waybar's label (Waybar, a GTK
+    # program, asked for the accessibility bus at its start, which the session bus activated; each
+    # question is an AT-SPI process of its own).
+    module="label: 📖 $small"
+    shows() { local seen; seen="$(/usr/bin/python3 "$repository/scripts/plasma-card/atspi.py" dump waybar 2>/dev/null)" && grep -qxF -- "$1" <<<"$seen"; }
+    wait_for 100 shows "$module" || { /usr/bin/python3 "$repository/scripts/plasma-card/atspi.py" dump waybar >&2 || true; fail "Waybar's module does not read '$module'"; }
+    echo "Waybar's module: $module"
+
     # Waybar reads the item (GetAll), then draws it on its next frame.
     wait_for 100 grep -q "member=GetAll" "$work/monitor.log" || fail "Waybar never read the item"
     sleep 1 # the frame after the read: nothing on the bus says it was drawn
@@ -118,6 +145,10 @@ CONF
     click "$icon_x" "$icon_y" button3
     wait_for 100 grep -q "menu about to show" "$work/notifier.log" || fail "the menu did not open (no AboutToShow)"
     grep -q "member=GetLayout" "$work/monitor.log" || fail "Waybar never read the menu's layout"
+    # The cursor away from the icon and the menu, to the top of the bar, so that the picture shows
+    # neither covered (a motion does not close the menu; hiding the cursor with sway's hide_cursor
+    # instead left the click on Continue reading below unanswered).
+    swaymsg -q -- seat seat0 cursor set 200 2
     sleep 1 # the frame of the open menu
     grim "$shots/menu.png"
     echo "screenshot of the menu: $shots/menu.png"
@@ -165,9 +196,10 @@ fi
 # ---- Set-up, as whoever runs the script -----------------------------------------------------
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
-for tool in sway waybar grim swaymsg dbus-daemon dbus-monitor gdbus busctl cc; do
-    command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install sway waybar grim dbus-bin libglib2.0-bin systemd)"
+for tool in sway waybar grim swaymsg dbus-daemon dbus-monitor gdbus busctl cc convert /usr/libexec/at-spi-bus-launcher; do
+    command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install sway waybar grim dbus-bin libglib2.0-bin systemd imagemagick at-spi2-core)"
 done
+/usr/bin/python3 -c 'import pyatspi' 2>/dev/null || skip "python3-pyatspi is not installed"
 
 source scripts/desktop-session.sh
 session_user "sway refuses root"
@@ -181,9 +213,14 @@ install_into_prefix "$binary"
 cc -o "$work/virtual-pointer" scripts/tray-host/virtual-pointer.c -l:libwayland-client.so.0 \
     || skip "cannot build scripts/tray-host/virtual-pointer.c (needs cc and libwayland-client0)"
 
-# A cover for the tooltip (a 1×1 PNG: hosts that show it scale it; Waybar shows the text only).
-printf '\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82' \
-    >"$work/cover.png"
+# The bus's activation files: the installed service's, and the accessibility bus's (GTK asks for it).
+mkdir -p "$work/services"
+cp "$work/prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" /usr/share/dbus-1/services/org.a11y.Bus.service "$work/services/"
+
+# The reader's cover (for the tooltip: Waybar shows its text only) and chapter list.
+source scripts/demo-story.sh
+demo_cover "$work/cover.png"
+demo_catalogue "$work/chapters-en.json"
 
 if [ "$(id -u)" -eq 0 ]; then chown -R "$user:" "$work" "$shots"; fi
 status=0

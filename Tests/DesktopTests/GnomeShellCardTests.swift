@@ -47,21 +47,23 @@ import TestingTraits
         #expect(lines.contains("top bar: \"Read Multiverse Reader\" (dbmultiverse entry --family small: \"Read Multiverse Reader\")"))
         #expect(lines.contains("placeholder card: label \"Read Multiverse Reader — start with Chapter 1\" | button \"Start reading\""))
         #expect(lines.contains("Start reading -> OpenRequested(1, 'dbmultiverse://chapter/1')"))
-        #expect(lines.contains("card: label \"Chapter 42\" | label \"Vegeta & <Goku>\" | level bar \"60% read (0.60)\" | label \"60% read\""
-                               + " | label \"3 new pages\" | button \"Continue reading\" | button \"Next chapter\" | button \"Read new pages\""
-                               + " | button \"Chapter list\""))
-        #expect(lines.contains("Continue reading -> OpenRequested(42, 'dbmultiverse://chapter/42')"))
-        #expect(lines.contains("Read new pages -> OpenRequested(42, 'dbmultiverse://page/981')"))
+        // The reader of scripts/demo-story.sh: chapter 42, 35% read, 3 new pages.
+        let (chapter, progress) = (DemoStory.chapter, DemoStory.progress)
+        #expect(lines.contains("card: label \"Chapter \(chapter)\" | label \"\(DemoStory.name)\" | level bar \"\(progress)% read (\(String(format: "%.2f", Double(progress) / 100)))\""
+                               + " | label \"\(progress)% read\" | label \"\(DemoStory.newPages) new pages\" | button \"Continue reading\""
+                               + " | button \"Next chapter\" | button \"Read new pages\" | button \"Chapter list\""), "\(run.stdout)")
+        #expect(lines.contains("Continue reading -> OpenRequested(\(chapter), 'dbmultiverse://chapter/\(chapter)')"))
+        #expect(lines.contains("Read new pages -> OpenRequested(\(chapter), 'dbmultiverse://page/\(DemoStory.page + 1)')"))
         #expect(lines.contains { $0.hasPrefix("Chapter list -> browser: url=https://www.dragonball-multiverse.com/en/chapters.html") })
         // The timings, from the signal to what AT-SPI reads (the script fails past 1 s).
-        for change in ["chapter change: \"Ch. 42 · 35%\" shown ", "progress change: \"Ch. 42 · 60% · 3 new\" shown "] {
+        for change in ["chapter change: \"Ch. \(chapter) · \(progress - 5)%\" shown ", "progress change: \"\(DemoStory.small)\" shown "] {
             let line = try #require(lines.first { $0.hasPrefix(change) }, "\(change)")
             let milliseconds = Int(line.dropFirst(change.count).prefix { $0.isNumber }) ?? .max
             #expect(milliseconds <= 1000, "\(line)")
         }
         #expect(lines.contains("card with no service: label \"Read Multiverse Reader — start with Chapter 1\" | button \"Start reading\""))
-        #expect(lines.contains("service back: top bar \"Ch. 42 · 60% · 3 new\""))
-        #expect(lines.contains("disable -> enable: top bar \"Ch. 42 · 60% · 3 new\""))
+        #expect(lines.contains("service back: top bar \"\(DemoStory.small)\""))
+        #expect(lines.contains("disable -> enable: top bar \"\(DemoStory.small)\""))
         #expect(lines.contains("the shell logged nothing about the extension"))
         #expect(lines.last == "screenshots: \(shots)" && lines.contains("PASS"))
         for shot in ["placeholder.png", "panel.png", "card.png", "panel-no-service.png"] {

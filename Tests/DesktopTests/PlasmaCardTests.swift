@@ -19,17 +19,20 @@ import TestingTraits
         let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 200)
         print("plasma-card-check.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(run)")
-        for line in ["label: Chapter 42", "label: Vegeta & <Goku>", "progress bar: 35% read", "push button: Continue reading",
-                     "push button: Next chapter", "push button: Chapter list"] {
+        // The reader of scripts/demo-story.sh: chapter 42, 35% read, 3 new pages.
+        let chapter = DemoStory.chapter
+        for line in ["label: Chapter \(chapter)", "label: \(DemoStory.name)", "progress bar: \(DemoStory.progress)% read",
+                     "label: \(DemoStory.newPages) new pages", "push button: Continue reading", "push button: Next chapter",
+                     "push button: Read new pages", "push button: Chapter list"] {
             #expect(run.stdout.contains("  " + line + "\n"), "the card reads \(line)")
         }
-        #expect(run.stdout.contains(#"Continue reading →  int32 42  string "dbmultiverse://chapter/42""#), "\(run.stdout)")
+        #expect(run.stdout.contains("Continue reading →  int32 \(chapter)  string \"dbmultiverse://chapter/\(chapter)\""), "\(run.stdout)")
         let shown = try #require(run.stdout.firstMatch(of: /an update showed after (\d+) ms/), "\(run.stdout)")
         #expect(Int(shown.1)! <= 1500)
         #expect(run.stdout.contains("five updates 100 ms apart: the card shows Chapter 48 (Burst 48)"), "\(run.stdout)")
         #expect(run.stdout.contains(" 0 context switches"), "idle means idle: \(run.stdout)")
         #expect(run.stdout.contains("  label: Read Multiverse Reader — start with Chapter 1\n  push button: Start reading\n"), "\(run.stdout)")
-        #expect(run.stdout.contains("in a panel: Ch. 48 · 0%; a click opens the card with Chapter 48"), "\(run.stdout)")
+        #expect(run.stdout.contains("in a panel: \(DemoStory.small); a click opens the card with Chapter \(chapter)"), "\(run.stdout)")
         for shot in ["card.png", "placeholder.png", "panel.png", "panel-open.png"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
             #expect((attributes[.size] as? Int ?? 0) > 10000, "\(shot) is missing or empty")

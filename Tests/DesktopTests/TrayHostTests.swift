@@ -5,8 +5,9 @@ import TestingTraits
 
 /// The tray item in a real host: `scripts/tray-host-check.sh` with the built binary, installed
 /// into a temporary prefix — Waybar's tray (Debian's waybar, which runs the watcher itself) under
-/// headless sway, run as `nobody` when the tests run as root (sway refuses root). It checks that
-/// Waybar's watcher lists the item, screenshots the bar and the opened menu with grim, clicks
+/// headless sway, run as `nobody` when the tests run as root (sway refuses root), with the README's
+/// `custom/dbmultiverse` module beside it. It checks that Waybar's watcher lists the item and that
+/// the module shows the entry, screenshots the bar and the opened menu with grim, clicks
 /// "Continue reading" and the icon, sees the service open the chapter, and restarts Waybar to see
 /// the item register with the new watcher. The screenshots stay in a folder the test prints, for a
 /// person to look at.
@@ -18,10 +19,14 @@ import TestingTraits
 
     /// Why the host can't be run here, or nil when it can.
     static let unavailable: String? = {
-        let tools = ["sway", "waybar", "grim", "swaymsg", "cc", "dbus-monitor", "gdbus", "busctl"] + (getuid() == 0 ? ["setpriv"] : [])
+        let tools = ["sway", "waybar", "grim", "swaymsg", "cc", "dbus-monitor", "gdbus", "busctl", "convert"] + (getuid() == 0 ? ["setpriv"] : [])
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for tool in tools where !path.contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }) {
-            return "\(tool) is not installed (the real tray host needs sway, waybar, grim, dbus-bin, libglib2.0-bin, a C compiler)"
+            return "\(tool) is not installed (the real tray host needs sway, waybar, grim, dbus-bin, libglib2.0-bin, a C compiler, imagemagick)"
+        }
+        // Waybar's module is read as a screen reader reads it.
+        for needed in ["/usr/lib/python3/dist-packages/pyatspi", "/usr/libexec/at-spi-bus-launcher"] where !FileManager.default.fileExists(atPath: needed) {
+            return "\(needed) is missing (python3-pyatspi, at-spi2-core)"
         }
         if getuid() == 0, getpwnam("nobody") == nil { return "no user nobody to run sway as (sway refuses root)" }
         return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
@@ -40,7 +45,11 @@ import TestingTraits
         print("tray-host-check.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("RegisteredStatusNotifierItems: as 1 \"org.kde.StatusNotifierItem-"), "\(run.stdout)")
-        #expect(run.stdout.contains("Continue reading →  int32 42  string \"dbmultiverse://chapter/42\""), "\(run.stdout)")
+        // The README's custom module beside the tray, as AT-SPI reads Waybar's label: the reader of
+        // scripts/demo-story.sh.
+        #expect(run.stdout.contains("Waybar's module: label: 📖 \(DemoStory.small)\n"), "\(run.stdout)")
+        let chapter = DemoStory.chapter
+        #expect(run.stdout.contains("Continue reading →  int32 \(chapter)  string \"dbmultiverse://chapter/\(chapter)\""), "\(run.stdout)")
         #expect(run.stdout.contains("Waybar restarted: watcher :"), "\(run.stdout)")
         for shot in ["bar.png", "menu.png", "bar-after-restart.png"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)

@@ -3,13 +3,14 @@
 clicks (mutter's remote-desktop input, the pointer gnome-remote-desktop drives).
 
 Run by scripts/gnome-shell-check.sh inside the private session it starts (gnome-shell running, the
-extension enabled, DBMultiverse installed in a temporary prefix, its service activatable).
+extension enabled, DBMultiverse installed in a temporary prefix, its service activatable), with the
+reader of scripts/demo-story.sh in DEMO_* variables, and its cover and chapter list in the session's
+folder (CARD_CHECK_WORK).
 Usage: card_check.py DBMULTIVERSE SHELL_LOG SCREENSHOT_DIR
 
 Prints what it saw and measured; exits 1 at the first check that fails. Every wait is bounded;
 it waits on D-Bus signals and AT-SPI events, re-reading AT-SPI at most every 100 ms meanwhile.
 """
-import json
 import os
 import subprocess
 import sys
@@ -26,6 +27,10 @@ BUS = Gio.bus_get_sync(Gio.BusType.SESSION)
 # What a change may take to show, from its D-Bus signal to what AT-SPI reads (the brief's 1 s).
 SHOWN_WITHIN = 1.0
 SITE = 'https://www.dragonball-multiverse.com'
+# The reader (scripts/demo-story.sh): chapter, name, progress, page, and the pages published after it.
+CHAPTER, NAME = int(os.environ['DEMO_CHAPTER']), os.environ['DEMO_NAME']
+PROGRESS, PAGE = int(os.environ['DEMO_PROGRESS']), int(os.environ['DEMO_PAGE'])
+NEW_PAGES = int(os.environ['DEMO_LATEST_PAGE']) - PAGE
 
 
 def fail(message):
@@ -382,43 +387,36 @@ def main():
     screenshot('placeholder.png')
     close_card()
 
-    # 3. A chapter change shows within 1 s of its reload.
-    cover = os.path.join(work, 'cover.png')
-    write_cover(cover)
-    measure_change('chapter change', ['update', '--chapter', '42', '--name', 'Vegeta & <Goku>',
-                                      '--progress', '35', '--cover', cover, '--page', '980'],
-                   'Ch. 42 \u00b7 35%')
-    if reference_small() != 'Ch. 42 \u00b7 35%':
+    # 3. A chapter change shows within 1 s of its reload: the reader 5 points short of PROGRESS.
+    start = PROGRESS - 5
+    measure_change('chapter change', ['update', '--chapter', str(CHAPTER), '--name', NAME, '--progress', str(start),
+                                      '--cover', os.path.join(work, 'cover.png'), '--page', str(PAGE)],
+                   f'Ch. {CHAPTER} \u00b7 {start}%')
+    if reference_small() != f'Ch. {CHAPTER} \u00b7 {start}%':
         fail(f'the CLI renders "{reference_small()}"')
 
-    # 4. New pages: the catalogue says the comic is at page 983, chapter 42 still going on; the
-    # reader is on page 980.
-    catalogue = {'language': 'en', 'latestPage': 983, 'chapters': [
-        {'number': 42, 'name': 'Vegeta & <Goku>', 'startPage': 970, 'endPage': 983, 'universe': None,
-         'thumbnailURL': 'https://www.dragonball-multiverse.com/image.php?comic=page&num=970'}],
-        'fetch': {'url': 'https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1',
-                  'etag': None, 'lastModified': None, 'fetchedAt': int(time.time())}}
-    staged = os.path.join(data, '.chapters-en.json.new')
-    with open(staged, 'w', encoding='utf-8') as file:
-        json.dump(catalogue, file)
+    # 4. New pages: the chapter list a sync stored (the session's set-up wrote it) says the comic is
+    # NEW_PAGES pages past the reader's, the chapter still going on.
     drain()
     signals_before, changes_before = len(entry_signals), len(label_changes)
-    os.rename(staged, os.path.join(data, 'chapters-en.json'))
+    os.rename(os.path.join(work, 'chapters-en.json'), os.path.join(data, 'chapters-en.json'))
     wait_until('the reload for the new pages', lambda: len(entry_signals) > signals_before)
     expected = reference_small()
-    if expected != 'Ch. 42 \u00b7 35% \u00b7 3 new':
-        fail(f'the CLI renders "{expected}" with 3 new pages')
+    if expected != f'Ch. {CHAPTER} \u00b7 {start}% \u00b7 {NEW_PAGES} new':
+        fail(f'the CLI renders "{expected}" with {NEW_PAGES} new pages')
     shown = wait_until(f'the top bar to read "{expected}"',
                        lambda: next((t for t, text in label_changes[changes_before:] if text == expected), None))
     say(f'new pages: "{expected}" shown {(shown - entry_signals[-1][0]) * 1000:.0f} ms after the PropertiesChanged signal')
 
-    # 5. Progress: 37 (under 5 points, held back by the sync rules), then 60 inside the same 2 s
-    # debounce: one reload, at 60, shown within 1 s of it; 37 never shows.
-    dbmultiverse('progress', '37')
-    changes = measure_change('progress change', ['progress', '60'], 'Ch. 42 \u00b7 60% \u00b7 3 new')
-    if any('37%' in text for _, text in changes):
-        fail('the top bar showed the held-back progress 37')
-    if reference_small() != 'Ch. 42 \u00b7 60% \u00b7 3 new':
+    # 5. Progress: 2 points more (under 5, held back by the sync rules), then 5 inside the same 2 s
+    # debounce: one reload, at PROGRESS, shown within 1 s of it; the held-back step never shows.
+    held = start + 2
+    dbmultiverse('progress', str(held))
+    expected = f'Ch. {CHAPTER} \u00b7 {PROGRESS}% \u00b7 {NEW_PAGES} new'
+    changes = measure_change('progress change', ['progress', str(PROGRESS)], expected)
+    if any(f'{held}%' in text for _, text in changes):
+        fail(f'the top bar showed the held-back progress {held}')
+    if reference_small() != expected:
         fail(f'the CLI renders "{reference_small()}"')
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('panel.png', (0, 0, 1280, 32))
@@ -426,22 +424,22 @@ def main():
     # 6. The card: cover, chapter, name, progress, new pages, the four buttons.
     card = open_card(button)
     expect_card(card, [
-        ('label', 'Chapter 42'), ('label', 'Vegeta & <Goku>'), ('level bar', '60% read (0.60)'),
-        ('label', '60% read'), ('label', '3 new pages'), ('button', 'Continue reading'),
+        ('label', f'Chapter {CHAPTER}'), ('label', NAME), ('level bar', f'{PROGRESS}% read ({PROGRESS / 100:.2f})'),
+        ('label', f'{PROGRESS}% read'), ('label', f'{NEW_PAGES} new pages'), ('button', 'Continue reading'),
         ('button', 'Next chapter'), ('button', 'Read new pages'), ('button', 'Chapter list')], 'card')
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('card.png')
 
     # 7. Each button through the service: Continue reading opens the entry's deep link (the page
-    # being read, as the service opens chapter 42), Next chapter chapter 43 (its chapter list: the
-    # service knows no page of it), Read new pages the first unread page.
+    # being read, as the service opens the chapter), Next chapter the one after it (its chapter list:
+    # the service knows no page of it), Read new pages the first unread page.
     runs = len(browser_runs())
-    expect_open(press(card, 'Continue reading'), (42, 'dbmultiverse://chapter/42'), 'Continue reading')
-    expect_browser(runs, f'{SITE}/en/page-980.html', 'Continue reading')
+    expect_open(press(card, 'Continue reading'), (CHAPTER, f'dbmultiverse://chapter/{CHAPTER}'), 'Continue reading')
+    expect_browser(runs, f'{SITE}/en/page-{PAGE}.html', 'Continue reading')
     wait_until('the card to close after a button', lambda: card_root() is None)
     for label, opened, url in [
-            ('Next chapter', (43, 'dbmultiverse://chapter/43'), f'{SITE}/en/chapters.html?comic=page&chaptersmode=1'),
-            ('Read new pages', (42, 'dbmultiverse://page/981'), f'{SITE}/en/page-981.html'),
+            ('Next chapter', (CHAPTER + 1, f'dbmultiverse://chapter/{CHAPTER + 1}'), f'{SITE}/en/chapters.html?comic=page&chaptersmode=1'),
+            ('Read new pages', (CHAPTER, f'dbmultiverse://page/{PAGE + 1}'), f'{SITE}/en/page-{PAGE + 1}.html'),
             ('Chapter list', None, f'{SITE}/en/chapters.html?comic=page&chaptersmode=1')]:
         card = open_card(button)
         runs = len(browser_runs())
@@ -486,25 +484,6 @@ def main():
         fail("the shell's log has:\n" + '\n'.join(problems))
     say('the shell logged nothing about the extension')
     say('PASS')
-
-
-def write_cover(path, width=120, height=170):
-    """A portrait PNG cover (a comic page's shape): an orange ball on a blue page."""
-    import struct
-    import zlib
-    rows = bytearray()
-    for y in range(height):
-        rows.append(0)
-        for x in range(width):
-            inside = (x - 60) ** 2 + (y - 80) ** 2 < 40 ** 2
-            rows += bytes((250, 150, 30) if inside else (20, 60 + y // 2, 140))
-
-    def chunk(kind, body):
-        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
-    png = (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0))
-           + chunk(b'IDAT', zlib.compress(bytes(rows))) + chunk(b'IEND', b''))
-    with open(path, 'wb') as file:
-        file.write(png)
 
 
 def close_overview():

@@ -1,0 +1,60 @@
+import DBusTestSupport
+import Foundation
+import Testing
+import TestingTraits
+
+/// The notifications in a real notification server: `scripts/real-notification-daemon.sh` with the
+/// built binary — Debian's dunst under Xvfb, the service and the notifier on a private bus. It
+/// checks that dunst displays the chapter notification and the announcement of new pages (and takes
+/// a screenshot of each, the README's pictures), that a progress change notifies nothing, that the
+/// next chapter replaces the standing notification and that a click on it opens the chapter; then
+/// it reads back from dunst what it displayed. The screenshots stay in a folder the test prints, for
+/// a person to look at.
+///
+/// Off the cooperative pool: the script blocks for a few seconds.
+@Suite(.timeLimit(.minutes(2)), .holds(.desktopSession), .offThePool) struct DunstNotificationTests {
+    static let script = repositoryRoot.appendingPathComponent("scripts/real-notification-daemon.sh").path
+
+    /// Why dunst can't be run here, or nil when it can.
+    static let unavailable: String? = {
+        for tool in ["dunst", "dunstctl", "Xvfb", "import", "convert", "dbus-daemon", "dbus-monitor", "gdbus"] where !isOnPath(tool) {
+            return "\(tool) is not installed (the notifications' server needs dunst, xvfb, imagemagick, dbus-bin, libglib2.0-bin)"
+        }
+        return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
+    }()
+
+    @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func dunstShowsTheChapterAndTheNewPagesAndAClickOpensTheChapter() throws {
+        let shots = try makeTemporaryDirectory("dbm-notify-shots")
+        let sessionFolder = try makeTemporaryDirectory("dbm-notify-check", for: [.sockets])
+        defer { try? FileManager.default.removeItem(atPath: sessionFolder) }
+        var environment = testEnvironment()
+        environment["SCREENSHOT_DIR"] = shots
+        environment["NOTIFY_CHECK_FOLDER"] = sessionFolder
+        let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 90)
+        print("real-notification-daemon.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(run)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        // What dunst displayed, newest first, as its history has it: the cover as the image (in the
+        // data folder, whose name has a space), the progress as its bar, the action behind a click.
+        let history = lines.drop { $0 != "--- dunstctl history (what dunst displayed, read back from dunst, newest first)" }.dropFirst()
+            .prefix { !$0.hasPrefix("---") }
+        // The reader of scripts/demo-story.sh (its name has an `&`, escaped in the body: dunst takes markup).
+        let (chapter, progress) = (DemoStory.chapter, DemoStory.progress)
+        let title = "Chapter \(chapter): \(DemoStory.name)"
+        let shown = try #require(history.first { $0.contains("\"summary\": \"Chapter \(chapter):") }, "\(run.stdout)")
+        #expect(shown.hasPrefix("{\"summary\": \"\(title)\", \"body\": \"\(progress)% read\", \"icon_path\": \""), "\(shown)")
+        #expect(shown.hasSuffix("data dir/chapterCoverImage.jpg\", \"progress\": \(progress), \"category\": \"x-dbmultiverse.chapter.changed\", \"default_action_name\": \"default\"}"), "\(shown)")
+        let body = "After " + title.replacingOccurrences(of: "&", with: "&amp;")
+        #expect(history.contains { $0.hasPrefix("{\"summary\": \"\(DemoStory.newPages) new pages\", \"body\": \"\(body)\", \"icon_path\": \"")
+            && $0.hasSuffix(#""category": "x-dbmultiverse.pages.published", "default_action_name": "default"}"#) }, "\(history)")
+        #expect(history.first?.hasPrefix(#"{"summary": "Chapter 44: Nothing to <escape> & all", "body": "100% read""#) == true, "\(history)")
+        #expect(history.count == 3, "chapter 43's notification was replaced, not kept: \(history)")
+        #expect(lines.contains("chapter 43, then 44: 1 notification displayed"))
+        #expect(lines.contains(#"click →  int32 44  string "dbmultiverse://chapter/44" "#), "\(run.stdout)")
+        for shot in ["chapter.png", "new-pages.png"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
+            #expect((attributes[.size] as? Int ?? 0) > 10000, "\(shot) is missing or empty")
+        }
+    }
+}

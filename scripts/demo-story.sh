@@ -1,0 +1,39 @@
+# Sourced by the real-host checks (tray-host-check.sh, gnome-shell-check.sh, plasma-card-check.sh,
+# real-notification-daemon.sh): the one reader they all show, so that the pictures `make screenshots`
+# takes from them (docs/images/) tell one story. Chapter 42, 35 % read, 3 pages published after the
+# reader's page. The name has an `&`, which markup would eat or reject: every host shows it as text.
+DEMO_CHAPTER=42
+DEMO_NAME="Goku & Vegeta Unite!"
+DEMO_PROGRESS=35
+# The reader's page, and the chapter's pages on the site: 970–983, all published, 3 after 980.
+DEMO_PAGE=980
+DEMO_FIRST_PAGE=970
+DEMO_LATEST_PAGE=983
+
+# demo_cover FILE: a cover drawn here (never the comic's art): a gradient with the chapter's number,
+# a portrait PNG the size of a comic page's thumbnail. Needs ImageMagick's convert.
+demo_cover() {
+    convert -size 240x336 gradient:'#16325c'-'#e8641b' \
+        \( -size 240x336 radial-gradient:'#ffd76a'-none \) -compose screen -composite \
+        -font DejaVu-Sans-Bold -gravity center -fill white \
+        -pointsize 132 -stroke '#0b1a33' -strokewidth 4 -annotate +0+10 "$DEMO_CHAPTER" \
+        -stroke none -annotate +0+10 "$DEMO_CHAPTER" \
+        -pointsize 26 -fill '#fff3d6' -annotate +0-92 CHAPTER \
+        -alpha off -depth 8 "$1"
+}
+
+# demo_catalogue FILE [LATEST]: the stored chapter list (DESIGN §11, `chapters-<lang>.json`) as a
+# sync would have written it when the comic's latest page was LATEST (default DEMO_LATEST_PAGE), the
+# end of chapter 42 so far. Written to FILE; the caller renames it into the data folder, where the
+# service sees it arrive as it sees a sync's: the first list is `requested`, a later one with a newer
+# latest page `pages-published`, which the notifier announces.
+demo_catalogue() {
+    local latest="${2:-$DEMO_LATEST_PAGE}"
+    cat >"$1" <<JSON
+{"language": "en", "latestPage": $latest,
+ "chapters": [{"number": $DEMO_CHAPTER, "name": "$DEMO_NAME", "startPage": $DEMO_FIRST_PAGE, "endPage": $latest,
+               "universe": null, "thumbnailURL": "https://www.dragonball-multiverse.com/image.php?comic=page&num=$DEMO_FIRST_PAGE"}],
+ "fetch": {"url": "https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1",
+           "etag": null, "lastModified": null, "fetchedAt": $(date +%s)}}
+JSON
+}
