@@ -168,7 +168,7 @@ import TestingTraits
                                        fetch: .init(url: "https://x/", etag: nil, lastModified: nil, fetchedAt: fetchedAt))
             return CatalogueCheck(.catalogue(language, .valid(stored))).result(surroundings)
         }
-        #expect(try catalogue(fetchedAt: Self.now - 3 * 86_400) == CheckResult("catalogue", .ok, "en: 1 chapters, latest page 30, fetched 3 days ago"))
+        #expect(try catalogue(fetchedAt: Self.now - 3 * 86_400) == CheckResult("catalogue", .ok, "en: 1 chapter, latest page 30, fetched 3 days ago"))
         let stale = try catalogue(fetchedAt: Self.now - 9 * 86_400, try SiteLanguage(validating: "fr"))
         #expect(stale.status == .missing && stale.fix == "dbmultiverse sync --language fr" && stale.detail.hasSuffix("(older than 8 days)"))
         let corrupt = CatalogueCheck(.catalogue(.english, .invalid(reason: "bad JSON"))).result(surroundings)
