@@ -156,6 +156,16 @@ fi
 
 browsers_visit
 
+step "dbmultiverse doctor on the installed package"
+doctor=$(/usr/bin/dbmultiverse doctor 2>&1) && doctor_status=0 || doctor_status=$?
+printf '%s\n' "$doctor" | sed 's/^/    /'
+check "doctor says the essentials work (exit 0)" test "$doctor_status" -eq 0
+# After the browsers' visits: each extension talked to the host, through the system manifests.
+check "doctor: Firefox ESR's extension talked to the host, through the system manifest" \
+    grep -q '^✓ browser firefox-esr: host manifest /usr/lib/mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json ✓, the extension last talked' <<<"$doctor"
+check "doctor: Chromium's too" \
+    grep -q '^✓ browser chromium: host manifest /etc/chromium/native-messaging-hosts/com.nobadi.dbmultiverse.json ✓, the extension last talked' <<<"$doctor"
+
 step "the stock validators on the installed files"
 output=$(desktop-file-validate /usr/share/applications/com.nobadi.DBMultiverse.desktop 2>&1) && [ -z "$output" ] \
     && pass "desktop-file-validate /usr/share/applications/com.nobadi.DBMultiverse.desktop" \
@@ -241,16 +251,25 @@ for family_manifest in firefox:/usr/lib/mozilla/native-messaging-hosts/com.nobad
     fi
 done
 # The host as Firefox starts it (manifest path, extension id), asked about another site's page:
-# a framed error reply, nothing stored.
+# a framed error reply, nothing stored but the note of the extension's visit (for doctor).
 request='{"type":"page","url":"https://example.com/en/page-1.html"}'
-stored=$(ls -l --time-style=full-iso "$work/data")
+stored_pages() { find "$work/data" -mindepth 1 -maxdepth 1 ! -name browserContacts.json -printf '%f %s %T@\n' | sort; }
+stored=$(stored_pages)
 length=${#request}
 reply=$({ printf "\\x$(printf %02x $((length & 255)))\\x$(printf %02x $((length >> 8)))\\x00\\x00"; printf '%s' "$request"; } \
     | /usr/bin/dbmultiverse /usr/lib/mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json dbmultiverse@nobadi.com \
     | tail -c +5)
 echo "host reply: $reply"
 check "the installed host answers a framed request with an error for another site" grep -q '"ok":false' <<<"$reply"
-check "and stores nothing" test "$(ls -l --time-style=full-iso "$work/data")" = "$stored"
+check "and stores nothing" test "$(stored_pages)" = "$stored"
+check "but notes that Firefox's extension talked to the host" grep -q '"firefox":{"at":' "$work/data/browserContacts.json"
+
+step "the cards, system-wide: the user's one step is to turn them on"
+extension=/usr/share/gnome-shell/extensions/dbmultiverse@nobadi.com
+check "the GNOME Shell extension is in $extension, built for Debian 12's GNOME 43–44" \
+    grep -q '"shell-version": \[ *"43", *"44" *\]' "$extension/metadata.json"
+plasmoid=/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse
+check "the Plasma widget is in $plasmoid and runs the installed binary" grep -q '"/usr/bin/dbmultiverse"' "$plasmoid/contents/ui/main.qml"
 
 step "what the binary loads with dlopen is declared by its Debian package"
 declared="$(dpkg-deb -f "$deb" Depends), $(dpkg-deb -f "$deb" Recommends)"
