@@ -6,7 +6,8 @@
 #
 # How: runs the release-built service and notifier under callgrind on a private bus, drives
 # every method, property, error path, an external file write and a notification through them,
-# and writes the functions that ran (the binary's own symbols, in first-run order).
+# then the Plasma widget's `watch --next` (it waits between changes too), and writes the
+# functions that ran (the binary's own symbols, in first-run order).
 #
 #   scripts/symbol-order.sh          # or: make symbol-order
 #
@@ -143,11 +144,25 @@ for round in 1 2; do
 done
 sleep 2.5 # one debounced progress reload
 
+# The Plasma widget's long-poll, which stays blocked between changes: one answer at once, one at
+# the next reload (its token taken from the first).
+echo "== running watch --next (the Plasma widget's command) under callgrind"
+valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/watch-first.out" "$binary" watch --format json --next \
+    >"$work/first.json" 2>/dev/null
+token=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["token"])' "$work/first.json")
+valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/watch-next.out" "$binary" watch --format json --next \
+    --after "$token" >/dev/null 2>&1 &
+watch_pid=$!; pids+=("$watch_pid")
+sleep 3 # callgrind's start
+call $widget.UpdateChapter 80 "For the widget" 10 "[]" "{}"
+wait "$watch_pid" || true
+
 kill -TERM "$service_pid" "$notifier_pid"
 wait "$service_pid" "$notifier_pid" || true
 
 mkdir -p linker
-/usr/bin/python3 - "$binary" "$work/service.out" "$work/notifier.out" >linker/dbmultiverse.order <<'PY'
+/usr/bin/python3 - "$binary" "$work/service.out" "$work/notifier.out" "$work/watch-first.out" "$work/watch-next.out" \
+    >linker/dbmultiverse.order <<'PY'
 import re, subprocess, sys
 binary, outputs = sys.argv[1], sys.argv[2:]
 defined = set()
