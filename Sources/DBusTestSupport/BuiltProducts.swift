@@ -14,3 +14,14 @@ public func builtProduct(_ name: String) -> String {
     }
     return "\(name)-not-built-next-to-\(CommandLine.arguments[0])"
 }
+
+/// The path of the executable `name` built next to the test bundle, its links resolved (as
+/// `/proc/PID/exe` names a process's executable), or an error saying how to build it: for a
+/// fixture that cannot go on without it.
+public func requireBuiltProduct(_ name: String) throws -> String {
+    let path = builtProduct(name)
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw FixtureError("\(name) is not built next to the test bundle: `swift build --build-tests` builds it")
+    }
+    return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+}

@@ -22,31 +22,37 @@ package struct BrowserKind: Sendable, Equatable {
 
     /// Debian's and the vendors' browsers, in the order the lines are printed.
     package static let all: [BrowserKind] = [
-        BrowserKind(name: "firefox-esr", title: "Firefox ESR", programs: ["firefox-esr"], family: .firefox,
-                    userFolder: "~/.mozilla/native-messaging-hosts", systemFolders: mozillaSystem, contactNames: ["firefox-esr"],
-                    flatpakID: "", extensionsPage: "about:addons"),
-        BrowserKind(name: "firefox", title: "Firefox", programs: ["firefox"], family: .firefox,
-                    userFolder: "~/.mozilla/native-messaging-hosts", systemFolders: mozillaSystem, contactNames: ["firefox", "firefox-bin"],
-                    flatpakID: "org.mozilla.firefox", extensionsPage: "about:addons"),
-        BrowserKind(name: "chromium", title: "Chromium", programs: ["chromium", "chromium-browser"], family: .chromium,
-                    userFolder: "chromium/NativeMessagingHosts", systemFolders: ["/etc/chromium/native-messaging-hosts"],
-                    contactNames: ["chromium", "chromium-browser"], flatpakID: "org.chromium.Chromium", extensionsPage: "chrome://extensions"),
-        BrowserKind(name: "google-chrome", title: "Google Chrome", programs: ["google-chrome", "google-chrome-stable"], family: .chromium,
-                    userFolder: "google-chrome/NativeMessagingHosts", systemFolders: ["/etc/opt/chrome/native-messaging-hosts"],
-                    contactNames: ["chrome", "google-chrome"], flatpakID: "com.google.Chrome", extensionsPage: "chrome://extensions"),
-        BrowserKind(name: "brave", title: "Brave", programs: ["brave-browser", "brave-browser-stable", "brave"], family: .chromium,
-                    userFolder: "BraveSoftware/Brave-Browser/NativeMessagingHosts", systemFolders: ["/etc/opt/chrome/native-messaging-hosts"],
-                    contactNames: ["brave", "brave-browser"], flatpakID: "com.brave.Browser", extensionsPage: "brave://extensions"),
-        BrowserKind(name: "vivaldi", title: "Vivaldi", programs: ["vivaldi", "vivaldi-stable"], family: .chromium,
-                    userFolder: "vivaldi/NativeMessagingHosts", systemFolders: ["/etc/opt/vivaldi/native-messaging-hosts"],
-                    contactNames: ["vivaldi", "vivaldi-bin"], flatpakID: "com.vivaldi.Vivaldi", extensionsPage: "vivaldi://extensions"),
-        BrowserKind(name: "microsoft-edge", title: "Microsoft Edge", programs: ["microsoft-edge", "microsoft-edge-stable"], family: .chromium,
-                    userFolder: "microsoft-edge/NativeMessagingHosts", systemFolders: ["/etc/opt/edge/native-messaging-hosts"],
-                    contactNames: ["msedge", "microsoft-edge"], flatpakID: "com.microsoft.Edge", extensionsPage: "edge://extensions"),
+        .firefox(name: "firefox-esr", title: "Firefox ESR", contactNames: ["firefox-esr"], flatpakID: ""),
+        .firefox(name: "firefox", title: "Firefox", contactNames: ["firefox", "firefox-bin"], flatpakID: "org.mozilla.firefox"),
+        .chromium(name: "chromium", title: "Chromium", programs: ["chromium", "chromium-browser"], contactNames: ["chromium", "chromium-browser"],
+                  configFolder: "chromium", systemFolder: "/etc/chromium", flatpakID: "org.chromium.Chromium", extensionsPage: "chrome://extensions"),
+        .chromium(name: "google-chrome", title: "Google Chrome", programs: ["google-chrome", "google-chrome-stable"], contactNames: ["chrome", "google-chrome"],
+                  configFolder: "google-chrome", systemFolder: "/etc/opt/chrome", flatpakID: "com.google.Chrome", extensionsPage: "chrome://extensions"),
+        .chromium(name: "brave", title: "Brave", programs: ["brave-browser", "brave-browser-stable", "brave"], contactNames: ["brave", "brave-browser"],
+                  configFolder: "BraveSoftware/Brave-Browser", systemFolder: "/etc/opt/chrome", flatpakID: "com.brave.Browser", extensionsPage: "brave://extensions"),
+        .chromium(name: "vivaldi", title: "Vivaldi", programs: ["vivaldi", "vivaldi-stable"], contactNames: ["vivaldi", "vivaldi-bin"],
+                  configFolder: "vivaldi", systemFolder: "/etc/opt/vivaldi", flatpakID: "com.vivaldi.Vivaldi", extensionsPage: "vivaldi://extensions"),
+        .chromium(name: "microsoft-edge", title: "Microsoft Edge", programs: ["microsoft-edge", "microsoft-edge-stable"], contactNames: ["msedge", "microsoft-edge"],
+                  configFolder: "microsoft-edge", systemFolder: "/etc/opt/edge", flatpakID: "com.microsoft.Edge", extensionsPage: "edge://extensions"),
     ]
 
-    /// Firefox's system-wide folders (MDN, "Native manifests", Linux).
-    static let mozillaSystem = ["/usr/lib/mozilla/native-messaging-hosts", "/usr/lib64/mozilla/native-messaging-hosts"]
+    /// A Firefox: its command is its name; every one reads the same host manifest folders (MDN,
+    /// "Native manifests", Linux) and lists extensions at about:addons.
+    static func firefox(name: String, title: String, contactNames: [String], flatpakID: String) -> BrowserKind {
+        BrowserKind(name: name, title: title, programs: [name], family: .firefox, userFolder: "~/.mozilla/native-messaging-hosts",
+                    systemFolders: ["/usr/lib/mozilla/native-messaging-hosts", "/usr/lib64/mozilla/native-messaging-hosts"],
+                    contactNames: contactNames, flatpakID: flatpakID, extensionsPage: "about:addons")
+    }
+
+    /// A browser of the Chromium family: host manifests in `NativeMessagingHosts` of its folder in
+    /// `$XDG_CONFIG_HOME`, and in `native-messaging-hosts` of its folder in /etc (developer.chrome.com,
+    /// "Native messaging"; scripts/browser-hosts.sh writes them there).
+    static func chromium(name: String, title: String, programs: [String], contactNames: [String], configFolder: String, systemFolder: String,
+                         flatpakID: String, extensionsPage: String) -> BrowserKind {
+        BrowserKind(name: name, title: title, programs: programs, family: .chromium, userFolder: configFolder + "/NativeMessagingHosts",
+                    systemFolders: [systemFolder + "/native-messaging-hosts"], contactNames: contactNames, flatpakID: flatpakID,
+                    extensionsPage: extensionsPage)
+    }
 
     /// The host manifest paths the browser reads, in its order: the user's first, then the system's.
     package func manifestPaths(_ surroundings: Surroundings) -> [String] {

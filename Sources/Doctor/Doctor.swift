@@ -11,32 +11,31 @@ package enum Doctor {
         let units = SystemdUnits.read(surroundings)
         let gnome = GnomeExtensionCheck.read(surroundings)
         let plasma = PlasmaWidgetCheck.read(surroundings)
-        let config = surroundings.config
-        let desktop = surroundings.environment["XDG_CURRENT_DESKTOP"] ?? ""
         let gnomeCardOn = gnome.map { GnomeExtensionCheck($0).result(surroundings).status == .ok } ?? false
-        var checks: [CheckResult] = []
 
+        // What the bus says; without one, each of these checks says why it cannot tell.
+        let service: ServiceCheck.Reading, server: NotificationServerCheck.Reading
+        let notifier: DoctorBus.Lookup, watcher: DoctorBus.Lookup, items: [String]
         switch bus {
         case .success(let bus):
-            checks.append(ServiceCheck(ServiceCheck.read(bus, surroundings)).result)
-            checks.append(DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings))
-            let notifier = bus.owner(of: WidgetBus.notifierBusName.rawValue)
-            checks.append(NotifierCheck(.init(owner: notifier, noBus: nil, units: units, autostart: NotifierCheck.readAutostart(surroundings)))
-                .result(surroundings))
-            checks.append(NotificationServerCheck(NotificationServerCheck.read(bus)).result)
-            let (watcher, items) = TrayHostCheck.readWatcher(bus)
-            checks.append(TrayHostCheck(.init(watcher: watcher, noBus: nil, items: items, config: config, desktop: desktop,
-                                              notifierPID: notifier?.pid, gnomeCardEnabled: gnomeCardOn)).result(surroundings))
+            service = ServiceCheck.read(bus, surroundings)
+            notifier = bus.lookUp(WidgetBus.notifierBusName.rawValue)
+            server = NotificationServerCheck.read(bus)
+            (watcher, items) = TrayHostCheck.readWatcher(bus)
         case .failure(let error):
             let reason = error.message
-            checks.append(ServiceCheck(.noBus(reason)).result)
-            checks.append(DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings))
-            checks.append(NotifierCheck(.init(owner: nil, noBus: reason, units: units, autostart: NotifierCheck.readAutostart(surroundings)))
-                .result(surroundings))
-            checks.append(NotificationServerCheck(.noBus(reason)).result)
-            checks.append(TrayHostCheck(.init(watcher: nil, noBus: reason, items: [], config: config, desktop: desktop,
-                                              notifierPID: nil, gnomeCardEnabled: gnomeCardOn)).result(surroundings))
+            (service, server) = (.noBus(reason), .noBus(reason))
+            (notifier, watcher, items) = (.noBus(reason), .noBus(reason), [])
         }
+        var checks = [
+            ServiceCheck(service).result,
+            DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings),
+            NotifierCheck(.init(owner: notifier, units: units, autostart: NotifierCheck.readAutostart(surroundings))).result(surroundings),
+            NotificationServerCheck(server).result,
+            TrayHostCheck(.init(watcher: watcher, items: items, config: surroundings.config,
+                                desktop: surroundings.environment["XDG_CURRENT_DESKTOP"] ?? "",
+                                notifierPID: notifier.owner?.pid, gnomeCardEnabled: gnomeCardOn)).result(surroundings),
+        ]
 
         let browsers = FoundBrowser.find(surroundings)
         // A missing or malformed record means never (the host rewrites it at its next start).

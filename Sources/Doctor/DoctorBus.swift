@@ -6,13 +6,29 @@ internal import Glibc
 /// that long.
 package final class DoctorBus {
     /// A name's owner: its unique name and process.
-    package struct Owner: Sendable, Equatable {
+    package struct Owner: Sendable, Equatable, CustomStringConvertible {
         package let uniqueName: String
         package let pid: UInt32?
+
+        /// As a line names it: `pid 4242`, or the unique name when the bus does not say.
+        package var description: String { pid.map { "pid \($0)" } ?? uniqueName }
 
         package init(uniqueName: String, pid: UInt32?) {
             self.uniqueName = uniqueName
             self.pid = pid
+        }
+    }
+
+    /// Who owns a name, as a check found it: the owner, nobody, or no session bus to ask.
+    package enum Lookup: Sendable, Equatable {
+        case owned(Owner)
+        case unowned
+        /// No session bus (why).
+        case noBus(String)
+
+        package var owner: Owner? {
+            guard case .owned(let owner) = self else { return nil }
+            return owner
         }
     }
 
@@ -49,6 +65,9 @@ package final class DoctorBus {
         let pid = try? call(BusDriver.getConnectionUnixProcessID.call(on: BusDriver.object, unique)).get()
         return Owner(uniqueName: unique, pid: pid)
     }
+
+    /// `owner(of: name)` as a lookup.
+    package func lookUp(_ name: String) -> Lookup { owner(of: name).map(Lookup.owned) ?? .unowned }
 
     /// Whether the bus would start `name` (an activation file for it in its service folders).
     package func isActivatable(_ name: String) -> Bool {

@@ -43,11 +43,10 @@ package struct NotificationServerCheck: Sendable {
             let process = owner.pid.map { ", pid \($0)" } ?? ""
             return CheckResult(Self.name, .ok, "\(server.name) \(server.version) (\(server.vendor), specification \(server.specVersion)\(process))")
         case .running(let owner, .failure(let error)):
-            let who = owner.pid.map { "pid \($0)" } ?? owner.uniqueName
             let what = error.name == DBusError.Name.noReply || error.name == DBusError.Name.timeout
                 ? "did not answer GetServerInformation within \(DoctorBus.peerTimeout.components.seconds) s"
                 : "answered GetServerInformation with \(error.name)"
-            return CheckResult(Self.name, .missing, "the owner of org.freedesktop.Notifications (\(who)) \(what)",
+            return CheckResult(Self.name, .missing, "the owner of org.freedesktop.Notifications (\(owner)) \(what)",
                                fix: "restart your notification server (or log in again)")
         case .activatable:
             return CheckResult(Self.name, .ok, "not running; the bus starts one at the first notification")

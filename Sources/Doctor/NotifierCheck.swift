@@ -15,15 +15,13 @@ package struct NotifierCheck: Sendable {
     }
 
     package struct Reading: Sendable, Equatable {
-        /// The owner of the name; nil when there is none, or no bus (then `noBus` says why).
-        package var owner: DoctorBus.Owner?
-        package var noBus: String?
+        /// Who owns the name.
+        package var owner: DoctorBus.Lookup
         package var units: SystemdUnits
         package var autostart: Autostart
 
-        package init(owner: DoctorBus.Owner?, noBus: String?, units: SystemdUnits, autostart: Autostart) {
+        package init(owner: DoctorBus.Lookup, units: SystemdUnits, autostart: Autostart) {
             self.owner = owner
-            self.noBus = noBus
             self.units = units
             self.autostart = autostart
         }
@@ -46,11 +44,13 @@ package struct NotifierCheck: Sendable {
     }
 
     package func result(_ surroundings: Surroundings) -> CheckResult {
-        if let owner = reading.owner {
-            return CheckResult(Self.name, .ok, "running (\(owner.pid.map { "pid \($0)" } ?? owner.uniqueName))")
-        }
-        if let noBus = reading.noBus {
-            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(noBus))")
+        switch reading.owner {
+        case .owned(let owner):
+            return CheckResult(Self.name, .ok, "running (\(owner))")
+        case .noBus(let reason):
+            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(reason))")
+        case .unowned:
+            break
         }
         let unit = SystemdUnits.notifierUnit
         if case .hidden(let path) = reading.autostart, case .noManager = reading.units {

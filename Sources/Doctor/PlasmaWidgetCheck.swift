@@ -5,14 +5,11 @@ package struct PlasmaWidgetCheck: Sendable {
     package static let pluginID = "com.nobadi.dbmultiverse"
     static let appletsFile = "plasma-org.kde.plasma.desktop-appletsrc"
 
-    package struct Reading: Sendable, Equatable {
-        package var installed: String?
-        package var added: Bool
-
-        package init(installed: String?, added: Bool) {
-            self.installed = installed
-            self.added = added
-        }
+    package enum Reading: Sendable, Equatable {
+        /// No data folder has the widget.
+        case notInstalled
+        /// The widget's folder, and whether an applet of it is on the desktop or a panel.
+        case installed(String, added: Bool)
     }
 
     package let reading: Reading
@@ -22,22 +19,23 @@ package struct PlasmaWidgetCheck: Sendable {
     /// Nil when Plasma (plasmashell) is not installed (no line then).
     package static func read(_ surroundings: Surroundings) -> Reading? {
         guard surroundings.program("plasmashell") != nil else { return nil }
-        let installed = surroundings.firstData("plasma/plasmoids/" + pluginID, where: Files.isDirectory)
+        guard let folder = surroundings.firstData("plasma/plasmoids/" + pluginID, where: Files.isDirectory) else { return .notInstalled }
         let applets = Files.read(surroundings.configHome + "/" + appletsFile, limit: 4 * 1024 * 1024)
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
         let added = applets.split(separator: "\n").contains { $0.filter { $0 != " " } == "plugin=\(pluginID)" }
-        return Reading(installed: installed, added: added)
+        return .installed(folder, added: added)
     }
 
     package func result(_ surroundings: Surroundings) -> CheckResult {
-        guard let folder = reading.installed else {
+        switch reading {
+        case .notInstalled:
             return CheckResult(Self.name, .missing, "not installed (no \(Self.pluginID) in the plasma/plasmoids folders)",
                                fix: ServiceCheck.installFix)
-        }
-        guard reading.added else {
+        case .installed(let folder, added: false):
             return CheckResult(Self.name, .missing, "installed in \(surroundings.short(folder)), not added",
                                fix: "right-click the desktop or a panel → Add Widgets… → DBMultiverse")
+        case .installed(let folder, added: true):
+            return CheckResult(Self.name, .ok, "installed in \(surroundings.short(folder)), added to the desktop or a panel")
         }
-        return CheckResult(Self.name, .ok, "installed in \(surroundings.short(folder)), added to the desktop or a panel")
     }
 }

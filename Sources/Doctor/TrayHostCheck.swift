@@ -9,9 +9,8 @@ package struct TrayHostCheck: Sendable {
     static let watcher = StatusNotifierWatcher.object.destination.rawValue
 
     package struct Reading: Sendable, Equatable {
-        /// Nil with a bus and no watcher; `noBus` says why there is no bus.
-        package var watcher: DoctorBus.Owner?
-        package var noBus: String?
+        /// Who owns the watcher's name.
+        package var watcher: DoctorBus.Lookup
         /// The watcher's `RegisteredStatusNotifierItems`.
         package var items: [String]
         /// `tray` in the config file turns the item off.
@@ -23,10 +22,9 @@ package struct TrayHostCheck: Sendable {
         /// DBMultiverse's GNOME Shell extension is on (the card stands in for the tray there).
         package var gnomeCardEnabled: Bool
 
-        package init(watcher: DoctorBus.Owner?, noBus: String?, items: [String], config: ConfigFile, desktop: String,
-                     notifierPID: UInt32?, gnomeCardEnabled: Bool) {
+        package init(watcher: DoctorBus.Lookup, items: [String], config: ConfigFile, desktop: String, notifierPID: UInt32?,
+                     gnomeCardEnabled: Bool) {
             self.watcher = watcher
-            self.noBus = noBus
             self.items = items
             self.config = config
             self.desktop = desktop
@@ -40,8 +38,9 @@ package struct TrayHostCheck: Sendable {
     package init(_ reading: Reading) { self.reading = reading }
 
     /// The watcher and its items, as the bus says.
-    package static func readWatcher(_ bus: DoctorBus) -> (DoctorBus.Owner?, [String]) {
-        guard let owner = bus.owner(of: watcher) else { return (nil, []) }
+    package static func readWatcher(_ bus: DoctorBus) -> (DoctorBus.Lookup, [String]) {
+        let owner = bus.lookUp(watcher)
+        guard case .owned = owner else { return (owner, []) }
         let items = (try? bus.call(StatusNotifierWatcher.registeredStatusNotifierItems.get(from: StatusNotifierWatcher.object)
             .withoutActivation()).get()) ?? []
         return (owner, items)
@@ -52,11 +51,11 @@ package struct TrayHostCheck: Sendable {
             return CheckResult(Self.name, .off, "the tray item is turned off (tray = no in \(surroundings.short(surroundings.configPath)))",
                                fix: "remove the tray = no line from \(shellWord(surroundings.configPath))")
         }
-        if let noBus = reading.noBus {
-            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(noBus))")
+        if case .noBus(let reason) = reading.watcher {
+            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(reason))")
         }
         let isGNOME = reading.desktop.split(separator: ":").contains { $0.uppercased() == "GNOME" }
-        guard let watcher = reading.watcher else {
+        guard let watcher = reading.watcher.owner else {
             if isGNOME && reading.gnomeCardEnabled {
                 return CheckResult(Self.name, .unavailable, "none: GNOME shows no tray, and DBMultiverse's card is on instead")
             }
@@ -65,7 +64,7 @@ package struct TrayHostCheck: Sendable {
                 : "add a system tray to your panel (Plasma's System Tray, Waybar's tray module, XFCE's Status Notifier Plugin)"
             return CheckResult(Self.name, .missing, "no \(Self.watcher) on the bus: the tray item has nowhere to show", fix: fix)
         }
-        let host = "\(Self.watcher) (\(watcher.pid.map { "pid \($0)" } ?? watcher.uniqueName))"
+        let host = "\(Self.watcher) (\(watcher))"
         guard let pid = reading.notifierPID else { return CheckResult(Self.name, .ok, host) }
         let ours = reading.items.contains { $0.hasPrefix("org.kde.StatusNotifierItem-\(pid)-") }
         return CheckResult(Self.name, .ok, host + (ours ? ", the notifier's item registered" : ", no item of the notifier registered (started with --no-tray?)"))

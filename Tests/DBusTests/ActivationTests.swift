@@ -10,18 +10,7 @@ import TestingTraits
     let bus: PrivateBus
     init() throws {
         bus = try PrivateBus()
-        try bus.installActivationFile(name: SampleObject.busName.rawValue, exec: try Self.sampleServicePath())
-    }
-
-    /// The `dbus-sample-service` built next to the test bundle (the same build directory).
-    static func sampleServicePath() throws -> String {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("dbus-sample-service").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw FixtureError("\(path) is missing: `swift build --build-tests` builds it next to the test bundle")
-        }
-        return path
+        try bus.installActivationFile(name: SampleObject.busName.rawValue, exec: try requireBuiltProduct("dbus-sample-service"))
     }
 
     // The bus itself (GetNameOwner, GetConnectionUnixProcessID, NameOwnerChanged).
@@ -57,7 +46,7 @@ import TestingTraits
         // It is our binary that answered, started by the bus (not by us).
         let pid = try await pid(client)
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
-        #expect(executable == (try Self.sampleServicePath()))
+        #expect(executable == (try requireBuiltProduct("dbus-sample-service")))
     }
 
     @Test func theBindingActivatesTheServiceToo() async throws {

@@ -18,51 +18,58 @@ struct DoctorCommandTests {
     /// What a machine without a systemd user manager answers (containers, ssh without a session).
     static let noManager = "echo 'Failed to connect to bus: No medium found' >&2; exit 1"
 
-    @Test func aBareInstallationFailsAndSaysWhatFixesEachPiece() throws {
+    /// Runs `body` in a bare home (nothing installed, no systemd user manager) on a private bus.
+    func inABareHome(_ body: (PrivateBus, DoctorHome) throws -> Void) throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
         let home = try DoctorHome()
         defer { home.remove() }
         try home.standIn("systemctl", Self.noManager)
-        try home.standIn("gsettings", "case \"$3\" in enabled-extensions) echo '@as []';; *) echo false;; esac")
-        try home.standIn("crontab", "echo \"no crontab for $USER\" >&2; exit 1")
+        try body(bus, home)
+    }
 
-        let result = try home.doctor(bus: bus)
-        #expect(result.status == 1, "\(result)")
-        let lines = DoctorLine.parse(result.stdout)
-        let service = try #require(lines["service"], "\(result.stdout)")
-        #expect(service.mark == "✗" && service.detail.contains("ServiceUnknown"), "\(service)")
-        #expect(service.fix == "fix: sudo apt install dbmultiverse (or make install, from the source)")
-        #expect(lines["data folder"]?.mark == "✓", "the folder can be made: \(result.stdout)")
-        #expect(lines["notifier"]?.fix == "fix: dbmultiverse notifier & (and add it to your session's startup)", "\(result.stdout)")
-        #expect(lines["notification server"]?.fix == "fix: sudo apt install dunst (or your desktop's own notification server)")
-        #expect(lines["tray host"]?.fix?.hasPrefix("fix: add a system tray to your panel") == true, "\(result.stdout)")
-        #expect(lines["sync timer"]?.detail.contains("no systemd user manager (Failed to connect to bus: No medium found)") == true)
-        #expect(lines["sync timer"]?.fix?.contains("crontab -e, and add: 30 19 * * 0,3,5 dbmultiverse sync") == true)
-        #expect(lines["catalogue"]?.fix == "fix: dbmultiverse sync", "\(result.stdout)")
-        // The browsers this machine has (the suite's: Firefox ESR and Chromium), without manifests.
-        for browser in ["firefox-esr", "chromium"] where ProcessRunner.find(browser, path: "/usr/bin") != nil {
-            let line = try #require(lines["browser \(browser)"], "\(result.stdout)")
-            #expect(line.mark == "✗" && line.fix != nil, "\(line)")
+    @Test func aBareInstallationFailsAndSaysWhatFixesEachPiece() throws {
+        try inABareHome { bus, home in
+            try home.standIn("gsettings", "case \"$3\" in enabled-extensions) echo '@as []';; *) echo false;; esac")
+            try home.standIn("crontab", "echo \"no crontab for $USER\" >&2; exit 1")
+
+            let result = try home.doctor(bus: bus)
+            #expect(result.status == 1, "\(result)")
+            let lines = DoctorLine.parse(result.stdout)
+            let service = try #require(lines["service"], "\(result.stdout)")
+            #expect(service.mark == "✗" && service.detail.contains("ServiceUnknown"), "\(service)")
+            #expect(service.fix == "fix: sudo apt install dbmultiverse (or make install, from the source)")
+            #expect(lines["data folder"]?.mark == "✓", "the folder can be made: \(result.stdout)")
+            #expect(lines["notifier"]?.fix == "fix: dbmultiverse notifier & (and add it to your session's startup)", "\(result.stdout)")
+            #expect(lines["notification server"]?.fix == "fix: sudo apt install dunst (or your desktop's own notification server)")
+            #expect(lines["tray host"]?.fix?.hasPrefix("fix: add a system tray to your panel") == true, "\(result.stdout)")
+            #expect(lines["sync timer"]?.detail.contains("no systemd user manager (Failed to connect to bus: No medium found)") == true)
+            #expect(lines["sync timer"]?.fix?.contains("crontab -e, and add: 30 19 * * 0,3,5 dbmultiverse sync") == true)
+            #expect(lines["catalogue"]?.fix == "fix: dbmultiverse sync", "\(result.stdout)")
+            // The browsers this machine has (the suite's: Firefox ESR and Chromium), without manifests.
+            for browser in ["firefox-esr", "chromium"] where ProcessRunner.find(browser, path: "/usr/bin") != nil {
+                let line = try #require(lines["browser \(browser)"], "\(result.stdout)")
+                #expect(line.mark == "✗" && line.fix != nil, "\(line)")
+            }
+            // Every piece that is missing says what fixes it, on the line below.
+            for line in lines where line.mark == "✗" {
+                #expect(line.fix?.hasPrefix("fix: ") == true, "\(line)")
+            }
+            #expect(result.stdout.hasSuffix("The essentials do not work: see the service and data folder lines.\n"))
+            #expect(home.toolCalls.contains("systemctl --user show"), "\(home.toolCalls)")
+            #expect(home.toolCalls.contains("crontab -l"), "\(home.toolCalls)")
+
+            let json = try home.doctor("--format", "json", bus: bus)
+            #expect(json.status == 1)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+            #expect(object["ok"] as? Bool == false)
+            let checks = try #require(object["checks"] as? [[String: Any]])
+            #expect(checks.map { $0["name"] as? String } == lines.map(\.name))
+            #expect(checks.first?["status"] as? String == "missing" && checks.first?["fix"] as? String == "sudo apt install dbmultiverse (or make install, from the source)")
+
+            let usage = try home.doctor("--format", "xml", bus: bus)
+            #expect(usage.status == 2 && usage.stdout.isEmpty && usage.stderr.contains("'xml' is invalid for '--format"), "\(usage)")
         }
-        // Every piece that is missing says what fixes it, on the line below.
-        for line in lines where line.mark == "✗" {
-            #expect(line.fix?.hasPrefix("fix: ") == true, "\(line)")
-        }
-        #expect(result.stdout.hasSuffix("The essentials do not work: see the service and data folder lines.\n"))
-        #expect(home.toolCalls.contains("systemctl --user show"), "\(home.toolCalls)")
-        #expect(home.toolCalls.contains("crontab -l"), "\(home.toolCalls)")
-
-        let json = try home.doctor("--format", "json", bus: bus)
-        #expect(json.status == 1)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
-        #expect(object["ok"] as? Bool == false)
-        let checks = try #require(object["checks"] as? [[String: Any]])
-        #expect(checks.map { $0["name"] as? String } == lines.map(\.name))
-        #expect(checks.first?["status"] as? String == "missing" && checks.first?["fix"] as? String == "sudo apt install dbmultiverse (or make install, from the source)")
-
-        let usage = try home.doctor("--format", "xml", bus: bus)
-        #expect(usage.status == 2 && usage.stdout.isEmpty && usage.stderr.contains("'xml' is invalid for '--format"), "\(usage)")
     }
 
     @Test func aCompleteInstallationPassesEveryCheck() async throws {
@@ -151,22 +158,19 @@ struct DoctorCommandTests {
 
     /// A notification server that owns its name but never answers costs the doctor its timeout, no more.
     @Test func aPeerThatNeverAnswersDoesNotHangIt() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let home = try DoctorHome()
-        defer { home.remove() }
-        try home.standIn("systemctl", Self.noManager)
-        // Owns the name, and its loop never runs: calls to it are never read.
-        let silent = try BusHost(address: bus.address)
-        try silent.own("org.freedesktop.Notifications")
-        defer { _ = silent.stop() }
+        try inABareHome { bus, home in
+            // Owns the name, and its loop never runs: calls to it are never read.
+            let silent = try BusHost(address: bus.address)
+            try silent.own("org.freedesktop.Notifications")
+            defer { _ = silent.stop() }
 
-        let started = Date()
-        let result = try home.doctor(bus: bus)
-        let seconds = Date().timeIntervalSince(started)
-        #expect(result.status == 1 && !result.timedOut, "\(result)")
-        let line = try #require(DoctorLine.parse(result.stdout)["notification server"], "\(result.stdout)")
-        #expect(line.mark == "✗" && line.detail.hasSuffix("did not answer GetServerInformation within 3 s"), "\(line)")
-        #expect(seconds < 20, "the doctor took \(seconds) s")
+            let started = Date()
+            let result = try home.doctor(bus: bus)
+            let seconds = Date().timeIntervalSince(started)
+            #expect(result.status == 1 && !result.timedOut, "\(result)")
+            let line = try #require(DoctorLine.parse(result.stdout)["notification server"], "\(result.stdout)")
+            #expect(line.mark == "✗" && line.detail.hasSuffix("did not answer GetServerInformation within 3 s"), "\(line)")
+            #expect(seconds < 20, "the doctor took \(seconds) s")
+        }
     }
 }

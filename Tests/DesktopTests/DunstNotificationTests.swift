@@ -13,26 +13,15 @@ import TestingTraits
 ///
 /// Off the cooperative pool: the script blocks for a few seconds.
 @Suite(.timeLimit(.minutes(2)), .holds(.desktopSession), .offThePool) struct DunstNotificationTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/real-notification-daemon.sh").path
-
     /// Why dunst can't be run here, or nil when it can.
-    static let unavailable: String? = {
-        for tool in ["dunst", "dunstctl", "Xvfb", "import", "convert", "dbus-daemon", "dbus-monitor", "gdbus"] where !isOnPath(tool) {
-            return "\(tool) is not installed (the notifications' server needs dunst, xvfb, imagemagick, dbus-bin, libglib2.0-bin)"
-        }
-        return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
-    }()
+    static let unavailable = hostUnavailable(
+        tools: ["dunst", "dunstctl", "Xvfb", "import", "convert", "dbus-daemon", "dbus-monitor", "gdbus"],
+        needs: "the notifications' server needs dunst, xvfb, imagemagick, dbus-bin, libglib2.0-bin")
 
     @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func dunstShowsTheChapterAndTheNewPagesAndAClickOpensTheChapter() throws {
-        let shots = try makeTemporaryDirectory("dbm-notify-shots")
-        let sessionFolder = try makeTemporaryDirectory("dbm-notify-check", for: [.sockets])
-        defer { try? FileManager.default.removeItem(atPath: sessionFolder) }
-        var environment = testEnvironment()
-        environment["SCREENSHOT_DIR"] = shots
-        environment["NOTIFY_CHECK_FOLDER"] = sessionFolder
-        let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 90)
-        print("real-notification-daemon.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
+        let (run, shots) = try runHostCheck("real-notification-daemon.sh", name: "notify", shotsUse: [],
+                                            session: ("NOTIFY_CHECK_FOLDER", [.sockets]), timeout: 90)
         #expect(run.status == 0, "\(run)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         // What dunst displayed, newest first, as its history has it: the cover as the image (in the
@@ -52,9 +41,6 @@ import TestingTraits
         #expect(history.count == 3, "chapter 43's notification was replaced, not kept: \(history)")
         #expect(lines.contains("chapter 43, then 44: 1 notification displayed"))
         #expect(lines.contains(#"click →  int32 44  string "dbmultiverse://chapter/44" "#), "\(run.stdout)")
-        for shot in ["chapter.png", "new-pages.png"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
-            #expect((attributes[.size] as? Int ?? 0) > 10000, "\(shot) is missing or empty")
-        }
+        try expectScreenshots(["chapter.png", "new-pages.png"], in: shots, largerThan: 10000)
     }
 }

@@ -16,33 +16,20 @@ import TestingTraits
 /// for its own (a system bus, a session bus and the accessibility bus); off the cooperative pool:
 /// the script blocks for ~40 s.
 @Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool) struct GnomeShellCardTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/gnome-shell-check.sh").path
-
     /// Why the shell can't be run here, or nil when it can.
-    static let unavailable: String? = {
-        let tools = ["gnome-shell", "gnome-extensions", "gsettings", "gjs", "dbus-run-session", "dbus-daemon"]
-            + (getuid() == 0 ? ["setpriv"] : [])
-        for tool in tools where !isOnPath(tool) {
-            return "\(tool) is not installed (the card's shell needs gnome-shell, gjs, dbus-daemon)"
-        }
-        if !FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/pyatspi") {
-            return "python3-pyatspi is not installed"
-        }
-        if getuid() == 0, getpwnam("nobody") == nil { return "no user nobody to run the shell as" }
-        return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
-    }()
+    static let unavailable = hostUnavailable(
+        tools: ["gnome-shell", "gnome-extensions", "gsettings", "gjs", "dbus-run-session", "dbus-daemon"],
+        files: ["/usr/lib/python3/dist-packages/pyatspi"], needs: "the card's shell needs gnome-shell, gjs, dbus-daemon, python3-pyatspi",
+        asNobody: "gnome-shell")
 
     @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func theTopBarAndTheCardFollowTheServiceAndOpenChapters() throws {
-        let shots = try makeTemporaryDirectory("dbm-gnome-shots", for: [.otherUsers])
-        let sessionFolder = try makeTemporaryDirectory("dbm-gnome-check", for: [.programs, .otherUsers, .sockets])
-        defer { try? FileManager.default.removeItem(atPath: sessionFolder) }
-        var environment = testEnvironment()
-        environment["SCREENSHOT_DIR"] = shots
-        environment["CARD_CHECK_FOLDER"] = sessionFolder
-        let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 150)
+        // The shell's own log is left out of what is printed.
+        let (run, shots) = try runHostCheck("gnome-shell-check.sh", name: "gnome", shotsUse: [.otherUsers],
+                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150) { run in
+            run.stdout.split(separator: "\n").filter { !$0.contains("GNOME Shell-") }.joined(separator: "\n")
+        }
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        print("gnome-shell-check.sh exited \(run.status); screenshots in \(shots)\n" + lines.filter { !$0.contains("GNOME Shell-") }.joined(separator: "\n"))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(lines.contains("top bar: \"Read Multiverse Reader\" (dbmultiverse entry --family small: \"Read Multiverse Reader\")"))
         #expect(lines.contains("placeholder card: label \"Read Multiverse Reader — start with Chapter 1\" | button \"Start reading\""))
@@ -66,9 +53,6 @@ import TestingTraits
         #expect(lines.contains("disable -> enable: top bar \"\(DemoStory.small)\""))
         #expect(lines.contains("the shell logged nothing about the extension"))
         #expect(lines.last == "screenshots: \(shots)" && lines.contains("PASS"))
-        for shot in ["placeholder.png", "panel.png", "card.png", "panel-no-service.png"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
-            #expect((attributes[.size] as? Int ?? 0) > 1000, "\(shot) is missing or empty")
-        }
+        try expectScreenshots(["placeholder.png", "panel.png", "card.png", "panel-no-service.png"], in: shots, largerThan: 1000)
     }
 }

@@ -138,21 +138,11 @@ enum DesktopInstall {
         .deletingLastPathComponent()
     static let desktopSource = "desktop/com.nobadi.DBMultiverse.desktop"
 
-    /// The `dbmultiverse` built next to the test bundle (the same build directory).
-    static func builtBinary() throws -> String {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("dbmultiverse").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw FixtureError("\(path) is missing: `swift build --build-tests` builds it next to the test bundle")
-        }
-        return path
-    }
-
     /// Runs `make -C <repository> <arguments> BINARY=<debug binary>`.
     static func make(_ arguments: [String], environment: [String: String]) throws -> CommandResult {
-        try runCommand(["make", "--no-print-directory", "-C", repository.path] + arguments + ["BINARY=\(try builtBinary())"],
-                       environment: environment, timeout: 60)
+        let binary = try requireBuiltProduct("dbmultiverse")
+        return try runCommand(["make", "--no-print-directory", "-C", repository.path] + arguments + ["BINARY=\(binary)"],
+                              environment: environment, timeout: 60)
     }
 
     /// The Plasma widget's package (scripts/plasmoid.sh), under its folder.
@@ -192,7 +182,7 @@ enum DesktopInstall {
     /// command of every Exec=/ExecStart= line, and nothing else changed.
     static func expectInstalledContents(root: String, prefix: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let binary = prefix + "/bin/dbmultiverse"
-        #expect(FileManager.default.contentsEqual(atPath: root + binary, andPath: try builtBinary()), sourceLocation: sourceLocation)
+        #expect(FileManager.default.contentsEqual(atPath: root + binary, andPath: try requireBuiltProduct("dbmultiverse")), sourceLocation: sourceLocation)
         #expect(FileManager.default.isExecutableFile(atPath: root + binary), sourceLocation: sourceLocation)
         for icon in ["/share/icons/hicolor/scalable/apps/", "/share/dbmultiverse/icons/hicolor/scalable/apps/"] {
             #expect(FileManager.default.contentsEqual(atPath: root + prefix + icon + "com.nobadi.DBMultiverse.svg",

@@ -6,22 +6,17 @@ import TestingTraits
 
 /// The built `dbmultiverse notifier` as systemd runs it: exit 0 on SIGTERM, non-zero when the
 /// bus goes away (so `Restart=on-failure` brings it back). Its log (stderr) is read as it comes.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct NotifierProcessTests {
-    /// The `dbmultiverse` binary built next to this test bundle.
-    static var binary: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("dbmultiverse").path
-    }
-
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+struct NotifierProcessTests {
     func startNotifier(on bus: PrivateBus, _ options: [String] = [], environment: [String: String] = [:]) throws -> StreamingCommand {
-        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier \"$@\" 2>&1", Self.binary] + options,
+        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier \"$@\" 2>&1", Binary.dbmultiverse] + options,
                                             environment: bus.clientEnvironment.merging(environment) { $1 })
         try notifier.waitForLine(timeout: 10, "the notifier's start") { $0.contains("following com.nobadi.DBMultiverse") }
         return notifier
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
-    func sigtermExitsZero() throws {
+    @Test func sigtermExitsZero() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
         let notifier = try startNotifier(on: bus)
@@ -29,8 +24,7 @@ import TestingTraits
         #expect(try notifier.terminate(SIGTERM) == 0)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
-    func losingTheBusExitsNonZero() throws {
+    @Test func losingTheBusExitsNonZero() throws {
         let bus = try PrivateBus()
         let notifier = try startNotifier(on: bus)
         defer { notifier.stop() }
@@ -42,15 +36,14 @@ import TestingTraits
     /// One notifier per bus (DESIGN §16: an autostart entry and a systemd unit may both start
     /// one): the first owns com.nobadi.DBMultiverse.Notifier; a second says so and leaves with
     /// status 0 (no restart by systemd), and the first keeps its name and goes on.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
-    func aSecondNotifierOnTheBusLeaves() throws {
+    @Test func aSecondNotifierOnTheBusLeaves() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
         let first = try startNotifier(on: bus)
         defer { first.stop() }
         let owner = try runCommand(["busctl", "--user", "status", "com.nobadi.DBMultiverse.Notifier"], environment: bus.clientEnvironment)
         #expect(owner.status == 0 && owner.stdout.contains("Comm=dbmultiverse"), "\(owner)")
-        let second = try runCommand([Self.binary, "notifier"], environment: bus.clientEnvironment, timeout: 10)
+        let second = try runCommand([Binary.dbmultiverse, "notifier"], environment: bus.clientEnvironment, timeout: 10)
         #expect(second.status == 0, "\(second)")
         #expect(second.stderr.contains("another notifier runs on this session bus (it owns com.nobadi.DBMultiverse.Notifier)"), "\(second)")
         let still = try runCommand(["busctl", "--user", "status", "com.nobadi.DBMultiverse.Notifier"], environment: bus.clientEnvironment)
@@ -60,8 +53,7 @@ import TestingTraits
 
     /// The tray item is on by default, registered with the panel's watcher; `--no-tray` and
     /// `tray = no` in the config file turn it off.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
-    func theTrayItemIsOnUnlessTurnedOff() async throws {
+    @Test func theTrayItemIsOnUnlessTurnedOff() async throws {
         let panel = try BusWithAPanel()
         defer { panel.stop() }
         let (bus, watcher) = (panel.bus, panel.watcher)
@@ -92,8 +84,7 @@ import TestingTraits
 
     /// The notifier and the tray item follow the service through one subscription: the process
     /// asks the bus for `TimelinesReloaded` once (each asked for it before), as dbus-monitor sees.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
-    func theNotifierAndTheTrayShareOneSubscription() async throws {
+    @Test func theNotifierAndTheTrayShareOneSubscription() async throws {
         let panel = try BusWithAPanel()
         defer { panel.stop() }
         let (bus, watcher) = (panel.bus, panel.watcher)

@@ -10,14 +10,8 @@ import TestingTraits
 ///
 /// Off the cooperative pool: the script blocks for about a minute.
 @Suite(.timeLimit(.minutes(4)), .holds(.desktopSession), .offThePool) struct PlasmaCardTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/plasma-card-check.sh").path
-
     @Test func theCardFollowsTheReaderInARealPlasmoidViewer() throws {
-        let shots = try makeTemporaryDirectory("dbm-plasma-shots", for: [.otherUsers])
-        var environment = testEnvironment()
-        environment["SCREENSHOT_DIR"] = shots
-        let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 200)
-        print("plasma-card-check.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
+        let (run, shots) = try runHostCheck("plasma-card-check.sh", name: "plasma", shotsUse: [.otherUsers], timeout: 200)
         #expect(run.status == 0, "\(run)")
         // The reader of scripts/demo-story.sh: chapter 42, 35% read, 3 new pages.
         let chapter = DemoStory.chapter
@@ -33,9 +27,6 @@ import TestingTraits
         #expect(run.stdout.contains(" 0 context switches"), "idle means idle: \(run.stdout)")
         #expect(run.stdout.contains("  label: Read Multiverse Reader — start with Chapter 1\n  push button: Start reading\n"), "\(run.stdout)")
         #expect(run.stdout.contains("in a panel: \(DemoStory.small); a click opens the card with Chapter \(chapter)"), "\(run.stdout)")
-        for shot in ["card.png", "placeholder.png", "panel.png", "panel-open.png"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
-            #expect((attributes[.size] as? Int ?? 0) > 10000, "\(shot) is missing or empty")
-        }
+        try expectScreenshots(["card.png", "placeholder.png", "panel.png", "panel-open.png"], in: shots, largerThan: 10000)
     }
 }

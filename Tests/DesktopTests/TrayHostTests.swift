@@ -15,34 +15,19 @@ import TestingTraits
 /// Off the cooperative pool: the script blocks for ~10 s, and on two cores a blocked pool thread
 /// delays other suites' tasks (a CI run saw CallLifecycleTests' 200 ms call timeout end after 15 s).
 @Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .offThePool) struct TrayHostTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/tray-host-check.sh").path
-
-    /// Why the host can't be run here, or nil when it can.
-    static let unavailable: String? = {
-        let tools = ["sway", "waybar", "grim", "swaymsg", "cc", "dbus-monitor", "gdbus", "busctl", "convert"] + (getuid() == 0 ? ["setpriv"] : [])
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for tool in tools where !path.contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }) {
-            return "\(tool) is not installed (the real tray host needs sway, waybar, grim, dbus-bin, libglib2.0-bin, a C compiler, imagemagick)"
-        }
-        // Waybar's module is read as a screen reader reads it.
-        for needed in ["/usr/lib/python3/dist-packages/pyatspi", "/usr/libexec/at-spi-bus-launcher"] where !FileManager.default.fileExists(atPath: needed) {
-            return "\(needed) is missing (python3-pyatspi, at-spi2-core)"
-        }
-        if getuid() == 0, getpwnam("nobody") == nil { return "no user nobody to run sway as (sway refuses root)" }
-        return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
-    }()
+    /// Why the host can't be run here, or nil when it can. Waybar's module is read as a screen reader
+    /// reads it (AT-SPI).
+    static let unavailable = hostUnavailable(
+        tools: ["sway", "waybar", "grim", "swaymsg", "cc", "dbus-monitor", "gdbus", "busctl", "convert"],
+        files: ["/usr/lib/python3/dist-packages/pyatspi", "/usr/libexec/at-spi-bus-launcher"],
+        needs: "the real tray host needs sway, waybar, grim, dbus-bin, libglib2.0-bin, a C compiler, imagemagick, python3-pyatspi, at-spi2-core",
+        asNobody: "sway")
 
     @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func waybarShowsTheItemAndItsMenuOpensAChapter() throws {
-        let shots = try makeTemporaryDirectory("dbm-tray-shots", for: [.otherUsers])
         // The session installs and runs the binary from its folder, as another user, with sockets in it.
-        let sessionFolder = try makeTemporaryDirectory("dbm-tray-check", for: [.programs, .otherUsers, .sockets])
-        defer { try? FileManager.default.removeItem(atPath: sessionFolder) }
-        var environment = testEnvironment()
-        environment["SCREENSHOT_DIR"] = shots
-        environment["TRAY_CHECK_FOLDER"] = sessionFolder
-        let run = try runCommand([Self.script, Binary.dbmultiverse], environment: environment, timeout: 150)
-        print("tray-host-check.sh exited \(run.status); screenshots in \(shots)\n\(run.stdout)\(run.stderr)")
+        let (run, shots) = try runHostCheck("tray-host-check.sh", name: "tray", shotsUse: [.otherUsers],
+                                            session: ("TRAY_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150)
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("RegisteredStatusNotifierItems: as 1 \"org.kde.StatusNotifierItem-"), "\(run.stdout)")
         // The README's custom module beside the tray, as AT-SPI reads Waybar's label: the reader of
@@ -51,9 +36,6 @@ import TestingTraits
         let chapter = DemoStory.chapter
         #expect(run.stdout.contains("Continue reading →  int32 \(chapter)  string \"dbmultiverse://chapter/\(chapter)\""), "\(run.stdout)")
         #expect(run.stdout.contains("Waybar restarted: watcher :"), "\(run.stdout)")
-        for shot in ["bar.png", "menu.png", "bar-after-restart.png"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + shot)
-            #expect((attributes[.size] as? Int ?? 0) > 1000, "\(shot) is missing or empty")
-        }
+        try expectScreenshots(["bar.png", "menu.png", "bar-after-restart.png"], in: shots, largerThan: 1000)
     }
 }

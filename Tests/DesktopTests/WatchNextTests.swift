@@ -45,6 +45,18 @@ import TestingTraits
         return try answer(line + "\n", sourceLocation: sourceLocation)
     }
 
+    /// A service with the reader on chapter 42, and the answer that shows it.
+    func serviceShowingChapter42(sourceLocation: SourceLocation = #_sourceLocation) throws -> (ActivatedService, Answer) {
+        let service = try ActivatedService()
+        do {
+            #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0, sourceLocation: sourceLocation)
+            return (service, try next(service, sourceLocation: sourceLocation))
+        } catch {
+            service.stop()
+            throw error
+        }
+    }
+
     @Test func answersAtOnceWithTheEntryAndItsToken() async throws {
         let service = try ActivatedService()
         defer { service.stop() }
@@ -77,10 +89,8 @@ import TestingTraits
     /// The answer waits for the reload that changes something: a reload of the same entry (only its
     /// date is new) and a progress step the rules hold back are no answer.
     @Test func waitsForTheReloadThatChangesTheEntry() async throws {
-        let service = try ActivatedService()
+        let (service, shown) = try serviceShowingChapter42()
         defer { service.stop() }
-        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
-        let shown = try next(service)
         let waiter = try waiting(service, after: shown.token)
         defer { waiter.stop() }
         #expect(try service.cli("reload").status == 0)
@@ -94,10 +104,9 @@ import TestingTraits
     /// A burst of updates, followed as the widget follows it (each answer's token passed to the
     /// next question), ends with the last one shown.
     @Test func aBurstEndsWithTheLastUpdateShown() async throws {
-        let service = try ActivatedService()
+        let (service, chapter42) = try serviceShowingChapter42()
         defer { service.stop() }
-        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
-        var shown = try next(service)
+        var shown = chapter42
         let waiter = try waiting(service, after: shown.token)
         defer { waiter.stop() }
         for chapter in 43...47 {
@@ -120,10 +129,8 @@ import TestingTraits
     /// With no service the current entry is the placeholder; a question that already shows it
     /// waits for the service to come back (started here by bus activation) with something else.
     @Test func followsTheServiceAwayAndBack() async throws {
-        let service = try ActivatedService()
+        let (service, chapter) = try serviceShowingChapter42()
         defer { service.stop() }
-        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
-        let chapter = try next(service)
         let waiter = try waiting(service, after: chapter.token)
         defer { waiter.stop() }
         let client = try await BusClient.connect(.address(service.bus.address))
