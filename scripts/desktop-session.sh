@@ -1,6 +1,6 @@
 # Sourced by the scripts that run a real desktop host in a session of its own
-# (tray-host-check.sh, gnome-shell-check.sh, plasma-card-check.sh). They call `skip` (exit 77) when
-# the host can't run.
+# (tray-host-check.sh, gnome-shell-check.sh, plasma-card-check.sh, real-notification-daemon.sh).
+# They call `skip` (exit 77) when the host can't run.
 #
 # session_user REASON: as root, the session runs as the user `nobody` (REASON: why not root);
 # otherwise as the caller. Sets `user` and `as_user COMMAND...` (COMMAND run as that user with
@@ -49,4 +49,34 @@ end_session_processes() {
             kill -KILL "$pid" 2>/dev/null || true
         fi
     done
+}
+
+# scratch_session FOLDER LOG...: for a check that runs as the caller: its folder ($work, made in
+# FOLDER: home, runtime (0700), bus) and its screenshots' ($shots: $SCREENSHOT_DIR or a new one in
+# /tmp), and an exit trap that kills $pids, what the session started behind the script's back and
+# its bus ($BUS_PID), shows the end of each $work/LOG.log when the check failed, removes $work and
+# says where the screenshots are.
+scratch_session() {
+    local parent=$1; shift
+    session_logs=("$@")
+    work="$(mktemp -d "$parent/dbm-session.XXXXXX")"
+    shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-shots.XXXXXX)}"
+    mkdir -p "$work/home" "$work/runtime" "$work/bus" "$shots"
+    chmod 700 "$work/runtime"
+    pids=()
+    trap scratch_session_end EXIT INT TERM
+}
+
+scratch_session_end() {
+    local status=$? pid log
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    end_session_processes "$work" "${BUS_ADDRESS:-}"
+    [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
+    if [ "$status" -ne 0 ]; then
+        for log in "${session_logs[@]}"; do [ -f "$work/$log.log" ] && { echo "--- $log.log" >&2; tail -20 "$work/$log.log" >&2; }; done
+    fi
+    rm -rf "$work"
+    echo "screenshots: $shots"
+    exit "$status"
 }

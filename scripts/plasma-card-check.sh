@@ -28,28 +28,10 @@ for tool in plasmoidviewer Xvfb import convert dbus-daemon dbus-monitor busctl /
     command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/dbm-plasma.XXXXXX")"
-shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-plasma-shots.XXXXXX)}"
-mkdir -p "$work/home" "$work/runtime" "$work/data" "$work/bus" "$work/services" "$shots"
-chmod 700 "$work/runtime"
-pids=()
-cleanup() {
-    local status=$?
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    # The service, the accessibility bus and the watch commands were started by the bus or the viewer.
-    end_session_processes "$work" "${BUS_ADDRESS:-}"
-    [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
-    if [ "$status" -ne 0 ]; then
-        for log in viewer viewer-panel monitor; do [ -f "$work/$log.log" ] && { echo "--- $log.log" >&2; tail -20 "$work/$log.log" >&2; }; done
-    fi
-    rm -rf "$work"
-    echo "screenshots: $shots"
-    exit "$status"
-}
-trap cleanup EXIT INT TERM
-source "$repository/scripts/bounded-wait.sh"
 source "$repository/scripts/desktop-session.sh"
+scratch_session "${TMPDIR:-/tmp}" viewer viewer-panel monitor
+mkdir -p "$work/data" "$work/services"
+source "$repository/scripts/bounded-wait.sh"
 source "$repository/scripts/demo-story.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

@@ -24,24 +24,9 @@ for tool in dunst dunstctl Xvfb import convert dbus-daemon dbus-monitor gdbus; d
     command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (scripts/install-deps.sh installs it)" >&2; exit 77; }
 done
 
-work="$(mktemp -d "${NOTIFY_CHECK_FOLDER:-/tmp}/dbm-notify.XXXXXX")"
-shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-notify-shots.XXXXXX)}"
-mkdir -p "$work/home" "$work/runtime" "$work/data dir" "$work/bus" "$shots"
-chmod 700 "$work/runtime"
-pids=()
-cleanup() {
-    local status=$?
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    [ -n "${BUS_PID:-}" ] && kill -KILL "$BUS_PID" 2>/dev/null
-    if [ "$status" -ne 0 ]; then
-        for log in dunst notifier service; do [ -f "$work/$log.log" ] && { echo "--- $log.log" >&2; tail -20 "$work/$log.log" >&2; }; done
-    fi
-    rm -rf "$work"
-    echo "screenshots: $shots"
-    exit "$status"
-}
-trap cleanup EXIT INT TERM
+source "$repository/scripts/desktop-session.sh"
+scratch_session "${NOTIFY_CHECK_FOLDER:-/tmp}" dunst notifier service
+mkdir -p "$work/data dir"
 source "$repository/scripts/bounded-wait.sh"
 source "$repository/scripts/demo-story.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
