@@ -65,15 +65,13 @@ final class ProcessGroup: @unchecked Sendable {
         guard first else { return [] }
         kill(-pid, SIGKILL)
         _ = Spawn.wait(for: pid, timeout: timeout)
-        // The group's other processes were reparented, so no event tells of their end: poll /proc
-        // for them until the deadline.
+        // The group's other processes were reparented and are not ours to reap: each one's pidfd
+        // tells of its end (as a zombie, which `processes(inGroup:)` leaves out).
         let deadline = Date().addingTimeInterval(timeout)
-        var left = Self.processes(inGroup: pid)
-        while !left.isEmpty, Date() < deadline {
-            kill(-pid, SIGKILL)
-            usleep(20_000)
-            left = Self.processes(inGroup: pid)
+        for member in Self.processes(inGroup: pid) {
+            _ = Spawn.waitUntilEnded(member, timeout: max(0, deadline.timeIntervalSinceNow))
         }
+        let left = Self.processes(inGroup: pid)
         lock.lock()
         while !outputEnded, lock.wait(until: deadline) {}
         lock.unlock()
