@@ -54,13 +54,6 @@ package final class Notifier {
         case pages
     }
 
-    /// A notification to show or shown: the entry, and for new pages the count and first unread page.
-    private struct Shown {
-        var entry: ChapterEntry
-        var newPages = 0
-        var firstUnreadPage = 0
-    }
-
     package let connection: Connection
     private let client: NotificationsClient
     private let widget = WidgetClient()
@@ -78,12 +71,13 @@ package final class Notifier {
     /// Bumped at every change of owner of `org.freedesktop.Notifications`: a reply from an older
     /// server says nothing about the current one.
     private var serverGeneration = 0
-    /// Per kind, the latest notification not yet shown.
-    private var pending: [Kind: Shown] = [:]
+    /// Per kind, the entry of the latest notification not yet shown (an announcement tells its
+    /// entry's `new-pages` and opens its `first-unread-page`).
+    private var pending: [Kind: ChapterEntry] = [:]
     /// True while `GetCapabilities` or `Notify` is in flight (one at a time keeps ids in order).
     private var busy = false
-    /// Per kind, the standing notification: its id and what it shows.
-    private var current: [Kind: (id: UInt32, shown: Shown)] = [:]
+    /// Per kind, the standing notification: its id and the entry it shows.
+    private var current: [Kind: (id: UInt32, entry: ChapterEntry)] = [:]
     /// The new-pages rule's memory (stored in the data folder).
     private var announcements: PageAnnouncements
     /// The last `ActivationToken` received, with the id it is for.
@@ -147,7 +141,7 @@ package final class Notifier {
         case .chapterChange where entry.isPlaceholder:
             logger.debug("chapter change to the placeholder: nothing to notify")
         case .chapterChange:
-            pending[.chapter] = Shown(entry: entry)
+            pending[.chapter] = entry
             considerNewPages(entry, reading: true)
         case .pagesPublished:
             considerNewPages(entry)
@@ -187,8 +181,8 @@ package final class Notifier {
         case .remembered:
             logger.debug("latest page \(entry.latestPage) with the reader caught up or reading: nothing to announce")
             pending[.pages] = nil // an announcement still waiting for a server would be out of date
-        case .announce(let newPages, let firstUnreadPage):
-            pending[.pages] = Shown(entry: entry, newPages: newPages, firstUnreadPage: firstUnreadPage)
+        case .announce:
+            pending[.pages] = entry
         }
         do {
             try folder.writeAnnouncedPages(announcements)
@@ -201,7 +195,7 @@ package final class Notifier {
 
     /// Sends the first pending notification, reading the capabilities first when they are unknown.
     private func sendPending() {
-        guard !busy, let kind = Kind.allCases.first(where: { pending[$0] != nil }), let shown = pending[kind] else { return }
+        guard !busy, let kind = Kind.allCases.first(where: { pending[$0] != nil }), let entry = pending[kind] else { return }
         let generation = serverGeneration
         guard let capabilities else {
             busy = true
@@ -216,19 +210,19 @@ package final class Notifier {
                 case .failure(let error):
                     // A server that can't say: send without actions, and ask again next time.
                     reportOnce(error.name, "GetCapabilities failed (\(error)); notifying without actions")
-                    send(kind, shown, capabilities: [], generation: generation)
+                    send(kind, entry, capabilities: [], generation: generation)
                 }
             }
             return
         }
-        send(kind, shown, capabilities: capabilities, generation: generation)
+        send(kind, entry, capabilities: capabilities, generation: generation)
     }
 
-    private func send(_ kind: Kind, _ shown: Shown, capabilities: Set<String>, generation: Int) {
+    private func send(_ kind: Kind, _ entry: ChapterEntry, capabilities: Set<String>, generation: Int) {
         let replacing = current[kind]?.id ?? 0
         let request = switch kind {
-        case .chapter: ChapterNotification.request(for: shown.entry, replacing: replacing, capabilities: capabilities)
-        case .pages: PagesNotification.request(for: shown.entry, newPages: shown.newPages, replacing: replacing, capabilities: capabilities)
+        case .chapter: ChapterNotification.request(for: entry, replacing: replacing, capabilities: capabilities)
+        case .pages: PagesNotification.request(for: entry, newPages: entry.newPages, replacing: replacing, capabilities: capabilities)
         }
         pending[kind] = nil
         busy = true
@@ -236,22 +230,22 @@ package final class Notifier {
             busy = false
             switch result {
             case .success(let id) where generation == serverGeneration:
-                current[kind] = (id, shown)
+                current[kind] = (id, entry)
                 if activation?.id != id { activation = nil }
                 reportedMissingServer = false
                 switch kind {
                 case .chapter:
-                    logger.info("notified chapter \(shown.entry.chapter) (notification \(id))")
+                    logger.info("notified chapter \(entry.chapter) (notification \(id))")
                     observer?(.notified(id: id))
                 case .pages:
-                    logger.info("announced \(PagesNotification.summary(newPages: shown.newPages)) up to page \(shown.entry.latestPage) (notification \(id))")
+                    logger.info("announced \(PagesNotification.summary(newPages: entry.newPages)) up to page \(entry.latestPage) (notification \(id))")
                     observer?(.announced(id: id))
                 }
             case .success:
                 // Shown by a server that has since left the bus: the id means nothing now.
                 break
             case .failure(let error) where WidgetFollower.meansNoServer(error):
-                if pending[kind] == nil { pending[kind] = shown }
+                if pending[kind] == nil { pending[kind] = entry }
                 serverMissing(since: generation)
             case .failure(let error):
                 reportOnce(error.name, "Notify failed: \(error)")
@@ -311,8 +305,8 @@ package final class Notifier {
             let token = activation?.id == id ? activation?.token : nil
             activation = nil
             switch kind {
-            case .chapter: open(standing.shown.entry, token: token)
-            case .pages: activate(.openPage(standing.shown.firstUnreadPage), token: token)
+            case .chapter: open(standing.entry, token: token)
+            case .pages: activate(.openPage(standing.entry.firstUnreadPage), token: token)
             }
         case .notificationClosed(let id, let reason):
             guard let kind = kind(of: id) else { return }
