@@ -108,24 +108,19 @@ struct ReadmeTests {
     /// Every relative link of the README and the docs/ pages names a file that exists, and an
     /// anchor one of its headings (pictures are DocumentationImageTests').
     @Test func everyLinkResolves() throws {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.path + "/docs")
-            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
         var broken: [String] = []
-        for page in ["README.md", "SECURITY.md"] + docs {
-            let text = try String(contentsOf: repositoryRoot.appendingPathComponent(page), encoding: .utf8)
-            let prose = Self.blocks(of: text).isEmpty ? text : Self.withoutCodeBlocks(text)
-            for link in Self.links(in: prose) where !link.hasPrefix("http") && !link.hasPrefix("mailto:") && !link.hasSuffix(".png") {
+        for page in try DocumentationImageTests.pages() + [repositoryRoot.appendingPathComponent("SECURITY.md")] {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            for link in Self.links(in: Self.withoutCodeBlocks(text)) where !link.hasPrefix("http") && !link.hasPrefix("mailto:") && !link.hasSuffix(".png") {
                 let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                let target = parts[0].isEmpty ? page
-                    : URL(fileURLWithPath: page).deletingLastPathComponent().appendingPathComponent(parts[0]).standardized.relativePath
-                let path = repositoryRoot.appendingPathComponent(target).path
-                guard FileManager.default.fileExists(atPath: path) else {
-                    broken.append("\(page): \(link) (no \(target))")
+                let target = parts[0].isEmpty ? page : page.deletingLastPathComponent().appendingPathComponent(parts[0]).standardizedFileURL
+                guard FileManager.default.fileExists(atPath: target.path) else {
+                    broken.append("\(page.lastPathComponent): \(link) (no \(target.path))")
                     continue
                 }
-                if parts.count == 2, target.hasSuffix(".md") {
-                    let headings = try Self.anchors(of: String(contentsOfFile: path, encoding: .utf8))
-                    if !headings.contains(parts[1]) { broken.append("\(page): \(link) (no such heading in \(target))") }
+                if parts.count == 2, target.pathExtension == "md" {
+                    let headings = try Self.anchors(of: String(contentsOf: target, encoding: .utf8))
+                    if !headings.contains(parts[1]) { broken.append("\(page.lastPathComponent): \(link) (no such heading in \(target.lastPathComponent))") }
                 }
             }
         }
