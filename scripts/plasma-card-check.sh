@@ -51,7 +51,7 @@ installed="$work/prefix/bin/dbmultiverse"
 package="$work/prefix/share/plasma/plasmoids/com.nobadi.dbmultiverse"
 [ -f "$package/metadata.json" ] || fail "make install put no plasmoid in $package"
 grep -q "\"$installed\"" "$package/contents/ui/main.qml" || fail "the installed main.qml does not run $installed"
-echo "plasmoid: $package (Plasma $(./scripts/plasmoid.sh version) build)"
+echo "plasmoid: $package -> $(readlink "$package")"
 
 # The bus activates the installed service; the accessibility bus (at-spi2-core's launcher) only
 # once a viewer is up (accessibility_bus below).
