@@ -30,7 +30,8 @@ extension SiteLanguage {
         let name = locale.prefix { $0 != "." && $0 != "@" }
         let parts = name.split(separator: "_", maxSplits: 1)
         guard let language = parts.first.map(String.init), !language.isEmpty,
-              language.allSatisfy({ $0.isASCII && $0.isLetter && $0.isLowercase }) else { return nil }
+              language.allSatisfy({ $0.isASCII && $0.isLetter && $0.isLowercase }),
+              language != "xx" else { return nil } // the site's xx_ codes are no locale's
         let full = parts.count == 2 ? language + "_" + parts[1] : language
         // Chinese is mapped by territory only: the site's `cn` is the simplified script.
         if let code = Self.localeCodes[full] ?? (language == "zh" ? nil : Self.localeCodes[language]) {
