@@ -1,6 +1,8 @@
 import DBus
 import DBusTestSupport
+import Follower
 import Foundation
+import ComicDomain
 import SiteTestSupport
 import Testing
 import TestingTraits
@@ -38,7 +40,7 @@ import TestingTraits
     @Test func theTemplateHoldsEveryMessageOfTheSources() throws {
         let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("dbmultiverse-\(UUID().uuidString).pot").path
         defer { try? FileManager.default.removeItem(atPath: fresh) }
-        let made = try runCommand([script, "pot", fresh], timeout: 60)
+        let made = try runCommand([Self.script, "pot", fresh], timeout: 60)
         #expect(made.status == 0, "\(made)")
         let committed = repositoryRoot.appendingPathComponent("po/dbmultiverse.pot").path
         let compared = try runCommand(["msgcmp", "--use-untranslated", committed, fresh])
@@ -63,7 +65,7 @@ import TestingTraits
         for language in Self.required {
             let line = check.stdout.split(separator: "\n").first { $0.hasPrefix("\(language): ") }
             #expect(line?.contains("translated message") == true && line?.contains("untranslated") == false && line?.contains("fuzzy") == false,
-                    "\(language): \(String(describing: line))")
+                    "\(language): \(line.map(String.init) ?? "no line")")
         }
     }
 
@@ -76,7 +78,7 @@ import TestingTraits
             #expect(validated.status == 0 && validated.stdout.isEmpty, "\(file): \(validated)")
         }
         let desktop = try String(contentsOfFile: folder + "/com.nobadi.DBMultiverse.desktop", encoding: .utf8)
-        #expect(desktop.contains("Name[fr]=Reprendre la lecture") && desktop.contains("Comment[pl]="), desktop)
+        #expect(desktop.contains("Name[fr]=Reprendre la lecture") && desktop.contains("Comment[pl]="), "\(desktop)")
         let metainfo = folder + "/com.nobadi.DBMultiverse.metainfo.xml"
         let validated = try runCommand(["appstreamcli", "validate", "--no-net", metainfo], timeout: 60)
         #expect(validated.status == 0, "\(validated)")
