@@ -6,9 +6,9 @@ DATADIR = $(PREFIX)/share
 RELEASE_FLAGS = -c release --static-swift-stdlib
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)/dbmultiverse
 
-.PHONY: all deps build run test clean install uninstall install-binary
+.PHONY: all deps build run test clean install uninstall install-binary translations pot update-po
 
-all: build
+all: build translations
 
 deps:
 	@./scripts/install-deps.sh
@@ -26,6 +26,25 @@ test: deps
 
 clean:
 	swift package clean
+	rm -rf $(I18N)
+
+# ---- translations (docs/translations.md) -----------------------------------------------------
+# One catalogue, text domain dbmultiverse, po/ at the root: `make translations` compiles po/LINGUAS'
+# languages into $(I18N)/locale and merges them into the desktop files and the AppStream metainfo;
+# `make pot` regenerates po/dbmultiverse.pot from po/POTFILES; `make update-po` merges it into po/*.po.
+I18N = .build/i18n
+LINGUAS = $(shell sed 's/\#.*//' po/LINGUAS)
+LOCALE_DIR = $(DATADIR)/locale
+LOCALE_FILES = $(foreach lang,$(LINGUAS),$(LOCALE_DIR)/$(lang)/LC_MESSAGES/dbmultiverse.mo)
+
+translations:
+	./scripts/translations.sh build $(I18N)
+
+pot:
+	./scripts/translations.sh pot
+
+update-po:
+	./scripts/translations.sh update
 
 # ---- install / uninstall (DESIGN §9; docs/deep-links.md) -------------------------------------
 # `make install` builds the release binary; `make install BINARY=path` installs a prebuilt one.
@@ -67,6 +86,7 @@ INSTALL_FILES = \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer \
 	$(SELECT_CARDS) \
 	$(METAINFO) \
+	$(LOCALE_FILES) \
 	$(foreach completion,$(COMPLETIONS),$(lastword $(subst :, ,$(completion))))
 # The AppStream metadata (software centres), and the shells' completions, which swift-argument-parser
 # writes (`dbmultiverse --generate-completion-script SHELL`), as shell:file pairs. The folders are
@@ -105,10 +125,12 @@ install:
 	@case "$(PREFIX)" in /*) ;; *) echo "make install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2;; esac
 	@case "$(PREFIX)" in *[!A-Za-z0-9/._+@,=:~-]*) echo "make install: PREFIX goes into Exec= lines; use letters, digits and / . _ + @ , = : ~ - only (got '$(PREFIX)')" >&2; exit 2;; esac
 	$(MAKE) --no-print-directory install-binary
+	$(MAKE) --no-print-directory translations
+	$(foreach lang,$(LINGUAS),install -D -m 644 $(I18N)/locale/$(lang)/LC_MESSAGES/dbmultiverse.mo "$(DESTDIR)$(LOCALE_DIR)/$(lang)/LC_MESSAGES/dbmultiverse.mo";)
 	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(APPLICATIONS_DIR)" \
 		"$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
 	$(call install_rewritten,dbus/$(APP_ID).service,$(DATADIR)/dbus-1/services/$(APP_ID).service)
-	$(call install_rewritten,desktop/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
+	$(call install_rewritten,$(I18N)/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
 	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -d "$(DESTDIR)$(TRAY_ICONS)/hicolor/scalable/apps"
 	install -m 644 desktop/icons/index.theme "$(DESTDIR)$(TRAY_ICONS)/hicolor/index.theme"
@@ -128,7 +150,7 @@ endif
 ifeq ($(CARD_LINKS),yes)
 	"$(DESTDIR)$(SELECT_CARDS)" "$(DESTDIR)$(DATADIR)"
 endif
-	install -D -m 644 desktop/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
+	install -D -m 644 $(I18N)/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
 	$(foreach completion,$(COMPLETIONS),$(call install_completion,$(completion)))
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"

@@ -179,6 +179,10 @@ enum DesktopInstall {
         if FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/dbmultiverse-notifier.service").path) {
             files.append("\(prefix)/share/systemd/user/dbmultiverse-notifier.service")
         }
+        // The catalogues of po/LINGUAS (docs/translations.md).
+        let linguas = (try? String(contentsOf: repository.appendingPathComponent("po/LINGUAS"), encoding: .utf8)) ?? ""
+        files += linguas.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { "\(prefix)/share/locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
         return files
     }
 
@@ -199,7 +203,8 @@ enum DesktopInstall {
                 sourceLocation: sourceLocation)
         var sources = [
             ("dbus/com.nobadi.DBMultiverse.service", "/share/dbus-1/services/com.nobadi.DBMultiverse.service"),
-            (desktopSource, "/share/applications/com.nobadi.DBMultiverse.desktop"),
+            // The desktop file as installed: its translations merged in (make translations).
+            (".build/i18n/com.nobadi.DBMultiverse.desktop", "/share/applications/com.nobadi.DBMultiverse.desktop"),
             ("desktop/dbmultiverse.service", "/share/systemd/user/dbmultiverse.service"),
             ("desktop/dbmultiverse-sync.service", "/share/systemd/user/dbmultiverse-sync.service"),
         ]
