@@ -1,7 +1,8 @@
 package import ComicDomain
 internal import DBus
+internal import Widget
 
-/// The announcement of new pages (DESIGN §13): its own category, stack tag and `replaces_id`
+/// The announcement of new pages (docs/notifications.md): its own category, stack tag and `replaces_id`
 /// chain, next to the chapter notification's.
 package enum PagesNotification {
     package static let category = "x-dbmultiverse.pages.published"
@@ -9,21 +10,21 @@ package enum PagesNotification {
     package static let defaultAction = ChapterNotification.defaultAction
     package static let defaultActionLabel = "Read now"
 
-    /// The `Notify` arguments announcing `newPages` new pages after `entry`'s chapter.
+    /// The `Notify` arguments announcing `entry`'s new pages.
     ///
-    /// - summary `3 new pages` (`1 new page`), plain text;
+    /// - summary the view's `new-pages-text`, `3 new pages` (`1 new page`), plain text;
     /// - body `After Chapter 42: <name>`, `&`, `<`, `>` escaped as in the chapter notification;
     /// - actions `["default", "Read now"]` only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` and the stack tags; the cover's
     ///   `image-path` when the entry has one.
-    package static func request(for entry: ChapterEntry, newPages: Int, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
+    package static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
         var hints = ChapterNotification.commonHints(category: category, stackTag: stackTag)
         if let uri = ChapterNotification.fileURI(forPath: entry.imagePath) { hints["image-path"] = Variant(uri) }
         return NotificationRequest(
             appName: ChapterNotification.appName,
             replacesID: id,
             appIcon: ChapterNotification.appIcon,
-            summary: summary(newPages: newPages),
+            summary: entry.view.newPagesText,
             body: escapedForMarkup("After Chapter \(entry.chapter): \(entry.name)"),
             actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
             hints: hints,
@@ -31,8 +32,4 @@ package enum PagesNotification {
         )
     }
 
-    /// `1 new page`, `3 new pages`.
-    package static func summary(newPages: Int) -> String {
-        newPages == 1 ? "1 new page" : "\(newPages) new pages"
-    }
 }
