@@ -95,7 +95,7 @@ extension EntryView.Action: DBusArgument {
 
     private var dictionary: [String: Variant] {
         var fields = ["label": Variant(label), "action": Variant(action.name)]
-        if let parameter = action.parameter.first { fields["parameter"] = Variant(parameter) }
+        if let parameter = action.parameter.first { fields["parameter"] = parameter }
         return fields
     }
 
