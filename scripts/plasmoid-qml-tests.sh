@@ -29,7 +29,7 @@ for version in "${@:-5 6}"; do
         package="$work/plasma$v"
         "$repository/scripts/plasmoid.sh" build "$v" /usr/bin/dbmultiverse "$package"
         cp -r desktop/plasma/tests "$package/tests"
-        cp "${STATES:?STATES must name the states.js of the card's states}" "$package/tests/states.js"
+        cp "${STATES:?STATES must name a states.js of the card states}" "$package/tests/states.js"
         echo "== Plasma $v: qmllint"
         # Syntax only: the imports of Plasma are not resolved by qmllint.
         lint="$(qt_tool "$v" qmllint)"
