@@ -141,15 +141,19 @@ import TestingTraits
         tray.stop()
     }
 
-    @Test func theMenuWalkedAsHostsWalkIt() async throws {
-        try watcher.start()
-        // The catalogue names chapter 43 (the service publishes it as next-chapter-name); with no
-        // page stored, no page counts as new.
+    /// A catalogue with chapters 42 and 43 (pages 961–1000), as a sync stores it.
+    func storeChapters42And43() throws {
         let fetch = Catalogue.FetchMetadata(url: "http://127.0.0.1/en/chapters.html", etag: nil, lastModified: nil, fetchedAt: 0)
         try service.folder.writeCatalogue(try Catalogue(language: .english, chapters: [
             Catalogue.Chapter(number: 42, name: "Vegeta & <Goku>_x", startPage: 961, endPage: 983, universe: nil, thumbnailURL: ""),
             Catalogue.Chapter(number: 43, name: "The Tournament", startPage: 984, endPage: 1000, universe: nil, thumbnailURL: ""),
         ], latestPage: 1000, fetch: fetch))
+    }
+
+    @Test func theMenuWalkedAsHostsWalkIt() async throws {
+        try watcher.start()
+        // The catalogue has chapter 43, so the menu offers it; with no page stored, no page counts as new.
+        try storeChapters42And43()
         let tray = try TrayHost(address: service.bus.address)
         try await readChapter42(tray, page: nil)
         let menu = TrayHost.menu
@@ -196,12 +200,7 @@ import TestingTraits
 
     @Test func activateAndTheMenuOpenChaptersThroughTheService() async throws {
         try watcher.start()
-        // The catalogue has chapter 43: the menu offers it.
-        let fetch = Catalogue.FetchMetadata(url: "http://127.0.0.1/en/chapters.html", etag: nil, lastModified: nil, fetchedAt: 0)
-        try service.folder.writeCatalogue(try Catalogue(language: .english, chapters: [
-            Catalogue.Chapter(number: 42, name: "Forty-two", startPage: 961, endPage: 983, universe: nil, thumbnailURL: ""),
-            Catalogue.Chapter(number: 43, name: "The Tournament", startPage: 984, endPage: 1000, universe: nil, thumbnailURL: ""),
-        ], latestPage: 1000, fetch: fetch))
+        try storeChapters42And43()
         let tray = try TrayHost(address: service.bus.address)
         try await readChapter42(tray, page: nil) // no page: nothing counts as new, no new pages' item
         let item = TrayHost.item, menu = TrayHost.menu

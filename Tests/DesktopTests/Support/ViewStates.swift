@@ -9,13 +9,9 @@ import Widget
 struct ViewState: Sendable, CustomTestStringConvertible {
     let name: String
     let entry: ChapterEntry
-    /// The view the service must publish for `entry`, written out here.
-    let panelText: String
-    let title: String
-    let progressText: String
-    let newPagesText: String
-    /// Each action as "label → action[ parameter]".
-    let actions: [String]
+    /// The view the service must publish for `entry`, written out here; each action as
+    /// "label → action[ parameter]".
+    let panelText, title, progressText, newPagesText: String, actions: [String]
 
     var testDescription: String { name }
 
