@@ -184,7 +184,7 @@ echo "idle for ${PLASMA_IDLE_SECONDS:-10} s: watch $watch_pid, $(ls /proc/"$watc
 kill -KILL "$(busctl --user status com.nobadi.DBMultiverse | sed -n 's/^PID=//p')"
 wait_for 50 shows "push button: Start reading" || fail "the placeholder never showed after the service went away"
 atspi dump plasmoidviewer >"$work/placeholder.txt"
-grep -qxF "label: Read Multiverse Reader — start with Chapter 1" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's text"; }
+grep -qxF "label: Read Multiverse Reader" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's title"; }
 ! grep -qxF "push button: Continue reading" "$work/placeholder.txt" || fail "the placeholder shows Continue reading"
 echo "with the service gone:"; sed 's/^/  /' "$work/placeholder.txt"
 screenshot placeholder.png

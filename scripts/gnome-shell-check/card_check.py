@@ -11,6 +11,7 @@ Usage: card_check.py DBMULTIVERSE SHELL_LOG SCREENSHOT_DIR
 Prints what it saw and measured; exits 1 at the first check that fails. Every wait is bounded;
 it waits on D-Bus signals and AT-SPI events, re-reading AT-SPI at most every 100 ms meanwhile.
 """
+import json
 import os
 import subprocess
 import sys
@@ -103,6 +104,19 @@ def dbmultiverse(*arguments):
 def reference_small():
     """The panel's reference: the CLI's small rendering of the entry as of the last reload."""
     return dbmultiverse('entry', '--family', 'small')
+
+
+def reference_view():
+    """What the card must show, item for item: the view the service publishes with the entry
+    (title, name, the progress bar and its progress-text, new-pages-text, the actions' labels)."""
+    entry = json.loads(dbmultiverse('entry', '--format', 'json'))
+    items = [('label', entry['title']), ('label', entry['name'])]
+    if entry['progress-text']:
+        items += [('level bar', f"{entry['progress-text']} ({min(max(entry['progress'], 0), 100) / 100:.2f})"),
+                  ('label', entry['progress-text'])]
+    if entry['new-pages-text']:
+        items.append(('label', entry['new-pages-text']))
+    return items + [('button', action['label']) for action in entry['actions']]
 
 
 # ---- What AT-SPI shows ---------------------------------------------------------------------------
@@ -379,10 +393,9 @@ def main():
     close_overview()
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
 
-    # 2. The placeholder's card: the medium placeholder text and one button, Start reading.
+    # 2. The placeholder's card: its view, one button, Start reading.
     card = open_card(button)
-    expect_card(card, [('label', 'Read Multiverse Reader \u2014 start with Chapter 1'), ('button', 'Start reading')],
-                'placeholder card')
+    expect_card(card, reference_view(), 'placeholder card')
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('placeholder.png')
     close_card()
@@ -421,8 +434,9 @@ def main():
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('panel.png', (0, 0, 1280, 32))
 
-    # 6. The card: cover, chapter, name, progress, new pages, the four buttons.
+    # 6. The card: cover, chapter, name, progress, new pages, the four buttons: the view, exactly.
     card = open_card(button)
+    expect_card(card, reference_view(), 'the view')
     expect_card(card, [
         ('label', f'Chapter {CHAPTER}'), ('label', NAME), ('level bar', f'{PROGRESS}% read ({PROGRESS / 100:.2f})'),
         ('label', f'{PROGRESS}% read'), ('label', f'{NEW_PAGES} new pages'), ('button', 'Continue reading'),
@@ -449,6 +463,26 @@ def main():
         expect_browser(runs, url, label)
         wait_until(f'the card to close after {label}', lambda: card_root() is None)
 
+    # 7b. The other states of the view: a special (universe 3, chapter 2: its page link, no next
+    # chapter) and the last published chapter, caught up (no next chapter, nothing new).
+    for what, change in [
+            ('special', lambda: BUS.call_sync('com.nobadi.DBMultiverse', OBJECT_PATH, WIDGET, 'UpdatePage',
+                                              GLib.Variant('(isisiaya{sv})', (PAGE - 20, 'en', 2, 'The Special Begins', 35, [],
+                                                                              {'universe': GLib.Variant('i', 3)})),
+                                              None, 0, 5000, None)),
+            ('last chapter', lambda: dbmultiverse('update', '--page', str(PAGE + NEW_PAGES)))]:
+        drain()
+        signals_before = len(entry_signals)
+        change()
+        wait_until(f'the reload for the {what}', lambda: len(entry_signals) > signals_before)
+        card = open_card(button)
+        view = reference_view()
+        wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+        wait_until(f'the card to show the {what}', lambda: [(k, t) for k, t, _ in read_card(card)] == view)
+        expect_card(card, view, what)
+        screenshot(f'card-{what.replace(" ", "-")}.png')
+        close_card()
+
     # 8. The service gone: the placeholder. Start reading then opens chapter 1 through the
     # service, which the call starts again (bus activation): the entry shows again.
     owner = BUS.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
@@ -460,8 +494,8 @@ def main():
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('panel-no-service.png', (0, 0, 1280, 32))
     card = open_card(button)
-    expect_card(card, [('label', 'Read Multiverse Reader \u2014 start with Chapter 1'), ('button', 'Start reading')],
-                'card with no service')
+    expect_card(card, [('label', 'Read Multiverse Reader'), ('label', 'A Really Strange Tournament!'),
+                       ('button', 'Start reading')], 'card with no service')
     runs = len(browser_runs())
     expect_open(press(card, 'Start reading'), (1, 'dbmultiverse://chapter/1'), 'Start reading')
     expect_browser(runs, f'{SITE}/en/chapters.html?comic=page&chaptersmode=1', 'Start reading')

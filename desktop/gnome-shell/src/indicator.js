@@ -1,4 +1,4 @@
-// The top-bar button: the small rendering of the published entry, and the card as its menu.
+// The top-bar button: the published entry's panel-text, and the card as its menu.
 import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
@@ -9,7 +9,7 @@ import St from 'gi://St';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 
 import {Card} from './card.js';
-import {cardModel} from './cardModel.js';
+import {placeholderEntry} from './cardModel.js';
 import {WidgetClient} from './widgetClient.js';
 
 const APP_ID = 'com.nobadi.DBMultiverse';
@@ -51,15 +51,16 @@ class DBMultiverseIndicator extends PanelMenu.Button {
         this._show(this._client.entry);
     }
 
+    // Draws the entry's view; the placeholder while no service answers.
     _show(entry) {
-        const model = cardModel(entry);
-        this._label.text = model.panelText;
-        this._card.show(model);
+        entry = entry ?? placeholderEntry();
+        this._label.text = entry['panel-text'];
+        this._card.show(entry);
     }
 
-    _open(button) {
+    _open(action) {
         this.menu.close();
-        this._client.open(button, platformData());
+        this._client.activate(action, platformData());
     }
 
     _onDestroy() {
