@@ -18,8 +18,9 @@ make_pot() { # $1: the template to write
     while read -r file; do
         case "$file" in
             *.swift) swift+=("$file");;
+            # The Plasma widget's scripts call KDE's i18n, as its QML does.
+            *.qml|desktop/plasma/*.js) qml+=("$file");;
             *.js) javascript+=("$file");;
-            *.qml) qml+=("$file");;
             *) other+=("$file");;
         esac
     done < <(sources)
