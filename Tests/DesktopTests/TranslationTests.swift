@@ -137,6 +137,88 @@ import TestingTraits
         #expect(call.request.hints["category"] == Variant("x-dbmultiverse.chapter.changed"))
     }
 
+    /// The tray item of the built notifier under a French session, read over the bus as a panel
+    /// reads it: the tooltip (SNI `ToolTip`) and the menu's labels (dbusmenu `GetLayout`).
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    func theTrayMenuAndTooltipReadFrench() async throws {
+        let folder = try Self.built()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let service = try ActivatedService()
+        defer { service.stop() }
+        let watcher = FakeStatusNotifierWatcher(address: service.bus.address)
+        try watcher.start()
+        defer { watcher.stop() }
+        #expect(try service.cli("update", "--chapter", "42", "--name", "Le tournoi", "--progress", "35").status == 0)
+        // Every NewToolTip from the start: a tooltip read before the entry arrived is read again after it.
+        let monitor = try StreamingCommand(["dbus-monitor", "--address", service.bus.address, "type='signal',member='NewToolTip'"])
+        defer { monitor.stop() }
+        try monitor.waitForLine(timeout: 10, "dbus-monitor's start") { $0.contains("NameAcquired") }
+        let environment = Self.french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: folder)
+        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier 2>&1", Binary.dbmultiverse], environment: environment)
+        defer { notifier.stop() }
+        let item = try await next(watcher.registrations, within: 10, "the notifier's tray item").service
+        func call(_ path: String, _ method: String, _ arguments: String...) throws -> String {
+            let result = try runCommand(["gdbus", "call", "--address", service.bus.address, "--dest", item, "--object-path", path, "--method", method, "--"] + arguments,
+                                        environment: service.environment)
+            #expect(result.status == 0, "\(result)")
+            return result.stdout
+        }
+        var toolTip = try call("/StatusNotifierItem", "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "ToolTip")
+        if !toolTip.contains("Chapitre 42") {
+            try monitor.waitForLine(timeout: 10, "the tooltip of chapter 42") { $0.contains("member=NewToolTip") }
+            toolTip = try call("/StatusNotifierItem", "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "ToolTip")
+        }
+        #expect(toolTip.contains("Chapitre 42\u{00A0}: Le tournoi — lu à 35\u{00A0}%"), "\(toolTip)")
+        let layout = try call("/MenuBar", "com.canonical.dbusmenu.GetLayout", "0", "-1", "@as []")
+        for label in ["Chapitre 42\u{00A0}: Le tournoi — lu à 35\u{00A0}%", "Reprendre la lecture", "Liste des chapitres"] {
+            #expect(layout.contains("'label': <'\(label)'>"), "\(label): \(layout)")
+        }
+        #expect(!layout.contains("Continue reading") && !layout.contains("Chapter list"), "\(layout)")
+    }
+
+    /// `entry` under a French session: its text formats in French; the JSON of `entry`, `watch
+    /// --next` and `doctor` has the same keys under fr and C, byte for byte.
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    func entryReadsFrenchAndTheJSONKeysDoNotChange() throws {
+        let folder = try Self.built()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let service = try ActivatedService()
+        defer { service.stop() }
+        #expect(try service.cli("update", "--chapter", "42", "--name", "Le tournoi", "--progress", "35").status == 0)
+        var plain = service.environment
+        for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES"] { plain[variable] = nil }
+        plain["LANG"] = "C"
+        let french = Self.french(plain, locales: folder)
+        func run(_ environment: [String: String], _ arguments: String...) throws -> String { try run(environment, arguments) }
+        func run(_ environment: [String: String], _ arguments: [String]) throws -> String {
+            let result = try runCommand([Binary.dbmultiverse] + arguments, environment: environment, timeout: 30)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            return result.stdout
+        }
+        #expect(try run(french, "entry", "--family", "small") == "Chap. 42 · 35\u{00A0}%\n")
+        #expect(try run(french, "entry") == "Chapitre 42\u{00A0}: Le tournoi — lu à 35\u{00A0}%\n")
+        #expect(try run(plain, "entry", "--family", "small") == "Ch. 42 · 35%\n")
+
+        /// Every key of a JSON text, nested ones with their path, in order of appearance.
+        func keys(_ text: String) throws -> [String] {
+            func walk(_ value: Any, _ path: String) -> [String] {
+                if let object = value as? [String: Any] {
+                    return object.keys.sorted().flatMap { [path + "/" + $0] + walk(object[$0]!, path + "/" + $0) }
+                }
+                if let array = value as? [Any] { return array.flatMap { walk($0, path + "[]") } }
+                return []
+            }
+            return walk(try JSONSerialization.jsonObject(with: Data(text.utf8)), "")
+        }
+        for arguments in [["entry", "--format", "json"], ["watch", "--format", "json", "--next"], ["entry", "--format", "waybar"]] {
+            let (inFrench, inC) = (try run(french, arguments), try run(plain, arguments))
+            #expect(try keys(inFrench) == keys(inC) && !keys(inC).isEmpty, "\(arguments)")
+            #expect(inFrench != inC, "\(arguments): the texts are French")
+        }
+        let actions = try #require(try JSONSerialization.jsonObject(with: Data(run(french, "entry", "--format", "json").utf8)) as? [String: Any])
+        #expect(actions["title"] as? String == "Chapitre 42" && actions["progress-text"] as? String == "lu à 35\u{00A0}%", "\(actions)")
+    }
+
     /// `update --page N` with nothing stored or configured reads the catalogue of the desktop's
     /// language: French under LANG=fr_FR.UTF-8.
     @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
