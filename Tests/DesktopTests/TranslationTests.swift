@@ -219,6 +219,36 @@ import TestingTraits
         #expect(actions["title"] as? String == "Chapitre 42" && actions["progress-text"] as? String == "lu à 35\u{00A0}%", "\(actions)")
     }
 
+    /// The cards' own catalogues: each build of the GNOME extension holds locale/<ll>/LC_MESSAGES/
+    /// dbmultiverse.mo (its metadata's gettext-domain), each build of the plasmoid
+    /// contents/locale/<ll>/LC_MESSAGES/plasma_applet_com.nobadi.dbmultiverse.mo, with the
+    /// placeholder's messages translated (French read back with msgunfmt).
+    @Test func theCardsCarryCataloguesWithThePlaceholdersTranslations() throws {
+        let out = try makeTemporaryDirectory("dbm-card-catalogues")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        var catalogues: [String] = []
+        for build in ["43", "45"] {
+            let made = try runCommand([repositoryRoot.appendingPathComponent("desktop/gnome-shell/build.sh").path, build, "\(out)/gnome-\(build)"])
+            #expect(made.status == 0, "\(made)")
+            catalogues += Self.required.map { "\(out)/gnome-\(build)/locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
+        }
+        for version in ["5", "6"] {
+            let made = try runCommand([repositoryRoot.appendingPathComponent("scripts/plasmoid.sh").path, "build", version, "/usr/bin/dbmultiverse", "\(out)/plasma-\(version)"])
+            #expect(made.status == 0, "\(made)")
+            catalogues += Self.required.map { "\(out)/plasma-\(version)/contents/locale/\($0)/LC_MESSAGES/plasma_applet_com.nobadi.dbmultiverse.mo" }
+        }
+        for catalogue in catalogues {
+            let read = try runCommand(["msgunfmt", "--no-wrap", catalogue])
+            #expect(read.status == 0, "\(catalogue): \(read)")
+            for message in ["Read Multiverse Reader", "Start reading"] {
+                #expect(read.stdout.contains("msgid \"\(message)\"\nmsgstr \"") && !read.stdout.contains("msgid \"\(message)\"\nmsgstr \"\"\n"), "\(catalogue): \(message)")
+            }
+            if catalogue.contains("/fr/") {
+                #expect(read.stdout.contains("msgstr \"Commencer la lecture\""), "\(catalogue)")
+            }
+        }
+    }
+
     /// `update --page N` with nothing stored or configured reads the catalogue of the desktop's
     /// language: French under LANG=fr_FR.UTF-8.
     @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
