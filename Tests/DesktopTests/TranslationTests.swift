@@ -215,6 +215,11 @@ import TestingTraits
             #expect(try keys(inFrench) == keys(inC) && !keys(inC).isEmpty, "\(arguments)")
             #expect(inFrench != inC, "\(arguments): the texts are French")
         }
+        // The command line's own messages: a usage error, and a failure of its own.
+        let usage = try runCommand([Binary.dbmultiverse, "watch", "--after", "0123456789abcdef"], environment: french)
+        #expect(usage.status == 2 && usage.stderr.contains("--after va avec --next"), "\(usage)")
+        let none = try runCommand([Binary.dbmultiverse, "chapters"], environment: french.merging(["DBMULTIVERSE_DATA_DIR": folder]) { $1 })
+        #expect(none.status == 1 && none.stderr == "dbmultiverse: pas encore de catalogue\u{00A0}: lancez dbmultiverse sync\n", "\(none)")
         let actions = try #require(try JSONSerialization.jsonObject(with: Data(run(french, "entry", "--format", "json").utf8)) as? [String: Any])
         #expect(actions["title"] as? String == "Chapitre 42" && actions["progress-text"] as? String == "lu à 35\u{00A0}%", "\(actions)")
     }
