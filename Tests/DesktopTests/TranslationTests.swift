@@ -31,6 +31,12 @@ import TestingTraits
         return environment
     }
 
+    /// The built notifier (with `options`) on `service`'s bus, in a French session.
+    static func frenchNotifier(_ service: ActivatedService, locales: String, _ options: String...) throws -> StreamingCommand {
+        let environment = french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: locales)
+        return try StreamingCommand(["sh", "-c", "exec \"$0\" notifier \"$@\" 2>&1", Binary.dbmultiverse] + options, environment: environment)
+    }
+
     static var frenchLocaleExists: Bool {
         ((try? runCommand(["locale", "-a"]).stdout) ?? "").lowercased().split(separator: "\n").contains("fr_fr.utf8")
     }
@@ -124,8 +130,7 @@ import TestingTraits
         let server = FakeNotificationServer(address: service.bus.address)
         try server.start()
         defer { server.stop() }
-        let environment = Self.french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: folder)
-        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier --no-tray 2>&1", Binary.dbmultiverse], environment: environment)
+        let notifier = try Self.frenchNotifier(service, locales: folder, "--no-tray")
         defer { notifier.stop() }
         try notifier.waitForLine(timeout: 10, "the notifier's start") { $0.contains("following com.nobadi.DBMultiverse") }
 
@@ -153,8 +158,7 @@ import TestingTraits
         let monitor = try StreamingCommand(["dbus-monitor", "--address", service.bus.address, "type='signal',member='NewToolTip'"])
         defer { monitor.stop() }
         try monitor.waitForLine(timeout: 10, "dbus-monitor's start") { $0.contains("NameAcquired") }
-        let environment = Self.french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: folder)
-        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier 2>&1", Binary.dbmultiverse], environment: environment)
+        let notifier = try Self.frenchNotifier(service, locales: folder)
         defer { notifier.stop() }
         let item = try await next(watcher.registrations, within: 10, "the notifier's tray item").service
         func call(_ path: String, _ method: String, _ arguments: String...) throws -> String {
