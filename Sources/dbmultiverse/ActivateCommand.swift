@@ -2,6 +2,7 @@ import ArgumentParser
 import ComicDomain
 import DBus
 import Widget
+import Localization
 
 /// `activate [ACTION [NUMBER]]`: the application's actions (docs/dbus-api.md) from the command line,
 /// as the tray menu and the Plasma card run them.
@@ -32,9 +33,9 @@ struct ActivateCommand: ParsableCommand {
         }
         switch (requested, number) {
         case (.openChapter, let number?) where !Limits.chapters.contains(number):
-            throw ValidationError("chapter \(number) is out of range \(Limits.chapters.lowerBound)…\(Limits.chapters.upperBound)")
+            throw ValidationError(gettext("chapter %d is out of range %d…%d", number, Limits.chapters.lowerBound, Limits.chapters.upperBound))
         case (.openPage, let number?) where !Limits.pages.contains(number):
-            throw ValidationError("page \(number) is out of range \(Limits.pages.lowerBound)…\(Limits.pages.upperBound)")
+            throw ValidationError(gettext("page %d is out of range %d…%d", number, Limits.pages.lowerBound, Limits.pages.upperBound))
         default:
             return requested
         }

@@ -67,4 +67,27 @@ import TestingTraits
         try expectScreenshots(["placeholder.png", "panel.png", "card.png", "card-special.png", "card-last-chapter.png", "panel-no-service.png"],
                               in: shots, largerThan: 1000)
     }
+
+    /// The same shell in a French session (`gnome-shell-check.sh --french`: LANG=fr_FR.UTF-8 for the
+    /// shell, the service it activates and the CLI): the view the service publishes reads French
+    /// (po/fr.po), and so does the extension's own placeholder with no service (its catalogue).
+    @Test(.enabled(if: unavailable == nil && TranslationTests.frenchLocaleExists, Comment(rawValue: unavailable ?? "no fr_FR.UTF-8 locale (scripts/install-deps.sh makes it)")))
+    func theCardReadsFrenchInAFrenchSession() throws {
+        let (run, shots) = try runHostCheck("gnome-shell-check-fr.sh", name: "gnome-fr", shotsUse: [.otherUsers],
+                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150) { run in
+            run.stdout.split(separator: "\n").filter { !$0.contains("GNOME Shell-") }.joined(separator: "\n")
+        }
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(run.status == 0, "\(run.stderr)")
+        let placeholder = "label \"Lire avec Multiverse Reader\" | label \"A Really Strange Tournament!\" | button \"Commencer la lecture\""
+        #expect(lines.contains("placeholder card: " + placeholder), "\(run.stdout)")
+        #expect(lines.contains("top bar: \"Chap. \(DemoStory.chapter) · \(DemoStory.progress)\u{00A0}%\""), "\(run.stdout)")
+        let progress = "lu à \(DemoStory.progress)\u{00A0}%"
+        #expect(lines.contains("card: label \"Chapitre \(DemoStory.chapter)\" | label \"Goku et Vegeta s’unissent\u{00A0}!\""
+                               + " | level bar \"\(progress) (\(String(format: "%.2f", Double(DemoStory.progress) / 100)))\" | label \"\(progress)\""
+                               + " | button \"Reprendre la lecture\" | button \"Liste des chapitres\""), "\(run.stdout)")
+        #expect(lines.contains("card with no service: " + placeholder), "\(run.stdout)")
+        #expect(lines.contains("the shell logged nothing about the extension") && lines.contains("PASS"))
+        try expectScreenshots(["card-fr.png"], in: shots, largerThan: 1000)
+    }
 }

@@ -78,6 +78,7 @@ import TestingTraits
             #expect(metadata["uuid"] as? String == GnomeShellExtension.uuid)
             #expect(metadata["shell-version"] as? [String] == versions)
             #expect(metadata["session-modes"] as? [String] == ["user"])
+            #expect(metadata["gettext-domain"] as? String == "dbmultiverse")
         }
         for file in GnomeShellExtension.files where file.hasSuffix(".js") {
             let text = try String(contentsOfFile: build43 + "/" + file, encoding: .utf8)
@@ -97,7 +98,7 @@ import TestingTraits
             let zip = "\(out)/\(GnomeShellExtension.uuid).gnome-\(build).shell-extension.zip"
             let listing = try runCommand(["unzip", "-Z1", zip])
             #expect(listing.status == 0, "\(listing)")
-            let entries = Set(listing.stdout.split(separator: "\n").map(String.init)).subtracting(["icons/"])
+            let entries = Set(listing.stdout.split(separator: "\n").map(String.init).filter { !$0.hasSuffix("/") })
             #expect(entries == Set(GnomeShellExtension.files), "\(zip): \(listing.stdout)")
         }
     }
@@ -125,9 +126,11 @@ import TestingTraits
 /// The extension's names, as the tests check them.
 enum GnomeShellExtension {
     static let uuid = "dbmultiverse@nobadi.com"
-    /// What each build holds (a build's folder, an installed extension, a packed zip).
+    /// What each build holds (a build's folder, an installed extension, a packed zip): the catalogue
+    /// of each language of po/LINGUAS among them (the metadata's gettext-domain).
     static let files = ["metadata.json", "extension.js", "cardModel.js", "card.js", "indicator.js", "widgetClient.js",
                         "stylesheet.css", "icons/com.nobadi.DBMultiverse.svg"]
+        + Translations.languages.map { "locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
 }
 
 /// Whether `tool` is an executable on PATH.

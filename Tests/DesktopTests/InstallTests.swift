@@ -149,7 +149,7 @@ enum DesktopInstall {
     static let plasmoidFiles = [
         "metadata.json", "contents/ui/main.qml", "contents/ui/Card.qml", "contents/ui/CompactView.qml",
         "contents/ui/placeholder.js", "contents/images/com.nobadi.DBMultiverse.svg",
-    ]
+    ] + Translations.languages.map { "contents/locale/\($0)/LC_MESSAGES/plasma_applet_com.nobadi.dbmultiverse.mo" }
 
     /// What `make install` puts under `prefix` (the notifier unit only when the repository has it),
     /// the AppStream metadata and the shells' completions included.
@@ -180,9 +180,7 @@ enum DesktopInstall {
             files.append("\(prefix)/share/systemd/user/dbmultiverse-notifier.service")
         }
         // The catalogues of po/LINGUAS (docs/translations.md).
-        let linguas = (try? String(contentsOf: repository.appendingPathComponent("po/LINGUAS"), encoding: .utf8)) ?? ""
-        files += linguas.split(separator: "\n").filter { !$0.hasPrefix("#") }
-            .map { "\(prefix)/share/locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
+        files += Translations.languages.map { "\(prefix)/share/locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
         return files
     }
 

@@ -29,4 +29,21 @@ import TestingTraits
         #expect(run.stdout.contains("in a panel: \(DemoStory.small); a click opens the card with Chapter \(chapter)"), "\(run.stdout)")
         try expectScreenshots(["card.png", "placeholder.png", "panel.png", "panel-open.png"], in: shots, largerThan: 10000)
     }
+
+    /// The same widget in a French session (`plasma-card-check.sh --french`: LANG=fr_FR.UTF-8 for the
+    /// viewer, the service and the CLI): the view reads French (po/fr.po), and so does the widget's
+    /// own placeholder with no service (its i18n catalogue under contents/locale).
+    @Test(.enabled(if: TranslationTests.frenchLocaleExists, "no fr_FR.UTF-8 locale (scripts/install-deps.sh makes it)"))
+    func theCardReadsFrenchInAFrenchSession() throws {
+        let (run, shots) = try runHostCheck("plasma-card-check.sh", ["--french"], name: "plasma-fr", shotsUse: [.otherUsers], timeout: 200)
+        #expect(run.status == 0, "\(run)")
+        let progress = "lu à \(DemoStory.progress)\u{00A0}%"
+        for line in ["label: Chapitre \(DemoStory.chapter)", "label: \(DemoStory.name)", "progress bar: \(progress)", "label: \(progress)",
+                     "push button: Reprendre la lecture", "push button: Liste des chapitres"] {
+            #expect(run.stdout.contains("  " + line + "\n"), "the card reads \(line)")
+        }
+        #expect(run.stdout.contains("  label: Lire avec Multiverse Reader\n  label: A Really Strange Tournament!\n  push button: Commencer la lecture\n"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("PASS\n") || run.stdout.contains("\nPASS\n"), "\(run.stdout)")
+        try expectScreenshots(["card-fr.png"], in: shots, largerThan: 10000)
+    }
 }

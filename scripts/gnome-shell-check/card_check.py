@@ -271,7 +271,8 @@ def sharing_indicator_hidden():
     """The top bar shows a 'screen sharing' indicator for 5 s after remote input: the screenshots
     wait for it to go."""
     app = shell_app()
-    return not find_all(app, lambda a: a.getRoleName() == 'push button' and a.name == 'Stop Screen Sharing')
+    return not find_all(app, lambda a: a.getRoleName() == 'push button'
+                        and a.name in ('Stop Screen Sharing', 'Arrêter le partage d’écran'))
 
 
 def screenshot(name, area=None):
@@ -295,7 +296,7 @@ def card_root():
     """The card's menu item, found from a button only it has, while it shows."""
     app = shell_app()
     buttons = find_all(app, lambda a: a.getRoleName() == 'push button'
-                       and a.name in ('Continue reading', 'Start reading'))
+                       and a.name in ('Continue reading', 'Start reading') + FRENCH_FIRST_BUTTONS)
     node = buttons[0] if buttons else None
     while node is not None and node.getRoleName() != 'menu item':
         node = node.parent
@@ -525,7 +526,7 @@ def close_overview():
     show the desktop). The top bar's Activities toggle is checked while the overview shows."""
     def activities_checked():
         toggles = find_all(shell_app(), lambda a: a.getRoleName() == 'toggle button'
-                           and any(child is not None and child.name == 'Activities' for child in a))
+                           and any(child is not None and child.name in ('Activities', 'Activités') for child in a))
         return bool(toggles) and toggles[0].getState().contains(pyatspi.STATE_CHECKED)
     wait_until('the overview to show (Activities checked)', activities_checked)
     press_escape()
@@ -533,5 +534,58 @@ def close_overview():
     say('overview closed')
 
 
+# ---- The card in a French session (gnome-shell-check.sh --french) ----------------------------------
+# The first button of the card in French (po/fr.po): what card_root finds the card by.
+FRENCH_FIRST_BUTTONS = ('Reprendre la lecture', 'Commencer la lecture')
+
+
+def french_main():
+    """The same card under LANG=fr_FR.UTF-8: the view the service publishes reads French (the
+    service translates it), and the extension's own placeholder, with no service, too (its
+    catalogue, locale/fr/LC_MESSAGES/dbmultiverse.mo in the extension)."""
+    work = os.environ['CARD_CHECK_WORK']
+    placeholder = [('label', 'Lire avec Multiverse Reader'), ('label', 'A Really Strange Tournament!'),
+                   ('button', 'Commencer la lecture')]
+    button, label = wait_for_panel('Lire avec Multiverse Reader', 'the placeholder in French', 20)
+    say(f'top bar: "{label.name}"')
+    close_overview()
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    card = open_card(button)
+    expect_card(card, placeholder, 'placeholder card')
+    close_card()
+
+    # The chapter's name as the French site has it (names are the site's, never translated here).
+    name = 'Goku et Vegeta s’unissent\u00a0!'
+    dbmultiverse('update', '--chapter', str(CHAPTER), '--name', name, '--progress', str(PROGRESS),
+                 '--cover', os.path.join(work, 'cover.png'), '--page', str(PAGE))
+    expected = f'Chap. {CHAPTER} \u00b7 {PROGRESS}\u00a0%'
+    if reference_small() != expected:
+        fail(f'the CLI renders "{reference_small()}", not "{expected}"')
+    wait_for_panel(expected, 'the chapter in French')
+    say(f'top bar: "{expected}"')
+    card = open_card(button)
+    expect_card(card, reference_view(), 'the view')
+    expect_card(card, [
+        ('label', f'Chapitre {CHAPTER}'), ('label', name), ('level bar', f'lu à {PROGRESS}\u00a0% ({PROGRESS / 100:.2f})'),
+        ('label', f'lu à {PROGRESS}\u00a0%'), ('button', 'Reprendre la lecture'), ('button', 'Liste des chapitres')], 'card')
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    screenshot('card-fr.png')
+    close_card()
+
+    owner = BUS.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                          'GetConnectionUnixProcessID', GLib.Variant('(s)', ('com.nobadi.DBMultiverse',)),
+                          None, 0, 5000, None).unpack()[0]
+    os.kill(owner, 15)
+    wait_for_panel('Lire avec Multiverse Reader', "the extension's own placeholder while no service answers")
+    card = open_card(button)
+    expect_card(card, placeholder, 'card with no service')
+    close_card()
+    problems = shell_log_problems()
+    if problems:
+        fail("the shell's log has:\n" + '\n'.join(problems))
+    say('the shell logged nothing about the extension')
+    say('PASS')
+
+
 if __name__ == '__main__':
-    main()
+    french_main() if os.environ.get('CARD_CHECK_MODE') == 'french' else main()

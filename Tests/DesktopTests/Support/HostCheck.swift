@@ -10,7 +10,7 @@ import Testing
 /// a new `dbm-<name>-check`, removed after the run. `shotsUse` and `session.uses` say what each
 /// folder must allow (a host run as `nobody` writes the screenshots; sockets need a short path).
 /// `shown` is what of the run is printed: all of it, unless a host logs too much.
-func runHostCheck(_ script: String, name: String, shotsUse: TemporaryDirectoryUse,
+func runHostCheck(_ script: String, _ options: [String] = [], name: String, shotsUse: TemporaryDirectoryUse,
                   session: (variable: String, uses: TemporaryDirectoryUse)? = nil, timeout: TimeInterval,
                   shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) throws -> (run: CommandResult, shots: String) {
     let shots = try makeTemporaryDirectory("dbm-\(name)-shots", for: shotsUse)
@@ -19,7 +19,7 @@ func runHostCheck(_ script: String, name: String, shotsUse: TemporaryDirectoryUs
     let sessionFolder = try session.map { try makeTemporaryDirectory("dbm-\(name)-check", for: $0.uses) }
     defer { if let sessionFolder { try? FileManager.default.removeItem(atPath: sessionFolder) } }
     if let session, let sessionFolder { environment[session.variable] = sessionFolder }
-    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/" + script).path, Binary.dbmultiverse],
+    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/" + script).path] + options + [Binary.dbmultiverse],
                              environment: environment, timeout: timeout)
     print("\(script) exited \(run.status); screenshots in \(shots)\n" + shown(run))
     return (run, shots)

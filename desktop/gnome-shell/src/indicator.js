@@ -36,8 +36,8 @@ function platformData() {
 
 export const Indicator = GObject.registerClass(
 class DBMultiverseIndicator extends PanelMenu.Button {
-    // extensionPath: the extension's folder (its icon).
-    _init(extensionPath) {
+    // extensionPath: the extension's folder (its icon); gettext: the extension's, for the placeholder.
+    _init(extensionPath, gettext) {
         super._init(0.5, 'DBMultiverse');
         const iconFile = Gio.File.new_for_path(`${extensionPath}/icons/${APP_ID}.svg`);
         const box = new St.BoxLayout({style_class: 'panel-status-indicators-box'});
@@ -46,6 +46,7 @@ class DBMultiverseIndicator extends PanelMenu.Button {
         box.add_child(this._label);
         this.add_child(box);
 
+        this._gettext = gettext;
         this._card = new Card(this.menu, iconFile, button => this._open(button));
         this._client = new WidgetClient(entry => this._show(entry));
         this._show(this._client.entry);
@@ -53,7 +54,7 @@ class DBMultiverseIndicator extends PanelMenu.Button {
 
     // Draws the entry's view; the placeholder while no service answers.
     _show(entry) {
-        entry = entry ?? placeholderEntry();
+        entry = entry ?? placeholderEntry(this._gettext);
         this._label.text = entry['panel-text'];
         this._card.show(entry);
     }

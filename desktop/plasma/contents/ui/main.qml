@@ -26,7 +26,7 @@ PlasmoidItem { //6
     /// The installed binary, written in by `make install` (scripts/plasmoid.sh).
     readonly property string binary: "@DBMULTIVERSE@"
     /// The last entry shown (the placeholder while no service answers) and its token.
-    property var entry: Placeholder.entry()
+    property var entry: placeholder()
     property string token: ""
     /// The wait before asking again after a failed or unreadable answer, in ms.
     property int retryDelay: 1000
@@ -34,6 +34,11 @@ PlasmoidItem { //6
     /// The next question: `exec`, so that the shell the engine starts leaves only the command.
     readonly property string watchCommand: "exec " + shellWord(binary) + " watch --format json --next"
         + (token === "" ? "" : " --after " + token)
+
+    /// The no-service placeholder in the session's language (the widget's i18n catalogue).
+    function placeholder() {
+        return Placeholder.entry(function (text) { return i18n(text) })
+    }
 
     function shellWord(text) {
         return "'" + text.replace(/'/g, "'\\''") + "'"
@@ -112,7 +117,7 @@ PlasmoidItem { //6
             disconnectSource(sourceName)
             if (data["exit code"] !== 0) {
                 // No service answered (or no bus, no binary): the placeholder until one does.
-                root.entry = Placeholder.entry()
+                root.entry = root.placeholder()
                 root.token = ""
                 root.retryLater(sourceName + " exited " + data["exit code"] + ": " + data.stderr)
                 return
