@@ -15,6 +15,8 @@ deps:
 
 build: deps
 	swift build $(RELEASE_FLAGS) --product dbmultiverse
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-service
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-notifier
 
 run: build
 	./scripts/run-service.sh "$(RELEASE_BIN)"
@@ -34,6 +36,10 @@ clean:
 BINARY ?=
 APP_ID = com.nobadi.DBMultiverse
 INSTALLED_BIN = $(BINDIR)/dbmultiverse
+# The service's and the notifier's own executables (docs/architecture.md, "The processes"), where a
+# desktop's own services live: $(PREFIX)/libexec/dbmultiverse (the package: /usr/libexec/dbmultiverse).
+LIBEXECDIR = $(PREFIX)/libexec/dbmultiverse
+LIBEXEC_PROGRAMS = dbmultiverse-service dbmultiverse-notifier
 APPLICATIONS_DIR = $(DATADIR)/applications
 # The tray item's IconThemePath: a theme folder of its own, found by hosts when $(DATADIR) is not
 # one of the desktop's data directories (desktop/icons/index.theme says why it has an index).
@@ -51,6 +57,7 @@ PLASMOID_DIR = $(DATADIR)/plasma/plasmoids/com.nobadi.dbmultiverse
 PLASMA_VERSION ?= $(shell ./scripts/plasmoid.sh version)
 INSTALL_FILES = \
 	$(BINDIR)/dbmultiverse \
+	$(foreach program,$(LIBEXEC_PROGRAMS),$(LIBEXECDIR)/$(program)) \
 	$(DATADIR)/dbus-1/services/$(APP_ID).service \
 	$(APPLICATIONS_DIR)/$(APP_ID).desktop \
 	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
@@ -87,19 +94,29 @@ define install_completion
 
 endef
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
-# binary's absolute path as the command of every Exec=/ExecStart= line.
+# binary's absolute path as the command of every Exec=/ExecStart= line: a command in
+# .../libexec/dbmultiverse/ becomes the same program in $(LIBEXECDIR), any other the CLI.
 define install_rewritten
-	sed -e 's!^Exec=[^ ]*!Exec=$(INSTALLED_BIN)!' -e 's!^ExecStart=[^ ]*!ExecStart=$(INSTALLED_BIN)!' "$(1)" > "$(DESTDIR)$(2)"
+	sed -e 's!^\(Exec\|ExecStart\)=[^ ]*/libexec/dbmultiverse/\([^ /]*\)!\1=$(LIBEXECDIR)/\2!' -e t \
+		-e 's!^Exec=[^ ]*!Exec=$(INSTALLED_BIN)!' -e 's!^ExecStart=[^ ]*!ExecStart=$(INSTALLED_BIN)!' "$(1)" > "$(DESTDIR)$(2)"
 	chmod 644 "$(DESTDIR)$(2)"
 endef
 
+# The libexec programs are taken from the folder of the CLI binary (BINARY's, or the release build's).
 install-binary:
 ifeq ($(BINARY),)
 	swift build $(RELEASE_FLAGS) --product dbmultiverse
 	install -D -m 755 "$(RELEASE_BIN)" "$(DESTDIR)$(BINDIR)/dbmultiverse"
+	$(foreach program,$(LIBEXEC_PROGRAMS),swift build $(RELEASE_FLAGS) --product $(program)$(newline))
 else
 	install -D -m 755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/dbmultiverse"
 endif
+	$(foreach program,$(LIBEXEC_PROGRAMS),install -D -m 755 "$(dir $(or $(BINARY),$(RELEASE_BIN)))$(program)" "$(DESTDIR)$(LIBEXECDIR)/$(program)"$(newline))
+
+define newline
+
+
+endef
 
 install:
 	@case "$(PREFIX)" in /*) ;; *) echo "make install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2;; esac
@@ -136,6 +153,7 @@ endif
 
 uninstall:
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
+	-rmdir "$(DESTDIR)$(LIBEXECDIR)" 2>/dev/null
 	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
 	rm -rf "$(DESTDIR)$(GNOME_EXTENSION_DIR)"
 ifeq ($(BROWSER_HOSTS),system)

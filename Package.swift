@@ -59,6 +59,10 @@ let package = Package(
     name: "DBMultiverseDesktop",
     products: [
         .executable(name: "dbmultiverse", targets: ["dbmultiverse"]),
+        // The long-running processes' own executables, which link only what they run; installed in
+        // libexec/dbmultiverse and run by `dbmultiverse service` and `dbmultiverse notifier` too.
+        .executable(name: "dbmultiverse-service", targets: ["dbmultiverse-service"]),
+        .executable(name: "dbmultiverse-notifier", targets: ["dbmultiverse-notifier"]),
     ],
     dependencies: [
         dependency("https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -141,11 +145,24 @@ let package = Package(
             name: "Doctor",
             dependencies: ["Widget", "Follower", "DBus", "ComicDomain", "JSON"]
         ),
-        // The thin command-line front end.
+        // The service's own executable: no Site, history, doctor or argument parser (LayeringTests).
+        .executableTarget(
+            name: "dbmultiverse-service",
+            dependencies: ["Service", "Widget", "ComicDomain", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
+        ),
+        // The notifier's and tray item's own executable: no Site, history, doctor or argument parser.
+        .executableTarget(
+            name: "dbmultiverse-notifier",
+            dependencies: ["Follower", "Widget", "ComicDomain", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
+        ),
+        // The thin command-line front end. `service` and `notifier` exec their own executables
+        // (built beside it: `make build` builds all three products).
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Widget", "Service", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
+                "Widget", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

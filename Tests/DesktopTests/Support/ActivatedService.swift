@@ -6,6 +6,10 @@ import Foundation
 /// the `.xctest`).
 enum Binary {
     static let dbmultiverse = builtProduct("dbmultiverse")
+    /// The service's own executable, which `dbmultiverse service` and D-Bus activation run.
+    static let service = builtProduct("dbmultiverse-service")
+    /// The notifier's own executable, which `dbmultiverse notifier` runs.
+    static let notifier = builtProduct("dbmultiverse-notifier")
 }
 
 /// The repository root, from this file's path.
