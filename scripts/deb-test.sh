@@ -128,7 +128,8 @@ owner_pid=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/
     --method org.freedesktop.DBus.GetConnectionUnixProcessID com.nobadi.DBMultiverse | grep -o '[0-9]\+' | tail -1)
 service_exe=$(readlink "/proc/$owner_pid/exe")
 echo "com.nobadi.DBMultiverse is process $owner_pid: $service_exe"
-check "the bus activated the installed service (/usr/bin/dbmultiverse)" test "$service_exe" = /usr/bin/dbmultiverse
+check "the bus activated the installed service (/usr/libexec/dbmultiverse/dbmultiverse-service)" \
+    test "$service_exe" = /usr/libexec/dbmultiverse/dbmultiverse-service
 entry=$(/usr/bin/dbmultiverse entry --format json)
 echo "entry: $entry"
 check "the service serves the stored chapter" grep -q '"chapter":42' <<<"$entry"
