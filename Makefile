@@ -17,6 +17,7 @@ build: deps
 	swift build $(RELEASE_FLAGS) --product dbmultiverse
 	swift build $(RELEASE_FLAGS) --product dbmultiverse-service
 	swift build $(RELEASE_FLAGS) --product dbmultiverse-notifier
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-browser-host
 
 run: build
 	./scripts/run-service.sh "$(RELEASE_BIN)"
@@ -36,10 +37,12 @@ clean:
 BINARY ?=
 APP_ID = com.nobadi.DBMultiverse
 INSTALLED_BIN = $(BINDIR)/dbmultiverse
-# The service's and the notifier's own executables (docs/architecture.md, "The processes"), where a
+# The service's, the notifier's and the browser host's own executables (docs/architecture.md, "The processes"), where a
 # desktop's own services live: $(PREFIX)/libexec/dbmultiverse (the package: /usr/libexec/dbmultiverse).
 LIBEXECDIR = $(PREFIX)/libexec/dbmultiverse
-LIBEXEC_PROGRAMS = dbmultiverse-service dbmultiverse-notifier
+LIBEXEC_PROGRAMS = dbmultiverse-service dbmultiverse-notifier dbmultiverse-browser-host
+# What the browsers' host manifests name: the browser host's own executable.
+BROWSER_HOST_BIN = $(LIBEXECDIR)/dbmultiverse-browser-host
 APPLICATIONS_DIR = $(DATADIR)/applications
 # The tray item's IconThemePath: a theme folder of its own, found by hosts when $(DATADIR) is not
 # one of the desktop's data directories (desktop/icons/index.theme says why it has an index).
@@ -142,9 +145,9 @@ endif
 	install -D -m 644 desktop/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
 	$(foreach completion,$(COMPLETIONS),$(call install_completion,$(completion)))
 ifeq ($(BROWSER_HOSTS),system)
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(BROWSER_HOST_BIN)" "$(DATADIR)"
 else
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(INSTALLED_BIN)"
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(BROWSER_HOST_BIN)"
 endif
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi

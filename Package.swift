@@ -77,6 +77,7 @@ let package = Package(
         // libexec/dbmultiverse and run by `dbmultiverse service` and `dbmultiverse notifier` too.
         .executable(name: "dbmultiverse-service", targets: ["dbmultiverse-service"]),
         .executable(name: "dbmultiverse-notifier", targets: ["dbmultiverse-notifier"]),
+        .executable(name: "dbmultiverse-browser-host", targets: ["dbmultiverse-browser-host"]),
     ],
     dependencies: [
         dependency("https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -170,6 +171,14 @@ let package = Package(
             name: "dbmultiverse-notifier",
             dependencies: ["Follower", "Widget", "ComicDomain", .product(name: "Logging", package: "swift-log")],
             linkerSettings: [.unsafeFlags(longRunningLinkerFlags, .when(platforms: [.linux], configuration: .release))]
+        ),
+        // The browser extension's native messaging host's own executable: the recorder and the site
+        // code, no history, doctor, tray or argument parser. The release flags only: it loads
+        // libxml2 with dlopen, whose ICU needs the shared libstdc++.
+        .executableTarget(
+            name: "dbmultiverse-browser-host",
+            dependencies: ["Recorder", "Widget", "ComicDomain", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: [.unsafeFlags(releaseLinkerFlags + ["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The thin command-line front end. `service` and `notifier` exec their own executables
         // (built beside it: `make build` builds all three products).

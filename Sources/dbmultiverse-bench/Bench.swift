@@ -16,8 +16,11 @@ final class Bench {
     /// How the service and the notifier are started: their own executables beside `binary`
     /// (`dbmultiverse-service`, `dbmultiverse-notifier`, as installed), else `binary service` and
     /// `binary notifier` (a one-binary build of before they had their own, measured the same way).
+    /// The browser host likewise.
     let serviceCommand: [String]
     let notifierCommand: [String]
+    /// The browser host's executable: `dbmultiverse-browser-host` beside `binary`, else `binary`.
+    let hostExecutable: String
     let dataDirectory: String
     let bus: PrivateBus
     let caller: BlockingCaller
@@ -50,6 +53,7 @@ final class Bench {
         }
         serviceCommand = own("dbmultiverse-service", else: "service")
         notifierCommand = own("dbmultiverse-notifier", else: "notifier")
+        hostExecutable = own("dbmultiverse-browser-host", else: "").first ?? binary
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bench-\(getpid())").path
         try? FileManager.default.removeItem(atPath: dataDirectory)
         let environment = ["DBMULTIVERSE_DATA_DIR": dataDirectory, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning"]

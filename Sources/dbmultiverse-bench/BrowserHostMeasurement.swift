@@ -103,20 +103,20 @@ extension Bench {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         for fd in input + output { posix_spawn_file_actions_addclose(&actions, fd) }
-        let arguments = [binary, BrowserExtension.chromiumOrigin]
+        let arguments = [hostExecutable, BrowserExtension.chromiumOrigin]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
 
         let start = EventLoop.now()
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, binary, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, hostExecutable, &actions, nil, argv, envp)
         close(input[0])
         close(output[1])
         guard spawned == 0 else {
             close(input[1])
             close(output[0])
-            throw FixtureError("posix_spawn \(binary): \(spawned)")
+            throw FixtureError("posix_spawn \(hostExecutable): \(spawned)")
         }
         _ = request.withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
         return RunningHost(pid: pid, input: input[1], output: output[0], start: start)

@@ -159,6 +159,7 @@ enum DesktopInstall {
             "\(prefix)/bin/dbmultiverse",
             "\(prefix)/libexec/dbmultiverse/dbmultiverse-service",
             "\(prefix)/libexec/dbmultiverse/dbmultiverse-notifier",
+            "\(prefix)/libexec/dbmultiverse/dbmultiverse-browser-host",
             "\(prefix)/share/dbus-1/services/com.nobadi.DBMultiverse.service",
             "\(prefix)/share/applications/com.nobadi.DBMultiverse.desktop",
             "\(prefix)/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
@@ -190,7 +191,7 @@ enum DesktopInstall {
         #expect(FileManager.default.contentsEqual(atPath: root + binary, andPath: try requireBuiltProduct("dbmultiverse")), sourceLocation: sourceLocation)
         #expect(FileManager.default.isExecutableFile(atPath: root + binary), sourceLocation: sourceLocation)
         // The service's and notifier's own executables, from the binary's build folder.
-        for program in ["dbmultiverse-service", "dbmultiverse-notifier"] {
+        for program in ["dbmultiverse-service", "dbmultiverse-notifier", "dbmultiverse-browser-host"] {
             let installed = root + prefix + "/libexec/dbmultiverse/" + program
             #expect(FileManager.default.contentsEqual(atPath: installed, andPath: try requireBuiltProduct(program)), "\(program)",
                     sourceLocation: sourceLocation)
@@ -271,21 +272,21 @@ extension DesktopInstall {
     /// The host manifest of `family` (`firefox` or `chromium`) naming `binary`, as `make install` writes it.
     static func hostManifest(family: String, binary: String) throws -> String {
         try String(contentsOf: repository.appendingPathComponent("desktop/com.nobadi.dbmultiverse.\(family).json"), encoding: .utf8)
-            .replacingOccurrences(of: #""path": "/usr/bin/dbmultiverse""#, with: #""path": "\#(binary)""#)
+            .replacingOccurrences(of: #""path": "/usr/libexec/dbmultiverse/dbmultiverse-browser-host""#, with: #""path": "\#(binary)""#)
     }
 
     /// Checks the native messaging host manifests under `root`: each is its family's template with
-    /// `<prefix>/bin/dbmultiverse` (no DESTDIR) as `path` and nothing else changed, mode 0644,
+    /// `<prefix>/libexec/dbmultiverse/dbmultiverse-browser-host` (no DESTDIR) as `path` and nothing else changed, mode 0644,
     /// naming the host and allowing only our extension.
     static func expectHostManifests(root: String, home: DesktopHome, prefix: String,
                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
         for manifest in home.hostManifests {
             let family = manifest.contains("/.mozilla/") ? "firefox" : "chromium"
             let installed = try String(contentsOfFile: root + manifest, encoding: .utf8)
-            #expect(installed == (try hostManifest(family: family, binary: prefix + "/bin/dbmultiverse")), "\(manifest)", sourceLocation: sourceLocation)
+            #expect(installed == (try hostManifest(family: family, binary: prefix + "/libexec/dbmultiverse/dbmultiverse-browser-host")), "\(manifest)", sourceLocation: sourceLocation)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(installed.utf8)) as? [String: Any], sourceLocation: sourceLocation)
             #expect(json["name"] as? String == BrowserExtension.hostName, sourceLocation: sourceLocation)
-            #expect(json["path"] as? String == prefix + "/bin/dbmultiverse", sourceLocation: sourceLocation)
+            #expect(json["path"] as? String == prefix + "/libexec/dbmultiverse/dbmultiverse-browser-host", sourceLocation: sourceLocation)
             #expect(json["type"] as? String == "stdio", sourceLocation: sourceLocation)
             let allowed = family == "firefox" ? json["allowed_extensions"] : json["allowed_origins"]
             #expect(allowed as? [String] == [family == "firefox" ? BrowserExtension.firefoxID : BrowserExtension.chromiumOrigin],

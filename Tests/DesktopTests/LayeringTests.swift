@@ -51,7 +51,8 @@ import TestingTraits
     }
 
     /// The long-running processes' own executables link only what they run: none of the site
-    /// code, history, doctor, the other process's code or the argument parser.
+    /// code, history, doctor, the other process's code or the argument parser; the browser host's
+    /// has the recorder and the site code, and none of the others.
     @Test func theServiceAndNotifierExecutablesLinkOnlyWhatTheyRun() throws {
         let closures = try Self.closures()
         let service = try #require(closures["dbmultiverse-service"], "no dbmultiverse-service target")
@@ -63,6 +64,9 @@ import TestingTraits
         let notNotifiers = notServices.subtracting(["Follower", "CImageDecoding"]).union(["Service"])
         #expect(notifier.isDisjoint(with: notNotifiers), "dbmultiverse-notifier links \(notifier.intersection(notNotifiers).sorted())")
         #expect(notifier.contains("Follower"), "\(notifier.sorted())")
+        let host = try #require(closures["dbmultiverse-browser-host"], "no dbmultiverse-browser-host target")
+        let notHosts: Set = ["BrowserHistory", "CSQLite", "Doctor", "Follower", "CImageDecoding", "Service", "dbmultiverse", "product:ArgumentParser"]
+        #expect(host.isDisjoint(with: notHosts), "dbmultiverse-browser-host links \(host.intersection(notHosts).sorted())")
         // The check sees products: the command line does link the parser.
         #expect(closures["dbmultiverse"]?.contains("product:ArgumentParser") == true)
     }

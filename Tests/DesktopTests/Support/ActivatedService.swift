@@ -10,6 +10,8 @@ enum Binary {
     static let service = builtProduct("dbmultiverse-service")
     /// The notifier's own executable, which `dbmultiverse notifier` runs.
     static let notifier = builtProduct("dbmultiverse-notifier")
+    /// The browser host's own executable, which the installed host manifests name.
+    static let browserHost = builtProduct("dbmultiverse-browser-host")
 }
 
 /// The repository root, from this file's path.
