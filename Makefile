@@ -207,6 +207,8 @@ deb-test: deb
 .PHONY: screenshots
 screenshots: deps
 	swift build --product dbmultiverse
+	swift build --product dbmultiverse-service
+	swift build --product dbmultiverse-notifier
 	./scripts/screenshots.sh "$$(swift build --show-bin-path)/dbmultiverse"
 
 # The benchmark: the release-built service and notifier on a private bus, linked
@@ -224,6 +226,7 @@ bench: build
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-service
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-notifier
+	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-browser-host
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
 	$(MAKE) --no-print-directory bench-site

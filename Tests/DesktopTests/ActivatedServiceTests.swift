@@ -185,7 +185,10 @@ import TestingTraits
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try requireBuiltProduct("dbmultiverse"), toPath: root + "/bin/dbmultiverse")
+        // Copied by a child process: a copy written here could be open for writing in a child
+        // another test forks meanwhile, and exec would fail with "Text file busy".
+        let copy = try runCommand(["install", "-m", "755", try requireBuiltProduct("dbmultiverse"), root + "/bin/dbmultiverse"], timeout: 20)
+        try #require(copy.status == 0, "\(copy)")
         for (command, program) in [(["service"], "dbmultiverse-service"), (["notifier"], "dbmultiverse-notifier"),
                                    (["notifier", "--no-tray"], "dbmultiverse-notifier")] {
             let result = try runCommand([root + "/bin/dbmultiverse"] + command, timeout: 20)
