@@ -15,6 +15,9 @@ deps:
 
 build: deps
 	swift build $(RELEASE_FLAGS) --product dbmultiverse
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-service
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-notifier
+	swift build $(RELEASE_FLAGS) --product dbmultiverse-browser-host
 
 run: build
 	./scripts/run-service.sh "$(RELEASE_BIN)"
@@ -53,6 +56,12 @@ update-po:
 BINARY ?=
 APP_ID = com.nobadi.DBMultiverse
 INSTALLED_BIN = $(BINDIR)/dbmultiverse
+# The service's, the notifier's and the browser host's own executables (docs/architecture.md, "The processes"), where a
+# desktop's own services live: $(PREFIX)/libexec/dbmultiverse (the package: /usr/libexec/dbmultiverse).
+LIBEXECDIR = $(PREFIX)/libexec/dbmultiverse
+LIBEXEC_PROGRAMS = dbmultiverse-service dbmultiverse-notifier dbmultiverse-browser-host
+# What the browsers' host manifests name: the browser host's own executable.
+BROWSER_HOST_BIN = $(LIBEXECDIR)/dbmultiverse-browser-host
 APPLICATIONS_DIR = $(DATADIR)/applications
 # The tray item's IconThemePath: a theme folder of its own, found by hosts when $(DATADIR) is not
 # one of the desktop's data directories (desktop/icons/index.theme says why it has an index).
@@ -71,10 +80,11 @@ BROWSER_HOSTS ?= user
 # changes — the package's dpkg trigger, or by hand). CARD_LINKS=no leaves the links to the package's
 # maintainer scripts (debian/rules).
 CARDS_DIR = $(DATADIR)/dbmultiverse/cards
-SELECT_CARDS = $(PREFIX)/libexec/dbmultiverse/select-cards
+SELECT_CARDS = $(LIBEXECDIR)/select-cards
 CARD_LINKS ?= yes
 INSTALL_FILES = \
 	$(BINDIR)/dbmultiverse \
+	$(foreach program,$(LIBEXEC_PROGRAMS),$(LIBEXECDIR)/$(program)) \
 	$(DATADIR)/dbus-1/services/$(APP_ID).service \
 	$(APPLICATIONS_DIR)/$(APP_ID).desktop \
 	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
@@ -107,19 +117,29 @@ define install_completion
 
 endef
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
-# binary's absolute path as the command of every Exec=/ExecStart= line.
+# binary's absolute path as the command of every Exec=/ExecStart= line: a command in
+# .../libexec/dbmultiverse/ becomes the same program in $(LIBEXECDIR), any other the CLI.
 define install_rewritten
-	sed -e 's!^Exec=[^ ]*!Exec=$(INSTALLED_BIN)!' -e 's!^ExecStart=[^ ]*!ExecStart=$(INSTALLED_BIN)!' "$(1)" > "$(DESTDIR)$(2)"
+	sed -e 's!^\(Exec\|ExecStart\)=[^ ]*/libexec/dbmultiverse/\([^ /]*\)!\1=$(LIBEXECDIR)/\2!' -e t \
+		-e 's!^Exec=[^ ]*!Exec=$(INSTALLED_BIN)!' -e 's!^ExecStart=[^ ]*!ExecStart=$(INSTALLED_BIN)!' "$(1)" > "$(DESTDIR)$(2)"
 	chmod 644 "$(DESTDIR)$(2)"
 endef
 
+# The libexec programs are taken from the folder of the CLI binary (BINARY's, or the release build's).
 install-binary:
 ifeq ($(BINARY),)
 	swift build $(RELEASE_FLAGS) --product dbmultiverse
 	install -D -m 755 "$(RELEASE_BIN)" "$(DESTDIR)$(BINDIR)/dbmultiverse"
+	$(foreach program,$(LIBEXEC_PROGRAMS),swift build $(RELEASE_FLAGS) --product $(program)$(newline))
 else
 	install -D -m 755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/dbmultiverse"
 endif
+	$(foreach program,$(LIBEXEC_PROGRAMS),install -D -m 755 "$(dir $(or $(BINARY),$(RELEASE_BIN)))$(program)" "$(DESTDIR)$(LIBEXECDIR)/$(program)"$(newline))
+
+define newline
+
+
+endef
 
 install:
 	@case "$(PREFIX)" in /*) ;; *) echo "make install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2;; esac
@@ -153,9 +173,9 @@ endif
 	install -D -m 644 $(I18N)/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
 	$(foreach completion,$(COMPLETIONS),$(call install_completion,$(completion)))
 ifeq ($(BROWSER_HOSTS),system)
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(BROWSER_HOST_BIN)" "$(DATADIR)"
 else
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(INSTALLED_BIN)"
+	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(BROWSER_HOST_BIN)"
 endif
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
@@ -166,7 +186,7 @@ uninstall:
 	-if [ -x "$(DESTDIR)$(SELECT_CARDS)" ]; then "$(DESTDIR)$(SELECT_CARDS)" --remove "$(DESTDIR)$(DATADIR)"; fi
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
 	rm -rf "$(DESTDIR)$(CARDS_DIR)"
-	-rmdir "$(DESTDIR)$(PREFIX)/libexec/dbmultiverse" 2>/dev/null
+	-rmdir "$(DESTDIR)$(LIBEXECDIR)" 2>/dev/null
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall-system "$(DATADIR)"
 else
@@ -215,10 +235,13 @@ deb-test: deb
 .PHONY: screenshots
 screenshots: deps
 	swift build --product dbmultiverse
+	swift build --product dbmultiverse-service
+	swift build --product dbmultiverse-notifier
 	./scripts/screenshots.sh "$$(swift build --show-bin-path)/dbmultiverse"
 
 # The benchmark: the release-built service and notifier on a private bus, linked
-# statically and dynamically, each measured against the Ping floor of the same run.
+# statically and dynamically, each measured against the Ping floor of the same run, beside a C
+# libdbus and a C GDBus reference service (bench/gdbus-reference-service.c; libglib2.0-dev).
 BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-bench
 DYNAMIC_BIN = $(shell swift build -c release --scratch-path .build-dynamic --show-bin-path 2>/dev/null)/dbmultiverse
 IDLE_SECONDS ?= 60
@@ -227,7 +250,11 @@ IDLE_SECONDS ?= 60
 bench: build
 	swift build $(RELEASE_FLAGS) --product dbmultiverse-bench
 	swift build $(RELEASE_FLAGS) --product dbus-reference-service
+	$(CC) -O2 -o "$(dir $(BENCH_BIN))gdbus-reference-service" bench/gdbus-reference-service.c $$(pkg-config --cflags --libs gio-2.0)
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
+	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-service
+	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-notifier
+	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-browser-host
 	"$(BENCH_BIN)" "$(RELEASE_BIN)" --label static --idle-seconds $(IDLE_SECONDS) --json bench-results/static.json
 	"$(BENCH_BIN)" "$(DYNAMIC_BIN)" --label dynamic --idle-seconds $(IDLE_SECONDS) --json bench-results/dynamic.json
 	$(MAKE) --no-print-directory bench-site

@@ -29,6 +29,20 @@ let releaseLinkerFlags: [String] = {
     #endif
 }()
 
+/// The service's and notifier's executables, which run all day: the release flags, and
+/// - the C++ runtime the Swift runtime needs linked from its archive (`linker/static-libstdc++`
+///   makes `-lstdc++` find `libstdc++.a`), not loaded as libstdc++.so.6: -0.7 MiB resident;
+/// - no symbols exported to the dynamic symbol table (the toolchain's arguments export all of them,
+///   and the loader then searches them at each relocation): -0.3 MiB.
+/// Not for the CLI: it loads libxml2 with dlopen, whose ICU needs the shared libstdc++.
+let longRunningLinkerFlags: [String] = {
+    #if os(Linux)
+    return releaseLinkerFlags + ["-L", "\(Context.packageDirectory)/linker/static-libstdc++", "-Xlinker", "--no-export-dynamic"]
+    #else
+    return releaseLinkerFlags
+    #endif
+}()
+
 /// The C flags pkg-config gives for `module` (libxml2's headers live in their own folder), else
 /// `fallback`. Only flags: the libraries are loaded with dlopen (see CSiteLibraries.h), not linked.
 func pkgConfigCFlags(_ module: String, fallback: [String]) -> [String] {
@@ -59,6 +73,11 @@ let package = Package(
     name: "DBMultiverseDesktop",
     products: [
         .executable(name: "dbmultiverse", targets: ["dbmultiverse"]),
+        // The long-running processes' own executables, which link only what they run; installed in
+        // libexec/dbmultiverse and run by `dbmultiverse service` and `dbmultiverse notifier` too.
+        .executable(name: "dbmultiverse-service", targets: ["dbmultiverse-service"]),
+        .executable(name: "dbmultiverse-notifier", targets: ["dbmultiverse-notifier"]),
+        .executable(name: "dbmultiverse-browser-host", targets: ["dbmultiverse-browser-host"]),
     ],
     dependencies: [
         dependency("https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -146,11 +165,32 @@ let package = Package(
             name: "Doctor",
             dependencies: ["Widget", "Follower", "DBus", "ComicDomain", "JSON", "Localization"]
         ),
-        // The thin command-line front end.
+        // The service's own executable: no Site, history, doctor or argument parser (LayeringTests).
+        .executableTarget(
+            name: "dbmultiverse-service",
+            dependencies: ["Service", "Widget", "ComicDomain", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: [.unsafeFlags(longRunningLinkerFlags, .when(platforms: [.linux], configuration: .release))]
+        ),
+        // The notifier's and tray item's own executable: no Site, history, doctor or argument parser.
+        .executableTarget(
+            name: "dbmultiverse-notifier",
+            dependencies: ["Follower", "Widget", "ComicDomain", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: [.unsafeFlags(longRunningLinkerFlags, .when(platforms: [.linux], configuration: .release))]
+        ),
+        // The browser extension's native messaging host's own executable: the recorder and the site
+        // code, no history, doctor, tray or argument parser. The release flags only: it loads
+        // libxml2 with dlopen, whose ICU needs the shared libstdc++.
+        .executableTarget(
+            name: "dbmultiverse-browser-host",
+            dependencies: ["Recorder", "Widget", "ComicDomain", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: [.unsafeFlags(releaseLinkerFlags + ["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
+        ),
+        // The thin command-line front end. `service` and `notifier` exec their own executables
+        // (built beside it: `make build` builds all three products).
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
-                "Widget", "Service", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
+                "Widget", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
                 "Localization", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

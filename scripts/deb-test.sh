@@ -128,7 +128,8 @@ owner_pid=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/
     --method org.freedesktop.DBus.GetConnectionUnixProcessID com.nobadi.DBMultiverse | grep -o '[0-9]\+' | tail -1)
 service_exe=$(readlink "/proc/$owner_pid/exe")
 echo "com.nobadi.DBMultiverse is process $owner_pid: $service_exe"
-check "the bus activated the installed service (/usr/bin/dbmultiverse)" test "$service_exe" = /usr/bin/dbmultiverse
+check "the bus activated the installed service (/usr/libexec/dbmultiverse/dbmultiverse-service)" \
+    test "$service_exe" = /usr/libexec/dbmultiverse/dbmultiverse-service
 entry=$(/usr/bin/dbmultiverse entry --format json)
 echo "entry: $entry"
 check "the service serves the stored chapter" grep -q '"chapter":42' <<<"$entry"
@@ -243,9 +244,9 @@ for family_manifest in firefox:/usr/lib/mozilla/native-messaging-hosts/com.nobad
                        chromium:/etc/opt/edge/native-messaging-hosts/com.nobadi.dbmultiverse.json; do
     family=${family_manifest%%:*} manifest=${family_manifest#*:}
     allowed=$(grep '"allowed_' "desktop/com.nobadi.dbmultiverse.$family.json")
-    if [ -f "$manifest" ] && grep -q '"path": "/usr/bin/dbmultiverse"' "$manifest" && grep -qxF "$allowed" "$manifest" \
+    if [ -f "$manifest" ] && grep -q '"path": "/usr/libexec/dbmultiverse/dbmultiverse-browser-host"' "$manifest" && grep -qxF "$allowed" "$manifest" \
         && [ "$(grep -c '"allowed_' "$manifest")" -eq 1 ]; then
-        pass "$manifest ($(readlink -f "$manifest")): /usr/bin/dbmultiverse,$allowed"
+        pass "$manifest ($(readlink -f "$manifest")): /usr/libexec/dbmultiverse/dbmultiverse-browser-host,$allowed"
     else
         fail "$manifest"
     fi
@@ -257,7 +258,7 @@ stored_pages() { find "$work/data" -mindepth 1 -maxdepth 1 ! -name browserContac
 stored=$(stored_pages)
 length=${#request}
 reply=$({ printf "\\x$(printf %02x $((length & 255)))\\x$(printf %02x $((length >> 8)))\\x00\\x00"; printf '%s' "$request"; } \
-    | /usr/bin/dbmultiverse /usr/lib/mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json dbmultiverse@nobadi.com \
+    | /usr/libexec/dbmultiverse/dbmultiverse-browser-host /usr/lib/mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json dbmultiverse@nobadi.com \
     | tail -c +5)
 echo "host reply: $reply"
 check "the installed host answers a framed request with an error for another site" grep -q '"ok":false' <<<"$reply"

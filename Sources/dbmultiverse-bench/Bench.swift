@@ -13,6 +13,14 @@ import Glibc
 /// extensions of it, one file each; `BenchMain` runs them in order.
 final class Bench {
     let binary: String
+    /// How the service and the notifier are started: their own executables beside `binary`
+    /// (`dbmultiverse-service`, `dbmultiverse-notifier`, as installed), else `binary service` and
+    /// `binary notifier` (a one-binary build of before they had their own, measured the same way).
+    /// The browser host likewise.
+    let serviceCommand: [String]
+    let notifierCommand: [String]
+    /// The browser host's executable: `dbmultiverse-browser-host` beside `binary`, else `binary`.
+    let hostExecutable: String
     let dataDirectory: String
     let bus: PrivateBus
     let caller: BlockingCaller
@@ -20,10 +28,14 @@ final class Bench {
     var connection: Connection { caller.connection }
     /// The service under test, and the C reference service beside it.
     let widget = WidgetClient()
-    let reference = WidgetClient(object: RemoteObject(destination: "com.nobadi.DBMultiverse.Reference", path: WidgetBus.objectPath))
+    let reference = WidgetClient(object: RemoteObject(destination: Bench.referenceName, path: WidgetBus.objectPath))
+    /// The GDBus reference service beside it (bench/gdbus-reference-service.c), for memory.
+    let gdbusReference = WidgetClient(object: RemoteObject(destination: "com.nobadi.DBMultiverse.GDBusReference", path: WidgetBus.objectPath))
+    static let referenceName: BusName = "com.nobadi.DBMultiverse.Reference"
     let events = EventLog()
     var notifierPID: pid_t = 0
     var referencePID: pid_t = 0
+    var gdbusReferencePID: pid_t = 0
     /// The recording notification server's object server, kept while the bench runs.
     var notificationServer: (server: ObjectServer, exported: ExportedInterface<Notifications>)?
     /// The stand-in tray watcher, and the item the notifier registered with it.
@@ -34,11 +46,23 @@ final class Bench {
 
     init(binary: String) throws {
         self.binary = binary
+        let folder = (binary as NSString).deletingLastPathComponent
+        func own(_ program: String, else command: String) -> [String] {
+            let path = folder + "/" + program
+            return FileManager.default.isExecutableFile(atPath: path) ? [path] : [binary, command]
+        }
+        serviceCommand = own("dbmultiverse-service", else: "service")
+        notifierCommand = own("dbmultiverse-notifier", else: "notifier")
+        hostExecutable = own("dbmultiverse-browser-host", else: "").first ?? binary
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bench-\(getpid())").path
         try? FileManager.default.removeItem(atPath: dataDirectory)
         let environment = ["DBMULTIVERSE_DATA_DIR": dataDirectory, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning"]
         bus = try PrivateBus(activationEnvironment: environment)
-        try bus.installActivationFile(name: WidgetBus.busName.rawValue, exec: "\(binary) service")
+        try bus.installActivationFile(name: WidgetBus.busName.rawValue, exec: serviceCommand.joined(separator: " "))
+        // The C reference is activatable too, for its cold activation beside ours.
+        if let reference = Bench.referencePath("dbus-reference-service") {
+            try bus.installActivationFile(name: Bench.referenceName.rawValue, exec: reference)
+        }
         caller = try BlockingCaller(address: .address(bus.address))
     }
 
@@ -51,6 +75,7 @@ final class Bench {
     func shutdown() {
         if notifierPID > 0 { kill(notifierPID, SIGTERM) }
         if referencePID > 0 { kill(referencePID, SIGTERM) }
+        if gdbusReferencePID > 0 { kill(gdbusReferencePID, SIGTERM) }
         if let pid = try? servicePID() { kill(pid, SIGTERM) }
         bus.stop()
         try? FileManager.default.removeItem(atPath: dataDirectory)
@@ -88,8 +113,8 @@ final class Bench {
     }
 
     /// `depth` calls in flight until `total` completed; returns calls per second.
-    func pipelined(_ make: @escaping () -> Message, total: Int, depth: Int) -> Double {
-        serviceCalls += total
+    func pipelined(_ make: @escaping () -> Message, total: Int, depth: Int, toService: Bool = true) -> Double {
+        if toService { serviceCalls += total }
         var sent = 0, done = 0
         let start = EventLoop.now()
         func send() {
@@ -169,14 +194,35 @@ final class Bench {
         return result == 0 ? pid : -1
     }
 
+    /// A reference service's executable (built beside this benchmark), nil when it is not there.
+    static func referencePath(_ name: String) -> String? {
+        let path = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/" + name
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
     /// Starts `dbus-reference-service` (built beside this benchmark) and waits for its name; false
     /// when it is not there.
     func startReferenceService() throws -> Bool {
-        let path = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/dbus-reference-service"
-        guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+        if hasOwner(Bench.referenceName.rawValue) {
+            referencePID = try pid(of: Bench.referenceName.rawValue)
+            return true
+        }
+        guard let path = Bench.referencePath("dbus-reference-service") else { return false }
         let before = events.count(of: "reference-acquired")
         referencePID = spawn([path])
         return referencePID > 0 && wait(timeout: 10) { self.events.count(of: "reference-acquired") > before }
+    }
+
+    /// Ends the C reference (started or activated) and waits until its name is free.
+    func stopReferenceService() throws {
+        guard hasOwner(Bench.referenceName.rawValue) else { return }
+        let pid = try pid(of: Bench.referenceName.rawValue)
+        let gone = events.count(of: "reference-lost")
+        kill(pid, SIGTERM)
+        _ = wait(timeout: 10) { self.events.count(of: "reference-lost") > gone }
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, WNOHANG) // reaps only our own children; activated ones belong to the bus
+        referencePID = 0
     }
 
     func stopService() throws {
@@ -226,13 +272,14 @@ final class EventLog {
     func last(of name: String) -> Int64 { times[name]?.last ?? 0 }
 
     /// Records the service's reloads (by reason) and opens, and the owners of the service's and
-    /// the reference service's names coming and going.
-    func subscribe(on connection: Connection, widget: WidgetClient, reference: WidgetClient) throws {
+    /// the reference services' names coming and going.
+    func subscribe(on connection: Connection, widget: WidgetClient, reference: WidgetClient, gdbusReference: WidgetClient) throws {
         subscriptions = [
             try widget.subscribeToReloads(on: connection) { [unowned self] reload in record(reload.reason.rawValue) },
             try widget.subscribeToOpenRequests(on: connection) { [unowned self] _, _ in record("open-requested") },
             try widget.onServiceChange(on: connection) { [unowned self] owner in record(owner == nil ? "owner-lost" : "owner-acquired") },
-            try reference.onServiceChange(on: connection) { [unowned self] owner in if owner != nil { record("reference-acquired") } },
+            try reference.onServiceChange(on: connection) { [unowned self] owner in record(owner == nil ? "reference-lost" : "reference-acquired") },
+            try gdbusReference.onServiceChange(on: connection) { [unowned self] owner in if owner != nil { record("gdbus-acquired") } },
         ]
     }
 }

@@ -23,7 +23,7 @@ enum BenchMain {
             }
         }
         let bench = try Bench(binary: binary)
-        try bench.events.subscribe(on: bench.connection, widget: bench.widget, reference: bench.reference)
+        try bench.events.subscribe(on: bench.connection, widget: bench.widget, reference: bench.reference, gdbusReference: bench.gdbusReference)
         if pumpCalls > 0 {
             // For profiling (perf record -p, callgrind): only the 16-in-flight load, printed as it goes.
             try bench.pump(calls: pumpCalls)

@@ -9,7 +9,7 @@ extension Bench {
     func measureNotification() throws -> [Row] {
         try startRecordingNotificationServer()
         try startStandInWatcher()
-        notifierPID = spawn([binary, "notifier"])
+        notifierPID = spawn(notifierCommand)
         var notifyLatency = Samples()
         if notifierPID > 0 {
             // The notifier subscribes before it is ready; wait until its connection shows up by

@@ -4,7 +4,7 @@ import DBus
 import Recorder
 import Glibc
 import Localization
-import Logging
+import Widget
 
 /// The `dbmultiverse` entry point. Every subcommand is synchronous: long-running ones (service,
 /// watch) drive an event loop on this thread and never start a Swift `Task`.
@@ -12,14 +12,9 @@ import Logging
 enum Main {
     static func main() {
         // Before anything else runs, and only here: setlocale is not thread-safe.
-        Localization.start(environment: environment())
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel()
-            return handler
-        }
-        // The long-running processes skip the parser: it pulls in Foundation's machinery and costs
-        // the resident service memory for a command line that has nothing to parse.
+        ProcessStart.start()
+        // The long-running processes skip the parser: the service and notifier are executables of
+        // their own (this binary execs them), and the others have nothing to parse.
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let status = runDaemon(arguments) {
             exit(status)
@@ -59,10 +54,6 @@ enum Main {
         case ["browser-host"]: BrowserHostCommand.runHost([])
         default: NextEntry.runAsWidget(arguments)
         }
-    }
-
-    private static func logLevel() -> Logger.Level {
-        getenv("DBMULTIVERSE_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
     }
 }
 

@@ -1,24 +1,24 @@
 import ArgumentParser
-import Follower
-import Logging
+import Widget
 
 struct NotifierCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifier",
         abstract: "Show the tray item, and desktop notifications when the chapter being read changes and when new pages are out.",
-        discussion: "Follows com.nobadi.DBMultiverse's TimelinesReloaded signal on the session bus and calls org.freedesktop.Notifications for chapter changes (not for the chapter found at start) and, once per latest page, for new pages after the reader's (pages-published, or found at start; remembered in the data folder's announcedPages.json). It also serves the tray item (org.kde.StatusNotifierItem with its menu), registered with the panel's org.kde.StatusNotifierWatcher whenever one is on the bus; --no-tray, or `tray = no` in ~/.config/dbmultiverse/config, turns it off. Usually run by its systemd user unit, dbmultiverse-notifier.service. Exits 0 on SIGTERM/SIGINT and 1 when the bus goes away."
+        discussion: "Follows com.nobadi.DBMultiverse's TimelinesReloaded signal on the session bus and calls org.freedesktop.Notifications for chapter changes (not for the chapter found at start) and, once per latest page, for new pages after the reader's (pages-published, or found at start; remembered in the data folder's announcedPages.json). It also serves the tray item (org.kde.StatusNotifierItem with its menu), registered with the panel's org.kde.StatusNotifierWatcher whenever one is on the bus; --no-tray, or `tray = no` in ~/.config/dbmultiverse/config, turns it off. Runs dbmultiverse-notifier, its own executable (installed in ../libexec/dbmultiverse beside this binary). Usually run by its systemd user unit, dbmultiverse-notifier.service. Exits 0 on SIGTERM/SIGINT and 1 when the bus goes away."
     )
 
     @Flag(help: "Do not show the tray item.")
     var noTray = false
 
-    /// Runs the notifier to its exit status (also `Main`'s parser-free path).
+    /// Replaces this process with `dbmultiverse-notifier` (also `Main`'s parser-free path); returns
+    /// only when it cannot, having said why.
     static func runNotifier(noTray: Bool) -> Int32 {
-        NotifierMain.run(environment: environment(), noTray: noTray, logger: Logger(label: "dbmultiverse.notifier"))
+        Output.error(ProcessStart.execSibling("dbmultiverse-notifier", arguments: noTray ? ["--no-tray"] : []))
+        return 1
     }
 
     func run() throws {
-        let status = Self.runNotifier(noTray: noTray)
-        if status != 0 { throw ExitCode(status) }
+        throw ExitCode(Self.runNotifier(noTray: noTray))
     }
 }

@@ -133,6 +133,83 @@ import TestingTraits
     }
 }
 
+/// The service's own executable, as the installed activation file and user unit start it, and
+/// `dbmultiverse service`, which execs it.
+@Suite(.timeLimit(.minutes(2)), .holds(.privateBuses)) struct ServiceExecutableTests {
+    /// Activated by a file naming `dbmultiverse-service` (as `make install` writes it): it answers,
+    /// and the process that owns the name runs that executable, which links no site code.
+    @Test func theActivationFileStartsTheServiceExecutable() throws {
+        let folder = try makeTemporaryDirectory()
+        let bus = try PrivateBus(activationEnvironment: ["DBMULTIVERSE_DATA_DIR": folder, "DBMULTIVERSE_BROWSER": "none"])
+        defer {
+            bus.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let executable = try requireBuiltProduct("dbmultiverse-service")
+        try bus.installActivationFile(name: ActivatedServiceTests.dest, exec: executable)
+        let reply = try runCommand(["busctl", "--address=\(bus.address)", "call", ActivatedServiceTests.dest, ActivatedServiceTests.path,
+                                    ActivatedServiceTests.widget, "GetCurrentEntry"], timeout: 20)
+        #expect(reply.status == 0 && reply.stdout.hasPrefix("a{sv} "), "\(reply)")
+        let pid = try runCommand(["busctl", "--address=\(bus.address)", "status", "--no-pager", ActivatedServiceTests.dest], timeout: 10)
+        let line = try #require(pid.stdout.split(separator: "\n").first { $0.hasPrefix("PID=") }, "\(pid)")
+        let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(line.dropFirst(4))/exe")
+        #expect(exe == executable, "\(exe)")
+        // The libraries of the site code (libcurl, libxml2: loaded with dlopen by the commands that
+        // fetch) are not even named in it.
+        let strings = try runCommand(["strings", executable], timeout: 20)
+        #expect(strings.status == 0 && !strings.stdout.contains("libcurl.so") && !strings.stdout.contains("libxml2.so"))
+    }
+
+    /// `dbmultiverse service` replaces itself with the executable (same process, its binary).
+    @Test func theCommandExecsTheServiceExecutable() async throws {
+        let folder = try makeTemporaryDirectory()
+        let bus = try PrivateBus()
+        defer {
+            bus.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let environment = bus.clientEnvironment.merging(["DBMULTIVERSE_DATA_DIR": folder, "DBMULTIVERSE_BROWSER": "none"]) { $1 }
+        let client = try await BusClient.connect(.address(bus.address))
+        let owners = try await client.signals(MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
+                                                        member: "NameOwnerChanged", arg0: ActivatedServiceTests.dest))
+        let command = try StreamingCommand([Binary.dbmultiverse, "service"], environment: environment)
+        _ = try await next(owners, "the service to own its name")
+        let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(command.processIdentifier)/exe")
+        #expect(exe == (try requireBuiltProduct("dbmultiverse-service")), "\(exe)")
+        #expect(try command.terminate(SIGTERM) == 0, "stderr: \(command.stderrText)")
+    }
+
+    /// Without the executable beside it (nor in ../libexec/dbmultiverse), the command says where
+    /// it looked and fails; the same for the notifier.
+    @Test func aMissingExecutableIsAClearError() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
+        // Copied by a child process: a copy written here could be open for writing in a child
+        // another test forks meanwhile, and exec would fail with "Text file busy".
+        let copy = try runCommand(["install", "-m", "755", try requireBuiltProduct("dbmultiverse"), root + "/bin/dbmultiverse"], timeout: 20)
+        try #require(copy.status == 0, "\(copy)")
+        for (command, program) in [(["service"], "dbmultiverse-service"), (["notifier"], "dbmultiverse-notifier"),
+                                   (["notifier", "--no-tray"], "dbmultiverse-notifier")] {
+            let result = try runCommand([root + "/bin/dbmultiverse"] + command, timeout: 20)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr == "dbmultiverse: cannot find \(program), which this command runs: looked for "
+                    + "\(root)/libexec/dbmultiverse/\(program) or \(root)/bin/\(program). Reinstall (make install, or the dbmultiverse package).\n",
+                    "\(result)")
+        }
+    }
+
+    @Test func theExecutablesSayTheirVersionAndRefuseOtherArguments() throws {
+        for program in ["dbmultiverse-service", "dbmultiverse-notifier"] {
+            let executable = try requireBuiltProduct(program)
+            let version = try runCommand([executable, "--version"], timeout: 20)
+            #expect(version.status == 0 && version.stdout == ProjectInfo.version + "\n", "\(version)")
+            let wrong = try runCommand([executable, "--bogus"], timeout: 20)
+            #expect(wrong.status == 2 && wrong.stderr.hasPrefix("\(program): unexpected argument '--bogus'\nusage: \(program)"), "\(wrong)")
+        }
+    }
+}
+
 /// Reading the stock tools' output.
 enum ToolText {
     /// The `a{sv}` of a `dbus-send --print-reply` as key → "type value" (e.g. "int32 42").

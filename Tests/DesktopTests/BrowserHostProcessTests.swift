@@ -61,10 +61,12 @@ struct BrowserHostProcessTests {
     }
 
     /// Chromium's exchange: one message, the reply read, stdin closed ~3 ms later; the host must
-    /// be gone before Chromium's SIGKILL 2 s after that.
-    @Test func chromiumsExchangeEndsWhenItsInputDoes() throws {
+    /// be gone before Chromium's SIGKILL 2 s after that. The host's own executable (what the
+    /// installed manifests name) and the CLI (what older installations' manifests name) alike.
+    @Test(arguments: [Binary.browserHost, Binary.dbmultiverse])
+    func chromiumsExchangeEndsWhenItsInputDoes(executable: String) throws {
         let session = try Session()
-        let host = try HostProcess(arguments: HostProcess.chromiumArguments, environment: session.environment)
+        let host = try HostProcess(executable: executable, arguments: HostProcess.chromiumArguments, environment: session.environment)
         try host.write(Self.frame(#"{"type":"page","url":"http://www.dragonball-multiverse.com/en/page-42.html"}"#))
         let reply = try host.reply()
         // No session bus here: the page is refused with that reason, before the site is asked.

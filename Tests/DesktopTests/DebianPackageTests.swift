@@ -51,7 +51,7 @@ import TestingTraits
         }
         for (family, manifest) in [("firefox", Self.firefoxManifest), ("chromium", Self.chromiumManifest)] {
             #expect(try String(contentsOfFile: stage + manifest, encoding: .utf8)
-                        == (try DesktopInstall.hostManifest(family: family, binary: "/usr/bin/dbmultiverse")), "\(manifest)")
+                        == (try DesktopInstall.hostManifest(family: family, binary: "/usr/libexec/dbmultiverse/dbmultiverse-browser-host")), "\(manifest)")
             let attributes = try FileManager.default.attributesOfItem(atPath: stage + manifest)
             #expect((attributes[.posixPermissions] as? Int) == 0o644, "\(manifest)")
         }

@@ -27,7 +27,7 @@ import TestingTraits
         #expect(try session.browser.next() == BrowserLaunch(arguments: [Self.chapterList]))
         #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 42, uri: "dbmultiverse://chapter/42"))
         // The installed binary answered, started by the bus from the installed activation file.
-        #expect(try await session.serviceExecutable() == session.home.prefix + "/bin/dbmultiverse")
+        #expect(try await session.serviceExecutable() == session.home.prefix + "/libexec/dbmultiverse/dbmultiverse-service")
 
         let update = try session.dbmultiverse(["update", "--chapter", "42", "--name", "X", "--progress", "10",
                                                "--page", "980", "--language", "fr"])
@@ -54,7 +54,7 @@ import TestingTraits
         #expect(opened.status == 0, "\(opened)")
         #expect(try session.browser.next() == BrowserLaunch(arguments: [Self.chapterList]))
         #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 42, uri: "dbmultiverse://chapter/42"))
-        #expect(try await session.serviceExecutable() == session.home.prefix + "/bin/dbmultiverse")
+        #expect(try await session.serviceExecutable() == session.home.prefix + "/libexec/dbmultiverse/dbmultiverse-service")
     }
 
     @Test func gdbusOpenHandsTheActivationTokenToTheBrowser() async throws {

@@ -121,7 +121,7 @@ struct DoctorCommandTests {
         #expect(result.status == 0, "\(result)")
         let lines = DoctorLine.parse(result.stdout)
         for line in lines { #expect(line.mark == "✓" && line.fix == nil, "\(line)") }
-        #expect(lines["service"]?.detail.hasPrefix("answering (already running): Read Multiverse Reader; \(Binary.dbmultiverse) \(ProjectInfo.version)") == true,
+        #expect(lines["service"]?.detail.hasPrefix("answering (already running): Read Multiverse Reader; \(Binary.service) \(ProjectInfo.version)") == true,
                 "\(result.stdout)")
         #expect(lines["notifier"]?.detail == "running (pid \(notifier.processIdentifier))", "\(result.stdout)")
         #expect(lines["notification server"]?.detail.hasPrefix("\(FakeNotificationServer.serverName) 1.0 (DBMultiverse tests, specification 1.2") == true)

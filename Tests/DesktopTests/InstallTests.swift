@@ -113,7 +113,8 @@ import Widget
         let home = try DesktopHome()
         let source = try String(contentsOf: DesktopInstall.repository.appendingPathComponent("desktop/dbmultiverse.service"), encoding: .utf8)
         let broken = home.root.appendingPathComponent("dbmultiverse.service").path
-        try DesktopHome.write(source.replacingOccurrences(of: "/usr/bin/dbmultiverse", with: home.root.path + "/missing/dbmultiverse"),
+        try DesktopHome.write(source.replacingOccurrences(of: "/usr/libexec/dbmultiverse/dbmultiverse-service",
+                                                         with: home.root.path + "/missing/dbmultiverse-service"),
                               to: broken)
         let verify = try runCommand(["systemd-analyze", "verify", "--user", broken], environment: home.environment, timeout: 60)
         #expect(verify.status != 0, "\(verify)")
@@ -156,6 +157,9 @@ enum DesktopInstall {
     static func installedFiles(prefix: String) -> [String] {
         var files = [
             "\(prefix)/bin/dbmultiverse",
+            "\(prefix)/libexec/dbmultiverse/dbmultiverse-service",
+            "\(prefix)/libexec/dbmultiverse/dbmultiverse-notifier",
+            "\(prefix)/libexec/dbmultiverse/dbmultiverse-browser-host",
             "\(prefix)/share/dbus-1/services/com.nobadi.DBMultiverse.service",
             "\(prefix)/share/applications/com.nobadi.DBMultiverse.desktop",
             "\(prefix)/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
@@ -184,13 +188,22 @@ enum DesktopInstall {
         return files
     }
 
-    /// Checks the installed files under `root + prefix`: the binary is the one given, the icon a
-    /// copy, and every text file the source with `<prefix>/bin/dbmultiverse` (no DESTDIR) as the
-    /// command of every Exec=/ExecStart= line, and nothing else changed.
+    /// Checks the installed files under `root + prefix`: the binary is the one given (and the
+    /// service's and notifier's executables those built beside it), the icon a copy, and every text
+    /// file the source with `<prefix>/bin/dbmultiverse` (no DESTDIR) as the command of every
+    /// Exec=/ExecStart= line — `<prefix>/libexec/dbmultiverse/NAME` where the source names
+    /// /usr/libexec/dbmultiverse/NAME — and nothing else changed.
     static func expectInstalledContents(root: String, prefix: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let binary = prefix + "/bin/dbmultiverse"
         #expect(FileManager.default.contentsEqual(atPath: root + binary, andPath: try requireBuiltProduct("dbmultiverse")), sourceLocation: sourceLocation)
         #expect(FileManager.default.isExecutableFile(atPath: root + binary), sourceLocation: sourceLocation)
+        // The service's and notifier's own executables, from the binary's build folder.
+        for program in ["dbmultiverse-service", "dbmultiverse-notifier", "dbmultiverse-browser-host"] {
+            let installed = root + prefix + "/libexec/dbmultiverse/" + program
+            #expect(FileManager.default.contentsEqual(atPath: installed, andPath: try requireBuiltProduct(program)), "\(program)",
+                    sourceLocation: sourceLocation)
+            #expect(FileManager.default.isExecutableFile(atPath: installed), "\(program)", sourceLocation: sourceLocation)
+        }
         for icon in ["/share/icons/hicolor/scalable/apps/", "/share/dbmultiverse/icons/hicolor/scalable/apps/"] {
             #expect(FileManager.default.contentsEqual(atPath: root + prefix + icon + "com.nobadi.DBMultiverse.svg",
                                                       andPath: repository.appendingPathComponent("desktop/icons/com.nobadi.DBMultiverse.svg").path),
@@ -226,8 +239,11 @@ enum DesktopInstall {
                     continue
                 }
                 execLines += 1
-                let arguments = before.dropFirst(key.count).split(separator: " ").dropFirst().map(String.init)
-                #expect(after == ([key + binary] + arguments).joined(separator: " "), "\(target)", sourceLocation: sourceLocation)
+                let words = before.dropFirst(key.count).split(separator: " ").map(String.init)
+                // A program of /usr/libexec/dbmultiverse is the installed one of <prefix>/libexec/dbmultiverse.
+                let libexec = "/usr/libexec/dbmultiverse/"
+                let command = words.first.map { $0.hasPrefix(libexec) ? prefix + "/libexec/dbmultiverse/" + $0.dropFirst(libexec.count) : binary } ?? binary
+                #expect(after == ([key + command] + words.dropFirst()).joined(separator: " "), "\(target)", sourceLocation: sourceLocation)
             }
             #expect(execLines > 0, "\(target) has an Exec line", sourceLocation: sourceLocation)
             let attributes = try FileManager.default.attributesOfItem(atPath: root + prefix + target)
@@ -273,21 +289,21 @@ extension DesktopInstall {
     /// The host manifest of `family` (`firefox` or `chromium`) naming `binary`, as `make install` writes it.
     static func hostManifest(family: String, binary: String) throws -> String {
         try String(contentsOf: repository.appendingPathComponent("desktop/com.nobadi.dbmultiverse.\(family).json"), encoding: .utf8)
-            .replacingOccurrences(of: #""path": "/usr/bin/dbmultiverse""#, with: #""path": "\#(binary)""#)
+            .replacingOccurrences(of: #""path": "/usr/libexec/dbmultiverse/dbmultiverse-browser-host""#, with: #""path": "\#(binary)""#)
     }
 
     /// Checks the native messaging host manifests under `root`: each is its family's template with
-    /// `<prefix>/bin/dbmultiverse` (no DESTDIR) as `path` and nothing else changed, mode 0644,
+    /// `<prefix>/libexec/dbmultiverse/dbmultiverse-browser-host` (no DESTDIR) as `path` and nothing else changed, mode 0644,
     /// naming the host and allowing only our extension.
     static func expectHostManifests(root: String, home: DesktopHome, prefix: String,
                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
         for manifest in home.hostManifests {
             let family = manifest.contains("/.mozilla/") ? "firefox" : "chromium"
             let installed = try String(contentsOfFile: root + manifest, encoding: .utf8)
-            #expect(installed == (try hostManifest(family: family, binary: prefix + "/bin/dbmultiverse")), "\(manifest)", sourceLocation: sourceLocation)
+            #expect(installed == (try hostManifest(family: family, binary: prefix + "/libexec/dbmultiverse/dbmultiverse-browser-host")), "\(manifest)", sourceLocation: sourceLocation)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(installed.utf8)) as? [String: Any], sourceLocation: sourceLocation)
             #expect(json["name"] as? String == BrowserExtension.hostName, sourceLocation: sourceLocation)
-            #expect(json["path"] as? String == prefix + "/bin/dbmultiverse", sourceLocation: sourceLocation)
+            #expect(json["path"] as? String == prefix + "/libexec/dbmultiverse/dbmultiverse-browser-host", sourceLocation: sourceLocation)
             #expect(json["type"] as? String == "stdio", sourceLocation: sourceLocation)
             let allowed = family == "firefox" ? json["allowed_extensions"] : json["allowed_origins"]
             #expect(allowed as? [String] == [family == "firefox" ? BrowserExtension.firefoxID : BrowserExtension.chromiumOrigin],

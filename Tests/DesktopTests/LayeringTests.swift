@@ -21,8 +21,12 @@ import TestingTraits
         for target in targets {
             let name = try #require(target["name"] as? String)
             let dependencies = target["dependencies"] as? [[String: Any]] ?? []
-            // {"byName": [name, condition]} or {"target": [name, condition]}; products are other packages'.
-            direct[name] = dependencies.compactMap { (($0["byName"] ?? $0["target"]) as? [Any])?.first as? String }
+            // {"byName": [name, condition]} or {"target": [name, condition]}; other packages' products,
+            // {"product": [name, package, ...]}, as "product:<name>".
+            direct[name] = dependencies.compactMap { dependency in
+                if let product = (dependency["product"] as? [Any])?.first as? String { return "product:" + product }
+                return ((dependency["byName"] ?? dependency["target"]) as? [Any])?.first as? String
+            }
         }
         func closure(_ name: String, _ seen: inout Set<String>) {
             for dependency in direct[name] ?? [] where seen.insert(dependency).inserted { closure(dependency, &seen) }
@@ -44,5 +48,26 @@ import TestingTraits
         #expect(closures["Recorder"]?.contains("Site") == true)
         #expect(closures["Service"]?.contains("Follower") == false && closures["Follower"]?.contains("Service") == false,
                 "the service and the follower meet only on the bus")
+    }
+
+    /// The long-running processes' own executables link only what they run: none of the site
+    /// code, history, doctor, the other process's code or the argument parser; the browser host's
+    /// has the recorder and the site code, and none of the others.
+    @Test func theServiceAndNotifierExecutablesLinkOnlyWhatTheyRun() throws {
+        let closures = try Self.closures()
+        let service = try #require(closures["dbmultiverse-service"], "no dbmultiverse-service target")
+        let notServices: Set = ["Site", "CSiteLibraries", "BrowserHistory", "CSQLite", "Recorder", "Doctor", "Follower", "CImageDecoding",
+                                "dbmultiverse", "product:ArgumentParser"]
+        #expect(service.isDisjoint(with: notServices), "dbmultiverse-service links \(service.intersection(notServices).sorted())")
+        #expect(service.isSuperset(of: ["Service", "Widget", "DBus", "EventLoop", "ComicDomain"]), "\(service.sorted())")
+        let notifier = try #require(closures["dbmultiverse-notifier"], "no dbmultiverse-notifier target")
+        let notNotifiers = notServices.subtracting(["Follower", "CImageDecoding"]).union(["Service"])
+        #expect(notifier.isDisjoint(with: notNotifiers), "dbmultiverse-notifier links \(notifier.intersection(notNotifiers).sorted())")
+        #expect(notifier.contains("Follower"), "\(notifier.sorted())")
+        let host = try #require(closures["dbmultiverse-browser-host"], "no dbmultiverse-browser-host target")
+        let notHosts: Set = ["BrowserHistory", "CSQLite", "Doctor", "Follower", "CImageDecoding", "Service", "dbmultiverse", "product:ArgumentParser"]
+        #expect(host.isDisjoint(with: notHosts), "dbmultiverse-browser-host links \(host.intersection(notHosts).sorted())")
+        // The check sees products: the command line does link the parser.
+        #expect(closures["dbmultiverse"]?.contains("product:ArgumentParser") == true)
     }
 }

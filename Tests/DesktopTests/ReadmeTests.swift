@@ -210,7 +210,8 @@ struct ReadmeTests {
         #expect(run.status == 0, "\(run)")
         // The test's stand-ins for the system's folders read as the system's.
         let printed = run.stdout.split(separator: "\n").map {
-            $0.replacingOccurrences(of: Binary.dbmultiverse, with: "/usr/bin/dbmultiverse").replacingOccurrences(of: "~/system/share/", with: "/usr/share/")
+            $0.replacingOccurrences(of: Binary.service, with: "/usr/libexec/dbmultiverse/dbmultiverse-service")
+                .replacingOccurrences(of: Binary.dbmultiverse, with: "/usr/bin/dbmultiverse").replacingOccurrences(of: "~/system/share/", with: "/usr/share/")
         }
         #expect(Self.normalized(printed) == Self.normalized(shown), "doctor printed:\n\(printed.joined(separator: "\n"))")
     }

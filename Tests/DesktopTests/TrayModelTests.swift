@@ -207,7 +207,10 @@ import Widget
         #expect(TraySettings.iconThemePath(executable: prefix + "/bin/dbmultiverse") == "", "the index alone is not the icon")
         #expect(FileManager.default.createFile(atPath: theme + "/scalable/apps/com.nobadi.DBMultiverse.svg", contents: Data()))
         #expect(TraySettings.iconThemePath(executable: prefix + "/bin/dbmultiverse") == prefix + "/share/dbmultiverse/icons")
+        #expect(TraySettings.iconThemePath(executable: prefix + "/libexec/dbmultiverse/dbmultiverse-notifier") == prefix + "/share/dbmultiverse/icons",
+                "the notifier's own executable")
         #expect(TraySettings.iconThemePath(executable: prefix + "/libexec/dbmultiverse") == "")
+        #expect(TraySettings.iconThemePath(executable: prefix + "/libexec/other/dbmultiverse-notifier") == "")
         #expect(TraySettings.iconThemePath(executable: "dbmultiverse") == "")
     }
 }

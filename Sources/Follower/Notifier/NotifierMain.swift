@@ -59,7 +59,7 @@ package enum NotifierMain {
     private static func startTray(on connection: Connection, follower: WidgetFollower, environment: [String: String], logger: Logger) -> TrayItem? {
         do {
             let tray = TrayItem(
-                server: try ObjectServer(connection: connection), iconThemePath: TraySettings.iconThemePath(executable: executablePath()),
+                server: try ObjectServer(connection: connection), iconThemePath: TraySettings.iconThemePath(executable: ProcessStart.executablePath()),
                 follower: follower, logger: logger)
             try tray.start()
             return tray
@@ -67,12 +67,5 @@ package enum NotifierMain {
             logger.error("cannot show the tray item: \(error)")
             return nil
         }
-    }
-
-    /// This program's file, symlinks resolved ("" when the kernel does not say).
-    private static func executablePath() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
     }
 }

@@ -28,13 +28,16 @@ package struct TraySettings: Sendable, Equatable {
     }
 
     /// The tray's own icon theme folder of an installation, for `IconThemePath`:
-    /// `<prefix>/share/dbmultiverse/icons` when the program runs from `<prefix>/bin` and `make
+    /// `<prefix>/share/dbmultiverse/icons` when the program runs from `<prefix>/bin` or
+    /// `<prefix>/libexec/dbmultiverse` (where the notifier's own executable is installed) and `make
     /// install` put the icon and its theme index there, else "". Hosts find the icon in the
     /// desktop's icon theme when `<prefix>/share` is one of its data directories anyway; with
     /// another prefix, this is how they do.
     package static func iconThemePath(executable: String) -> String {
-        guard let slash = executable.lastIndex(of: "/"), executable[..<slash].hasSuffix("/bin") else { return "" }
-        let icons = String(executable[..<slash].dropLast("/bin".count)) + "/share/dbmultiverse/icons"
+        guard let slash = executable.lastIndex(of: "/"),
+              let folder = ["/bin", "/libexec/dbmultiverse"].first(where: { executable[..<slash].hasSuffix($0) })
+        else { return "" }
+        let icons = String(executable[..<slash].dropLast(folder.count)) + "/share/dbmultiverse/icons"
         let files = ["/hicolor/index.theme", "/hicolor/scalable/apps/\(ChapterNotification.appIcon).svg"]
         return files.allSatisfy { access(icons + $0, R_OK) == 0 } ? icons : ""
     }

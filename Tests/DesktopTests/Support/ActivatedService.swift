@@ -6,6 +6,12 @@ import Foundation
 /// the `.xctest`).
 enum Binary {
     static let dbmultiverse = builtProduct("dbmultiverse")
+    /// The service's own executable, which `dbmultiverse service` and D-Bus activation run.
+    static let service = builtProduct("dbmultiverse-service")
+    /// The notifier's own executable, which `dbmultiverse notifier` runs.
+    static let notifier = builtProduct("dbmultiverse-notifier")
+    /// The browser host's own executable, which the installed host manifests name.
+    static let browserHost = builtProduct("dbmultiverse-browser-host")
 }
 
 /// The repository root, from this file's path.

@@ -24,12 +24,13 @@ final class HostProcess: @unchecked Sendable {
     private var readersDone = 0
     private var exited = false
 
-    init(arguments: [String], environment: [String: String]) throws {
+    /// `executable`: the CLI (which old installations' manifests name) or the host's own executable.
+    init(executable: String = Binary.dbmultiverse, arguments: [String], environment: [String: String]) throws {
         _ = Self.pipeSignalIgnored
         let stdin = try Spawn.pipe(), stdout = try Spawn.pipe(), stderr = try Spawn.pipe()
         defer { [stdin.read, stdout.write, stderr.write].forEach { close($0) } }
         do {
-            pid = try Spawn.start(Binary.dbmultiverse, arguments, environment: environment,
+            pid = try Spawn.start(executable, arguments, environment: environment,
                                   descriptors: [0: stdin.read, 1: stdout.write, 2: stderr.write])
         } catch {
             [stdin.write, stdout.read, stderr.read].forEach { close($0) }

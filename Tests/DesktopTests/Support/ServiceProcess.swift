@@ -16,7 +16,9 @@ final class ServiceProcess {
         environment["DBMULTIVERSE_DATA_DIR"] = folder
         environment["DBMULTIVERSE_BROWSER"] = "none"
         environment["DBMULTIVERSE_LOG_LEVEL"] = "info"
-        let service = (user?.commandPrefix ?? []) + [user?.binary ?? Binary.dbmultiverse, "service"]
+        // Another user runs a copy of the service's own executable; this user `dbmultiverse service`,
+        // which execs the one built beside it.
+        let service = user.map { $0.commandPrefix + [$0.binary] } ?? [Binary.dbmultiverse, "service"]
         command = try StreamingCommand(["sh", "-c", "exec \"$@\" 2>&1", "sh"] + service, environment: environment)
         try command.waitForLine(timeout: 10, "the service's start") { $0.contains("serving com.nobadi.DBMultiverse") }
     }
@@ -37,15 +39,15 @@ final class ServiceProcess {
 struct ServiceUser {
     let uid: uid_t
     let gid: gid_t
-    /// The binary it runs: a copy in a directory every user can reach (the build directory may
-    /// not be, under a private home or with umask 077).
+    /// The service executable it runs: a copy in a directory every user can reach (the build
+    /// directory may not be, under a private home or with umask 077).
     let binary: String
 
     /// Runs a command as this user, with no supplementary groups.
     var commandPrefix: [String] { ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] }
 
-    /// `nobody` (and its group, whatever it is called), running a copy of the built binary put in
-    /// `shared`, a directory every user can reach. Cancels the test, saying why, when there is no
+    /// `nobody` (and its group, whatever it is called), running a copy of the built service
+    /// executable put in `shared`, a directory every user can reach. Cancels the test, saying why, when there is no
     /// `nobody` or it cannot run the binary here.
     static func nobody(sharing shared: String) throws -> ServiceUser {
         var entry = passwd(), result: UnsafeMutablePointer<passwd>?
@@ -53,10 +55,10 @@ struct ServiceUser {
         guard getpwnam_r("nobody", &entry, &buffer, buffer.count, &result) == 0, result != nil else {
             try skip("this process reads every file (root), and there is no user nobody to run the service as")
         }
-        let binary = shared + "/dbmultiverse"
+        let binary = shared + "/dbmultiverse-service"
         // Copied by a child process, for the reason writeExecutable gives.
-        let copy = try runCommand(["install", "-m", "755", Binary.dbmultiverse, binary], environment: testEnvironment())
-        guard copy.status == 0 else { throw FixtureError("copying \(Binary.dbmultiverse): \(copy)") }
+        let copy = try runCommand(["install", "-m", "755", Binary.service, binary], environment: testEnvironment())
+        guard copy.status == 0 else { throw FixtureError("copying \(Binary.service): \(copy)") }
         let user = ServiceUser(uid: entry.pw_uid, gid: entry.pw_gid, binary: binary)
         let check = try runCommand(user.commandPrefix + [binary, "--version"], environment: testEnvironment())
         guard check.status == 0 else {
