@@ -18,10 +18,15 @@
 # Not part of `make test` by itself (PlasmaCardTests runs it). Every wait is bounded; every process
 # it starts is killed at the end. Screenshots stay in SCREENSHOT_DIR (default: a new
 # /tmp/dbm-plasma-shots.*). Usage: scripts/plasma-card-check.sh [PATH-TO-dbmultiverse]
+#                                   scripts/plasma-card-check.sh --installed
+# (--installed: the installed package's binary and plasmoid instead of `make install`'s, as root in
+# a throw-away system: a release's chroot, where scripts/release-check.sh runs it.)
 # Exit status: 0 every check passed, 1 one failed, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repository="$PWD"
+installed_package=""
+if [ "${1:-}" = "--installed" ]; then installed_package=/usr; set -- /usr/bin/dbmultiverse; fi
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
 for tool in plasmoidviewer Xvfb import convert dbus-daemon dbus-monitor busctl /usr/bin/python3 /usr/libexec/at-spi-bus-launcher; do
@@ -44,18 +49,25 @@ printf '#!/bin/sh\necho "$*" >>%s/browser.log\n' "$work" >"$work/browser"
 chmod 755 "$work/browser"
 export DBMULTIVERSE_BROWSER="$work/browser"
 
-# Installed as a user installs it (the prefix's binary is the one under test).
-make --no-print-directory -s install PREFIX="$work/prefix" BINARY="$binary" >"$work/install.log" 2>&1 \
-    || { cat "$work/install.log" >&2; exit 1; }
-installed="$work/prefix/bin/dbmultiverse"
-package="$work/prefix/share/plasma/plasmoids/com.nobadi.dbmultiverse"
-[ -f "$package/metadata.json" ] || fail "make install put no plasmoid in $package"
+# Installed as a user installs it (the prefix's binary is the one under test), or by the package.
+prefix="$work/prefix"
+if [ -n "$installed_package" ]; then
+    prefix="$installed_package"
+else
+    make --no-print-directory -s install PREFIX="$prefix" BINARY="$binary" >"$work/install.log" 2>&1 \
+        || { cat "$work/install.log" >&2; exit 1; }
+fi
+installed="$prefix/bin/dbmultiverse"
+package="$prefix/share/plasma/plasmoids/com.nobadi.dbmultiverse"
+[ -f "$package/metadata.json" ] || fail "no plasmoid was installed in $package"
 grep -q "\"$installed\"" "$package/contents/ui/main.qml" || fail "the installed main.qml does not run $installed"
-echo "plasmoid: $package (Plasma $(./scripts/plasmoid.sh version) build)"
+# The build installed: Plasma 6's metadata names its minimum API version, Plasma 5's does not.
+build=5; grep -q '"X-Plasma-API-Minimum-Version": "6' "$package/metadata.json" && build=6
+echo "plasmoid: $package (Plasma $build build; plasma-workspace $(dpkg-query -W -f='${Version}' plasma-workspace 2>/dev/null || echo '?'))"
 
 # The bus activates the installed service; the accessibility bus (at-spi2-core's launcher) only
 # once a viewer is up (accessibility_bus below).
-cp "$work/prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" "$work/services/"
+cp "$prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" "$work/services/"
 source "$repository/scripts/private-bus.sh"
 start_private_bus "$work/bus" "$work/services"
 export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
