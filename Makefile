@@ -6,9 +6,9 @@ DATADIR = $(PREFIX)/share
 RELEASE_FLAGS = -c release --static-swift-stdlib
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)/dbmultiverse
 
-.PHONY: all deps build run test clean install uninstall install-binary
+.PHONY: all deps build run test clean install uninstall install-binary translations pot update-po
 
-all: build
+all: build translations
 
 deps:
 	@./scripts/install-deps.sh
@@ -26,6 +26,25 @@ test: deps
 
 clean:
 	swift package clean
+	rm -rf $(I18N)
+
+# ---- translations (docs/translations.md) -----------------------------------------------------
+# One catalogue, text domain dbmultiverse, po/ at the root: `make translations` compiles po/LINGUAS'
+# languages into $(I18N)/locale and merges them into the desktop files and the AppStream metainfo;
+# `make pot` regenerates po/dbmultiverse.pot from po/POTFILES; `make update-po` merges it into po/*.po.
+I18N = .build/i18n
+LINGUAS = $(shell sed 's/\#.*//' po/LINGUAS)
+LOCALE_DIR = $(DATADIR)/locale
+LOCALE_FILES = $(foreach lang,$(LINGUAS),$(LOCALE_DIR)/$(lang)/LC_MESSAGES/dbmultiverse.mo)
+
+translations:
+	./scripts/translations.sh build $(I18N)
+
+pot:
+	./scripts/translations.sh pot
+
+update-po:
+	./scripts/translations.sh update
 
 # ---- install / uninstall (DESIGN §9; docs/deep-links.md) -------------------------------------
 # `make install` builds the release binary; `make install BINARY=path` installs a prebuilt one.
@@ -44,11 +63,16 @@ SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
 # Where the browser extension's host manifests go: `user` (the browsers' folders in $HOME) or
 # `system` (their system-wide folders; scripts/browser-hosts.sh lists them).
 BROWSER_HOSTS ?= user
-# The Plasma widget (DESIGN §15; docs/plasma.md): the package for the Plasma this machine has
-# (scripts/plasmoid.sh version: 6 when Plasma 6 is installed, else 5, as on Debian 12), with the
-# installed binary's path written in. PLASMA_VERSION=5 or 6 chooses.
-PLASMOID_DIR = $(DATADIR)/plasma/plasmoids/com.nobadi.dbmultiverse
-PLASMA_VERSION ?= $(shell ./scripts/plasmoid.sh version)
+# The cards (docs/gnome-shell.md, docs/plasma.md): both builds of the GNOME Shell extension (43–44's
+# `imports` build and 45+'s ES modules) and of the Plasma widget (5 and 6, with the installed binary's
+# path written in) in CARDS_DIR, and the folders GNOME Shell and Plasma read made links to the builds
+# that fit the desktop installed here (desktop/select-cards, installed as SELECT_CARDS: it reads the
+# versions from the installed files, never from a running desktop, and runs again whenever the desktop
+# changes — the package's dpkg trigger, or by hand). CARD_LINKS=no leaves the links to the package's
+# maintainer scripts (debian/rules).
+CARDS_DIR = $(DATADIR)/dbmultiverse/cards
+SELECT_CARDS = $(PREFIX)/libexec/dbmultiverse/select-cards
+CARD_LINKS ?= yes
 INSTALL_FILES = \
 	$(BINDIR)/dbmultiverse \
 	$(DATADIR)/dbus-1/services/$(APP_ID).service \
@@ -60,14 +84,10 @@ INSTALL_FILES = \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-notifier.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service \
 	$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer \
+	$(SELECT_CARDS) \
 	$(METAINFO) \
+	$(LOCALE_FILES) \
 	$(foreach completion,$(COMPLETIONS),$(lastword $(subst :, ,$(completion))))
-# The GNOME Shell extension (DESIGN §15; docs/gnome-shell.md): the build for the gnome-shell installed
-# here (43 for GNOME 43–44, 45 for later ones or none); GNOME_SHELL_BUILD=43|45 chooses it (a package
-# built for another release than the build machine's). Installed as a folder of its own, removed whole.
-GNOME_EXTENSION_UUID = dbmultiverse@nobadi.com
-GNOME_EXTENSION_DIR = $(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
-GNOME_SHELL_BUILD ?= $(shell desktop/gnome-shell/build.sh style)
 # The AppStream metadata (software centres), and the shells' completions, which swift-argument-parser
 # writes (`dbmultiverse --generate-completion-script SHELL`), as shell:file pairs. The folders are
 # those the shells read from packages (Debian's: zsh's vendor-completions, fish's vendor_completions.d).
@@ -105,10 +125,12 @@ install:
 	@case "$(PREFIX)" in /*) ;; *) echo "make install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2;; esac
 	@case "$(PREFIX)" in *[!A-Za-z0-9/._+@,=:~-]*) echo "make install: PREFIX goes into Exec= lines; use letters, digits and / . _ + @ , = : ~ - only (got '$(PREFIX)')" >&2; exit 2;; esac
 	$(MAKE) --no-print-directory install-binary
+	$(MAKE) --no-print-directory translations
+	$(foreach lang,$(LINGUAS),install -D -m 644 $(I18N)/locale/$(lang)/LC_MESSAGES/dbmultiverse.mo "$(DESTDIR)$(LOCALE_DIR)/$(lang)/LC_MESSAGES/dbmultiverse.mo";)
 	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(APPLICATIONS_DIR)" \
 		"$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
 	$(call install_rewritten,dbus/$(APP_ID).service,$(DATADIR)/dbus-1/services/$(APP_ID).service)
-	$(call install_rewritten,desktop/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
+	$(call install_rewritten,$(I18N)/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
 	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -d "$(DESTDIR)$(TRAY_ICONS)/hicolor/scalable/apps"
 	install -m 644 desktop/icons/index.theme "$(DESTDIR)$(TRAY_ICONS)/hicolor/index.theme"
@@ -119,10 +141,16 @@ ifneq ($(wildcard desktop/dbmultiverse-notifier.service),)
 endif
 	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service)
 	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer"
-	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
-	./scripts/plasmoid.sh build "$(PLASMA_VERSION)" "$(INSTALLED_BIN)" "$(DESTDIR)$(PLASMOID_DIR)"
-	desktop/gnome-shell/build.sh $(GNOME_SHELL_BUILD) "$(DESTDIR)$(GNOME_EXTENSION_DIR)"
-	install -D -m 644 desktop/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
+	rm -rf "$(DESTDIR)$(CARDS_DIR)"
+	./scripts/plasmoid.sh build 5 "$(INSTALLED_BIN)" "$(DESTDIR)$(CARDS_DIR)/plasma-5"
+	./scripts/plasmoid.sh build 6 "$(INSTALLED_BIN)" "$(DESTDIR)$(CARDS_DIR)/plasma-6"
+	desktop/gnome-shell/build.sh 43 "$(DESTDIR)$(CARDS_DIR)/gnome-shell-43"
+	desktop/gnome-shell/build.sh 45 "$(DESTDIR)$(CARDS_DIR)/gnome-shell-45"
+	install -D -m 755 desktop/select-cards "$(DESTDIR)$(SELECT_CARDS)"
+ifeq ($(CARD_LINKS),yes)
+	"$(DESTDIR)$(SELECT_CARDS)" "$(DESTDIR)$(DATADIR)"
+endif
+	install -D -m 644 $(I18N)/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
 	$(foreach completion,$(COMPLETIONS),$(call install_completion,$(completion)))
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(INSTALLED_BIN)" "$(DATADIR)"
@@ -135,9 +163,10 @@ ifeq ($(DESTDIR),)
 endif
 
 uninstall:
+	-if [ -x "$(DESTDIR)$(SELECT_CARDS)" ]; then "$(DESTDIR)$(SELECT_CARDS)" --remove "$(DESTDIR)$(DATADIR)"; fi
 	rm -f $(foreach file,$(INSTALL_FILES),"$(DESTDIR)$(file)")
-	rm -rf "$(DESTDIR)$(PLASMOID_DIR)"
-	rm -rf "$(DESTDIR)$(GNOME_EXTENSION_DIR)"
+	rm -rf "$(DESTDIR)$(CARDS_DIR)"
+	-rmdir "$(DESTDIR)$(PREFIX)/libexec/dbmultiverse" 2>/dev/null
 ifeq ($(BROWSER_HOSTS),system)
 	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall-system "$(DATADIR)"
 else

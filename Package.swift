@@ -73,6 +73,11 @@ let package = Package(
         ),
         // epoll, eventfd, signalfd and inotify, which Glibc's Swift module leaves out.
         .systemLibrary(name: "CLinuxEvents"),
+        // gettext (libintl.h, part of glibc), which Glibc's Swift module leaves out. Only
+        // `Localization` imports it.
+        .systemLibrary(name: "CIntl"),
+        // The program's texts in the reader's language: gettext's setup and message functions.
+        .target(name: "Localization", dependencies: ["CIntl"]),
         // The single-threaded epoll loop and the Linux event sources it drives (timers, signalfd,
         // inotify), and a thread to run one on. Knows nothing of D-Bus.
         .target(name: "EventLoop", dependencies: ["CLinuxEvents"]),
@@ -112,7 +117,7 @@ let package = Package(
         // process. Knows nothing of the site.
         .target(
             name: "Widget",
-            dependencies: ["DBus", "ComicDomain", "EventLoop", "JSON", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DBus", "ComicDomain", "EventLoop", "JSON", "Localization", .product(name: "Logging", package: "swift-log")]
         ),
         // The long-running service: publishes the entry, applies the sync rules, opens links
         // (org.freedesktop.Application). Never touches the network: no Site, no HTTP (the
@@ -125,7 +130,7 @@ let package = Package(
         // the bus. No Site either.
         .target(
             name: "Follower",
-            dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", "CImageDecoding", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", "CImageDecoding", "Localization", .product(name: "Logging", package: "swift-log")]
         ),
         // The recorder: "the reader is on page N" for the browser host, `update --page` and
         // `import-history`, looked up on the site and stored through the service. The only desktop
@@ -139,14 +144,14 @@ let package = Package(
         // that fixes it. Reads only: no Site, no HTTP (it must not link libcurl code).
         .target(
             name: "Doctor",
-            dependencies: ["Widget", "Follower", "DBus", "ComicDomain", "JSON"]
+            dependencies: ["Widget", "Follower", "DBus", "ComicDomain", "JSON", "Localization"]
         ),
         // The thin command-line front end.
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
                 "Widget", "Service", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "ComicDomain", "Site", "BrowserHistory",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Localization", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
@@ -183,6 +188,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport", "TestingTraits"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON", "Widget"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport", "TestingTraits"]),
         .testTarget(

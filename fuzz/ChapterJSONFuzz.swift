@@ -19,7 +19,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(Limits.nameLength.contains(chapter.name.count), "name of \(chapter.name.count) characters")
     precondition(!chapter.name.utf8.contains(0) && !chapter.coverImagePath.utf8.contains(0), "NUL accepted")
     if let page = chapter.page { precondition(Limits.pages.contains(page), "page \(page) out of range") }
-    if let language = chapter.language { precondition(Limits.isValidLanguage(language), "language \(language) accepted") }
+    if let language = chapter.language { precondition(SiteLanguage(code: language) != nil, "language \(language) accepted") }
     if let universe = chapter.universe {
         precondition(universe != 0 && Limits.universes.contains(universe), "universe \(universe) kept")
         precondition(chapter.page != nil, "a special's chapter without its page")

@@ -22,7 +22,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(Limits.progress.contains(state.progress), "progress \(state.progress) out of range")
     precondition(Limits.universes.contains(state.universe), "universe \(state.universe) out of range")
     if let latest = state.latestPage {
-        precondition(Limits.pages.contains(latest.page) && Limits.isValidLanguage(latest.language), "latest page \(latest) accepted")
+        precondition(Limits.pages.contains(latest.page) && SiteLanguage(code: latest.language) != nil, "latest page \(latest) accepted")
     }
     let again: SyncState
     do { again = try SyncState.decode(state.encodeJSON()) } catch {

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 # import-history; sqlite3: its tests; zip, unzip, openssl: the browser extension's archives and key.
 # libjpeg-dev, libpng-dev: the tray's cover decoder (headers; loaded with dlopen at run time);
 # sway, waybar, grim, gcc: the tray in a real host (TrayHostTests). appstream: the AppStream
-# metadata's validator (PackagingTests). systemd: also systemd-xdg-autostart-generator (PackagingTests).
+# metadata's validator (PackagingTests). gettext: the translations (make translations, make pot);
+# locales: the French locale of their tests. systemd: also systemd-xdg-autostart-generator (PackagingTests).
 # The cards' desktops, installed without their recommendations (gdm3, sddm, ibus, KDE's
 # applications, evolution-data-server, gnome-control-center…), which the tests' headless sessions
 # do not use: python3-pyatspi and at-spi2-core read and press the cards as a screen reader does;
@@ -27,7 +28,7 @@ cd "$(dirname "$0")/.."
 # deb-test.sh's browsers on a display, and its screenshots.
 packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
-    libjpeg-dev libpng-dev sway waybar grim gcc appstream)
+    libjpeg-dev libpng-dev sway waybar grim gcc appstream gettext locales)
 desktop_packages=(python3-pyatspi at-spi2-core
     gnome-shell gjs dconf-service
     plasma-sdk plasma-desktop xvfb imagemagick
@@ -58,6 +59,22 @@ missing_browsers() { # the browsers that are not installed, each with whether ap
         if installable "$package"; then echo "$package"; else echo "!$package"; fi
     done
 }
+
+# The locales the translation tests run under (French), generated when missing, at once: localedef
+# adds them to the locale archive (no reboot, no locale-gen of every language). Runs at the end,
+# once the locales package is in, whatever else was installed.
+test_locales=(fr_FR)
+generate_locales() {
+    local status=$? locale run=""
+    [ "$status" -eq 0 ] || return "$status"
+    [ "$(id -u)" -eq 0 ] || run="sudo"
+    for locale in "${test_locales[@]}"; do
+        locale -a 2>/dev/null | grep -qix "$locale\.utf-\?8" && continue
+        echo "install-deps: generating the locale $locale.UTF-8 (the translation tests run under it)" >&2
+        $run localedef -i "$locale" -c -f UTF-8 "$locale.UTF-8"
+    done
+}
+trap generate_locales EXIT
 
 missing=() missing_desktop=()
 for package in "${packages[@]}"; do is_installed "$package" || missing+=("$package"); done

@@ -63,7 +63,7 @@ package="$prefix/share/plasma/plasmoids/com.nobadi.dbmultiverse"
 grep -q "\"$installed\"" "$package/contents/ui/main.qml" || fail "the installed main.qml does not run $installed"
 # The build installed: Plasma 6's metadata names its minimum API version, Plasma 5's does not.
 build=5; grep -q '"X-Plasma-API-Minimum-Version": "6' "$package/metadata.json" && build=6
-echo "plasmoid: $package (Plasma $build build; plasma-workspace $(dpkg-query -W -f='${Version}' plasma-workspace 2>/dev/null || echo '?'))"
+echo "plasmoid: $package -> $(readlink "$package") (Plasma $build build; plasma-workspace $(dpkg-query -W -f='${Version}' plasma-workspace 2>/dev/null || echo '?'))"
 
 # The bus activates the installed service; the accessibility bus (at-spi2-core's launcher) only
 # once a viewer is up (accessibility_bus below).

@@ -1,25 +1,13 @@
 #!/usr/bin/env bash
-# The Plasma widget (desktop/plasma/, DESIGN §15) built for one Plasma version from its one source.
+# The Plasma widget (desktop/plasma/; docs/plasma.md) built for one Plasma version from its one source.
 #
 #   scripts/plasmoid.sh build 5|6 BINARY FOLDER   writes the package into FOLDER (made if missing):
 #       the lines of main.qml and metadata.json.in marked `//5` or `//6` kept for that version
 #       (their mark removed) and dropped for the other, BINARY's absolute path written where the
 #       QML runs the command-line tool, the project's version in the metadata, the icon beside.
-#   scripts/plasmoid.sh version                    prints the Plasma this machine has: 6 when
-#       Plasma 6's shell or QML modules are installed, else 5 (Debian 12; also with no Plasma).
+# Which build a desktop gets is desktop/select-cards's choice, made where the cards are installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-plasma_version() {
-    if command -v plasmashell >/dev/null 2>&1; then
-        case "$(plasmashell --version 2>/dev/null)" in "plasmashell 6."*) echo 6; return ;; esac
-    fi
-    # Plasma 6's plasmoid QML module, wherever the distribution puts Qt 6's QML folder.
-    for folder in /usr/lib/*/qt6/qml /usr/lib/qt6/qml /usr/lib64/qt6/qml; do
-        [ -d "$folder/org/kde/plasma/plasmoid" ] && { echo 6; return; }
-    done
-    echo 5
-}
 
 build() {
     local version="$1" binary="$2" out="$3" other
@@ -40,7 +28,6 @@ build() {
 }
 
 case "${1:-}" in
-    version) plasma_version ;;
     build) [ $# -eq 4 ] || { echo "usage: scripts/plasmoid.sh build 5|6 BINARY FOLDER" >&2; exit 2; }; build "$2" "$3" "$4" ;;
-    *) echo "usage: scripts/plasmoid.sh build 5|6 BINARY FOLDER | version" >&2; exit 2 ;;
+    *) echo "usage: scripts/plasmoid.sh build 5|6 BINARY FOLDER" >&2; exit 2 ;;
 esac

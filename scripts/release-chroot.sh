@@ -13,7 +13,7 @@
 #       step only. Its output goes to CACHE/RELEASE/build.log. Callers wait on a lock.
 #   scripts/release-chroot.sh run RELEASE [--deb FILE] [--bind HOST:CHROOT]... [--rw-bind HOST:CHROOT]... -- COMMAND...
 #       runs COMMAND (as root) in a throw-away copy of the cached chroot: an overlay whose upper
-#       layer is a tmpfs, with FILE installed by `apt-get install --no-download` first. /proc,
+#       layer is a tmpfs, with FILE installed by `apt-get install` first, with the network off. /proc,
 #       /sys, /dev, a private /dev/pts and /dev/shm, a tmpfs /tmp and /run are mounted in a mount
 #       namespace of its own (unshare), so nothing stays mounted on the host, even after a crash,
 #       and the cached chroot stays as it was.
@@ -188,7 +188,9 @@ run_one() {
         unset IFS
         if [ -n "$deb" ]; then
             cp "$deb" "$root/tmp/"
-            if ! DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -q --no-download --no-install-recommends \
+            # With the network off (a network namespace of its own): what the package needs is in
+            # the chroot already, or the install fails. (apt-get --no-download refuses a .deb file.)
+            if ! DEBIAN_FRONTEND=noninteractive unshare --net chroot "$root" apt-get install -y -q --no-install-recommends \
                 "/tmp/${deb##*/}" >"$root/tmp/install.log" 2>&1; then
                 cat "$root/tmp/install.log" >&2
                 echo "release-chroot: apt-get install of ${deb##*/} failed (above)" >&2

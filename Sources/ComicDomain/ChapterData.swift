@@ -17,7 +17,7 @@ public struct ChapterData: Sendable, Equatable {
     public let coverImagePath: String
     /// Last page read on the comic's site, in `Limits.pages`.
     public let page: Int?
-    /// Site language code (see `Limits.isValidLanguage`).
+    /// Site language code, one of `SiteLanguage.all`.
     public let language: String?
     /// The special universe the chapter belongs to (in `Limits.chapters`), nil for the main story.
     /// Specials number their chapters from 1 again, so a special's chapter comes with its `page`.
@@ -40,8 +40,12 @@ public struct ChapterData: Sendable, Equatable {
         if let page, !Limits.pages.contains(page) {
             throw Self.pageOutOfRange(String(page))
         }
-        if let language, !Limits.isValidLanguage(language) {
-            throw Self.badLanguage(language)
+        if let language {
+            do {
+                _ = try SiteLanguage(validating: language)
+            } catch {
+                throw ComicError(.invalidOption, "language: \(error.message)")
+            }
         }
         let special = try Self.validUniverse(universe)
         if let special, page == nil {
@@ -176,12 +180,6 @@ public struct ChapterData: Sendable, Equatable {
 
     private static func universeOutOfRange(_ written: String) -> ComicError {
         ComicError(.invalidOption, "universe \(shortened(written)) is out of range \(Limits.describe(Limits.universes)) (0: the main story)")
-    }
-
-    private static func badLanguage(_ language: String) -> ComicError {
-        ComicError(
-            .invalidOption,
-            "language \(quotedForMessage(language)) is not a valid code: \(Limits.describe(Limits.languageLength)) ASCII letters, digits, '_' or '-', starting with a letter")
     }
 }
 

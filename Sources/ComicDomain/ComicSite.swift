@@ -8,9 +8,9 @@ public enum ComicSite {
 
     /// `…/<language>/page-<page>.html` when `page` is known (and in `Limits.pages`), else the
     /// chapter list `…/<language>/chapters.html?comic=page&chaptersmode=1`, on `origin`.
-    /// `language` defaults to `en`, also when it is not a valid code, since it goes into the URL path.
+    /// `language` defaults to `en`, also when the site has no such language, since it goes into the URL path.
     public static func url(page: Int?, language: String?, origin: SiteOrigin) -> String {
-        let lang = language.flatMap { Limits.isValidLanguage($0) ? $0 : nil } ?? defaultLanguage
+        let lang = language.flatMap(SiteLanguage.init(code:))?.code ?? defaultLanguage
         if let page, Limits.pages.contains(page) {
             return origin.url(path: "/\(lang)/page-\(page).html")
         }

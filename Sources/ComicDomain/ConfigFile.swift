@@ -15,6 +15,10 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// The settings, trimmed of whitespace at both ends; keys as written.
     public let values: [String: String]
+    /// The desktop session's language as a site language (`SiteLanguage.desktop(environment:)`):
+    /// the reader's language when neither a chapter nor the file names one. English for a file
+    /// read without an environment.
+    public var desktopLanguage: SiteLanguage = .english
 
     /// Settings from `text` (see the type's format).
     public init(text: String) {
@@ -40,11 +44,12 @@ public struct ConfigFile: Sendable, Equatable {
         return nil
     }
 
-    /// The user's settings (empty when there is no usable file). Read on every call, so an
-    /// edited file applies at once.
+    /// The user's settings (empty when there is no usable file), with the desktop's language.
+    /// Read on every call, so an edited file applies at once.
     public static func load(environment: [String: String]) -> ConfigFile {
-        guard let path = path(environment: environment) else { return ConfigFile(text: "") }
-        return load(path: path)
+        var config = path(environment: environment).map { load(path: $0) } ?? ConfigFile(text: "")
+        config.desktopLanguage = SiteLanguage.desktop(environment: environment)
+        return config
     }
 
     /// The settings in the file at `path` (empty when it cannot be used).
@@ -71,10 +76,11 @@ public struct ConfigFile: Sendable, Equatable {
         }
     }
 
-    /// The default language of the site commands: `language = …`, else English.
+    /// The default language of the site commands: `language = …`, else the desktop's
+    /// (`desktopLanguage`, English when the site lacks it).
     /// - Throws: `invalidLanguage` when the file names a language the site does not have.
     public func language() throws(ComicError) -> SiteLanguage {
-        guard let code = values["language"], !code.isEmpty else { return .english }
+        guard let code = values["language"], !code.isEmpty else { return desktopLanguage }
         do {
             return try SiteLanguage(validating: code)
         } catch {

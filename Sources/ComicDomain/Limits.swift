@@ -10,22 +10,10 @@ public enum Limits {
     public static let pages: ClosedRange<Int> = 1...99999
     /// Universes as written in storage and on the bus: 0 is the main story, others a special.
     public static let universes: ClosedRange<Int> = 0...99999
-    /// Length of a site language code, in ASCII characters.
-    public static let languageLength: ClosedRange<Int> = 1...16
     /// Largest `currentChapterData.json` / `widgetSyncState.json` that is read.
     public static let maxChapterFileBytes = 64 * 1024
     /// Largest cover image that is stored or served.
     public static let maxCoverBytes = 8 * 1024 * 1024
-
-    /// Whether `code` is a usable site language code: 1…16 ASCII characters, a letter first,
-    /// then letters, digits, `_` or `-`. It goes into a URL path, so nothing else is allowed.
-    public static func isValidLanguage(_ code: String) -> Bool {
-        let bytes = code.utf8
-        guard languageLength.contains(bytes.count), let first = bytes.first, first.isASCIILetter else {
-            return false
-        }
-        return bytes.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
-    }
 
     /// "1…99999" — how ranges are written in messages.
     static func describe(_ range: ClosedRange<Int>) -> String {

@@ -1,7 +1,7 @@
-/// The reader's language: the one rule every program follows (DESIGN §6, §11) for the catalogue
+/// The reader's language: the one rule every program follows (docs/usage.md) for the catalogue
 /// the widget counts pages in, the tray's chapter names, the pages the opener shows, and the site
 /// commands: the language chosen (the stored chapter's, or `--language`), else the config file's
-/// `language =`, else English.
+/// `language =`, else the desktop session's (`SiteLanguage.desktop(environment:)`), else English.
 extension ConfigFile {
     /// - Throws: `invalidLanguage` when nothing is chosen and the file names a language the site
     ///   does not have.

@@ -17,7 +17,7 @@ public struct SiteLanguage: Sendable, Hashable, Comparable, CustomStringConverti
 
     private static let codes: Set<String> = Set(all.map(\.code))
 
-    private init(listed code: String) { self.code = code }
+    init(listed code: String) { self.code = code }
 
     /// The language with this code, matched exactly (the site's paths are case-sensitive).
     /// - Throws: `invalidLanguage`, naming the valid codes.

@@ -55,7 +55,7 @@ public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible 
         if let page = try reader.optionalInteger("latestPage", in: Limits.pages, outOfRange: { written in
             ComicError(.invalidPage, "latest page \(shortened(written)) is out of range \(Limits.describe(Limits.pages))")
         }) {
-            guard let language = try reader.optionalString("language"), Limits.isValidLanguage(language) else {
+            guard let language = try reader.optionalString("language"), SiteLanguage(code: language) != nil else {
                 throw ComicError(.storageFailed, "latestPage comes without the valid \"language\" of its catalogue")
             }
             latestPage = LatestPage(page: page, language: language)

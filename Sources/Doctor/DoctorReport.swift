@@ -1,4 +1,5 @@
 internal import JSON
+internal import Localization
 
 /// Every check's result, in the order the pieces are checked, and whether the essentials work.
 package struct DoctorReport: Sendable, Equatable {
@@ -26,11 +27,17 @@ package struct DoctorReport: Sendable, Equatable {
             case .off, .unavailable: "–"
             }
             lines.append("\(mark) \(check.name): \(check.detail)")
-            if let fix = check.fix { lines.append("    \(check.status == .off ? "to turn it on" : "fix"): \(fix)") }
+            if let fix = check.fix {
+                lines.append("    " + (check.status == .off
+                    // TRANSLATORS: doctor, below a piece the user turned off: the command that turns it on.
+                    ? gettext("to turn it on: %s", fix)
+                    // TRANSLATORS: doctor, below a missing piece: the command that fixes it.
+                    : gettext("fix: %s", fix)))
+            }
         }
         lines.append(essentialsWork
-            ? "The essentials work (the service answers, the data folder is usable)."
-            : "The essentials do not work: see the service and data folder lines.")
+            ? gettext("The essentials work (the service answers, the data folder is usable).")
+            : gettext("The essentials do not work: see the service and data folder lines."))
         return lines.joined(separator: "\n")
     }
 

@@ -1,5 +1,6 @@
-/// DBMultiverse's GNOME Shell extension (DESIGN §15), when GNOME Shell is installed: where it is
-/// installed, and whether the user turned it on (`org.gnome.shell enabled-extensions`).
+/// DBMultiverse's GNOME Shell extension (docs/gnome-shell.md), when GNOME Shell is installed: where
+/// it is installed, which build (43–44's or 45 and later's) against the shell installed here, and
+/// whether the user turned it on (`org.gnome.shell enabled-extensions`).
 package struct GnomeExtensionCheck: Sendable {
     package static let name = "GNOME Shell extension"
     package static let uuid = "dbmultiverse@nobadi.com"
@@ -12,11 +13,18 @@ package struct GnomeExtensionCheck: Sendable {
         package var enabled: Result<[String], Unreadable>
         /// `disable-user-extensions` is true: extensions in the user's folder do not load.
         package var userExtensionsDisabled: Bool
+        /// The installed build and the builds beside it, nil when its metadata cannot be read.
+        package var builds: CardBuilds?
+        /// The installed GNOME Shell's version ("48.7"), nil when it does not say.
+        package var shellVersion: String?
 
-        package init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool) {
+        package init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool,
+                     builds: CardBuilds? = nil, shellVersion: String? = nil) {
             self.installed = installed
             self.enabled = enabled
             self.userExtensionsDisabled = userExtensionsDisabled
+            self.builds = builds
+            self.shellVersion = shellVersion
         }
     }
 
@@ -43,7 +51,9 @@ package struct GnomeExtensionCheck: Sendable {
             enabled = .failure(Unreadable("no gsettings"))
             disabledUser = false
         }
-        return Reading(installed: installed, enabled: enabled, userExtensionsDisabled: disabledUser)
+        return Reading(installed: installed, enabled: enabled, userExtensionsDisabled: disabledUser,
+                       builds: installed.flatMap { CardBuilds.read($0, versions: CardBuilds.gnomeShellVersions) },
+                       shellVersion: DesktopVersions.gnomeShell(surroundings))
     }
 
     /// The strings of a GVariant string array as gsettings prints it: `['a@b', "c"]` or `@as []`.
@@ -80,7 +90,24 @@ package struct GnomeExtensionCheck: Sendable {
             return CheckResult(Self.name, .missing, "not installed (no \(Self.uuid) in the gnome-shell/extensions folders)",
                                fix: ServiceCheck.installFix)
         }
-        let place = "installed in \(surroundings.short(folder))"
+        var place = "installed in \(surroundings.short(folder))"
+        if let builds = reading.builds, let shell = reading.shellVersion, let major = Int(shell.prefix { $0 != "." }) {
+            let build = builds.installed.describe("GNOME")
+            switch builds.fit(major) {
+            case .fits:
+                place += " (the build for \(build); GNOME Shell \(shell) here)"
+            case .otherBuild(let other):
+                return CheckResult(Self.name, .missing, "\(place) is the build for \(build), but GNOME Shell \(shell) is installed",
+                                   fix: builds.selectCommand.map { "\($0) (it points the extension at the build for \(other.describe("GNOME")))" }
+                                       ?? ServiceCheck.installFix)
+            case .untested(let newest):
+                return CheckResult(Self.name, .missing,
+                                   "\(place): GNOME Shell \(shell) is newer than the card is tested on (up to \(newest)), so the shell does not load it",
+                                   fix: "to try it anyway: gsettings set org.gnome.shell disable-extension-version-validation true, then log in again")
+            case .tooOld(let oldest):
+                return CheckResult(Self.name, .unavailable, "\(place): GNOME Shell \(shell) is older than the card supports (\(oldest) and later)")
+            }
+        }
         switch reading.enabled {
         case .failure(let unreadable):
             return CheckResult(Self.name, .unavailable, "\(place); whether it is on cannot be read (\(unreadable.reason))",

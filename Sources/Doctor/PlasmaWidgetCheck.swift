@@ -1,5 +1,6 @@
-/// DBMultiverse's Plasma widget (DESIGN §15), when Plasma is installed: installed, and added to the
-/// desktop or a panel (Plasma records each applet's plugin in its appletsrc).
+/// DBMultiverse's Plasma widget (docs/plasma.md), when Plasma is installed: installed, its build
+/// (Plasma 5 or 6) against the Plasma installed here, and added to the desktop or a panel (Plasma
+/// records each applet's plugin in its appletsrc).
 package struct PlasmaWidgetCheck: Sendable {
     package static let name = "Plasma widget"
     package static let pluginID = "com.nobadi.dbmultiverse"
@@ -12,9 +13,33 @@ package struct PlasmaWidgetCheck: Sendable {
         case installed(String, added: Bool)
     }
 
-    package let reading: Reading
+    /// The installed build and the builds beside it, and the installed Plasma's major version.
+    package struct BuildReading: Sendable, Equatable {
+        package var builds: CardBuilds
+        package var plasma: Int
 
-    package init(_ reading: Reading) { self.reading = reading }
+        package init(builds: CardBuilds, plasma: Int) {
+            self.builds = builds
+            self.plasma = plasma
+        }
+    }
+
+    package let reading: Reading
+    /// Nil when the build or the installed Plasma cannot be told.
+    package let build: BuildReading?
+
+    package init(_ reading: Reading, build: BuildReading? = nil) {
+        self.reading = reading
+        self.build = build
+    }
+
+    /// The build installed at `reading`'s folder against the Plasma installed here.
+    package static func readBuild(_ reading: Reading) -> BuildReading? {
+        guard case .installed(let folder, _) = reading, let builds = CardBuilds.read(folder, versions: CardBuilds.plasmaVersion),
+              let plasma = DesktopVersions.plasma()
+        else { return nil }
+        return BuildReading(builds: builds, plasma: plasma)
+    }
 
     /// Nil when Plasma (plasmashell) is not installed (no line then).
     package static func read(_ surroundings: Surroundings) -> Reading? {
@@ -27,15 +52,22 @@ package struct PlasmaWidgetCheck: Sendable {
     }
 
     package func result(_ surroundings: Surroundings) -> CheckResult {
+        if case .installed(let folder, _) = reading, let build, case .otherBuild(let other) = build.builds.fit(build.plasma) {
+            return CheckResult(Self.name, .missing,
+                               "installed in \(surroundings.short(folder)) is the build for \(build.builds.installed.describe("Plasma")), but Plasma \(build.plasma) is installed",
+                               fix: build.builds.selectCommand.map { "\($0) (it points the widget at the build for \(other.describe("Plasma")))" }
+                                   ?? ServiceCheck.installFix)
+        }
+        let plasma = build.map { " (the build for Plasma \($0.plasma))" } ?? ""
         switch reading {
         case .notInstalled:
             return CheckResult(Self.name, .missing, "not installed (no \(Self.pluginID) in the plasma/plasmoids folders)",
                                fix: ServiceCheck.installFix)
         case .installed(let folder, added: false):
-            return CheckResult(Self.name, .missing, "installed in \(surroundings.short(folder)), not added",
+            return CheckResult(Self.name, .missing, "installed in \(surroundings.short(folder))\(plasma), not added",
                                fix: "right-click the desktop or a panel → Add Widgets… → DBMultiverse")
         case .installed(let folder, added: true):
-            return CheckResult(Self.name, .ok, "installed in \(surroundings.short(folder)), added to the desktop or a panel")
+            return CheckResult(Self.name, .ok, "installed in \(surroundings.short(folder))\(plasma), added to the desktop or a panel")
         }
     }
 }

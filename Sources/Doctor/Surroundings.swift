@@ -96,6 +96,20 @@ enum Files {
         return bytes
     }
 
+    /// The names of the folders in `folder` (hidden ones left out), in no order.
+    static func folderNames(_ folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !name.hasPrefix("."), isDirectory(folder + "/" + name) { names.append(name) }
+        }
+        return names
+    }
+
     /// The target of the symbolic link at `path`, or nil.
     static func linkTarget(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)

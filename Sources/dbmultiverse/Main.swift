@@ -3,6 +3,7 @@ import ComicDomain
 import DBus
 import Recorder
 import Glibc
+import Localization
 import Logging
 
 /// The `dbmultiverse` entry point. Every subcommand is synchronous: long-running ones (service,
@@ -10,6 +11,8 @@ import Logging
 @main
 enum Main {
     static func main() {
+        // Before anything else runs, and only here: setlocale is not thread-safe.
+        Localization.start(environment: environment())
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel()

@@ -25,14 +25,17 @@ struct ErrorsAndLimitsTests {
         #expect(Limits.maxCoverBytes == 8_388_608)
     }
 
-    @Test(arguments: ["en", "fr", "pt_BR", "zh-Hant", "a", "x1", "abcdefghijklmnop"])
-    func acceptsLanguageCodes(code: String) {
-        #expect(Limits.isValidLanguage(code))
+    /// One language rule: a chapter may name only the site's languages (`UpdateChapter` stored
+    /// "zz" once, which the reader's language then ignored).
+    @Test(arguments: ["en", "fr", "pt_BR", "es_CO", "kr_KR"])
+    func acceptsLanguageCodes(code: String) throws {
+        #expect(try ChapterData(validatingNumber: 1, name: "x", progress: 0, language: code).siteLanguage?.code == code)
     }
 
-    @Test(arguments: ["", "1en", "-en", "_en", "e n", "en/../x", "en?", "abcdefghijklmnopq", "é", "ﬀ", "en\n", "en%20"])
+    @Test(arguments: ["", "zz", "pt-BR", "EN", "zh-Hant", "en/../x", "en?", "abcdefghijklmnopq", "é", "en\n", "en%20"])
     func rejectsLanguageCodes(code: String) {
-        #expect(!Limits.isValidLanguage(code))
+        let error = thrownError { () throws(ComicError) in try ChapterData(validatingNumber: 1, name: "x", progress: 0, language: code) }
+        #expect(error?.kind == .invalidOption && error?.message.contains("unknown site language") == true, "\(String(describing: error))")
     }
 
     @Test func widgetFamiliesParseExactly() throws {

@@ -22,11 +22,51 @@ import Testing
         #expect(problem?.kind == .invalidLanguage && problem?.message.contains("\"xx\"") == true)
     }
 
-    @Test func aStoredLanguageCountsOnlyWhenTheSiteHasIt() throws {
+    /// One rule: a chapter may name only the site's languages, so a stored one always counts.
+    @Test func aStoredLanguageIsOneOfTheSites() throws {
         let french = try ChapterData(validatingNumber: 42, name: "Name", progress: 3, language: "fr")
-        let other = try ChapterData(validatingNumber: 42, name: "Name", progress: 3, language: "zh-Hant")
         #expect(french.siteLanguage == Self.french)
-        #expect(other.siteLanguage == nil)
+        #expect(throws: ComicError.self) { try ChapterData(validatingNumber: 42, name: "Name", progress: 3, language: "zz") }
         #expect(try ChapterData(validatingNumber: 42, name: "Name", progress: 3).siteLanguage == nil)
+    }
+
+    /// Nothing stored or configured: the desktop's language, then English.
+    @Test func theDesktopsLanguageComesAfterTheConfigFile() throws {
+        var config = ConfigFile(text: "")
+        config.desktopLanguage = Self.german
+        #expect(try config.readerLanguage(chosen: nil) == Self.german)
+        #expect(try config.readerLanguage(chosen: Self.french) == Self.french)
+        var configured = ConfigFile(text: "language = fr")
+        configured.desktopLanguage = Self.german
+        #expect(try configured.readerLanguage(chosen: nil) == Self.french)
+        #expect(ConfigFile.load(environment: ["LANG": "pt_BR.UTF-8", "HOME": "/nonexistent"]).desktopLanguage.code == "pt_BR")
+    }
+
+    @Test(arguments: [
+        ("fr_FR.UTF-8", "fr"), ("fr_CA", "fr"), ("fr_BE.UTF-8@euro", "fr"), ("pt_BR.UTF-8", "pt_BR"), ("pt_PT.UTF-8", "pt"),
+        ("es_CO.UTF-8", "es_CO"), ("es_ES.UTF-8", "es"), ("es_MX", "es"), ("ja_JP.UTF-8", "jp"), ("zh_CN.UTF-8", "cn"),
+        ("ko_KR.UTF-8", "kr_KR"), ("ca_ES.UTF-8", "ct_CT"), ("el_GR.UTF-8", "gr_GR"), ("gl_ES.UTF-8", "ga_ES"), ("eu_ES.UTF-8", "eu_EH"),
+        ("it_IT.UTF-8", "it"), ("de_AT@euro", "de"), ("pl_PL.UTF-8", "pl"), ("hu_HU.UTF-8", "hu_HU"), ("tr_TR.UTF-8", "tr_TR"),
+        ("nl_BE", "nl"), ("sv_SE.UTF-8", "sv_SE"), ("en_GB.UTF-8", "en"), ("de", "de"),
+    ])
+    func localesMapToTheSitesCodes(locale: String, code: String) {
+        #expect(SiteLanguage(locale: locale)?.code == code)
+        #expect(SiteLanguage.desktop(environment: ["LANG": locale]).code == code)
+    }
+
+    @Test(arguments: ["C", "POSIX", "C.UTF-8", "", "zh_TW.UTF-8", "th_TH.UTF-8", "xx_VE", "FR_fr"])
+    func localesTheSiteLacksAreEnglish(locale: String) {
+        #expect(SiteLanguage.desktop(environment: ["LANG": locale]) == .english)
+    }
+
+    /// LANGUAGE (its first entry), LC_ALL, LC_MESSAGES, LANG: the first one set wins.
+    @Test func theVariablesInGettextsOrder() {
+        let all = ["LANGUAGE": "it:de", "LC_ALL": "es_ES.UTF-8", "LC_MESSAGES": "pl_PL.UTF-8", "LANG": "fr_FR.UTF-8"]
+        #expect(SiteLanguage.desktop(environment: all).code == "it")
+        #expect(SiteLanguage.desktop(environment: all.filter { $0.key != "LANGUAGE" }).code == "es")
+        #expect(SiteLanguage.desktop(environment: all.filter { $0.key == "LC_MESSAGES" || $0.key == "LANG" }).code == "pl")
+        #expect(SiteLanguage.desktop(environment: ["LANGUAGE": "", "LANG": "fr_FR.UTF-8"]).code == "fr", "an empty LANGUAGE is unset")
+        #expect(SiteLanguage.desktop(environment: ["LC_ALL": "C", "LANG": "fr_FR.UTF-8"]) == .english, "C is English")
+        #expect(SiteLanguage.desktop(environment: [:]) == .english)
     }
 }

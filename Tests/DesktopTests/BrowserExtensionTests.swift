@@ -95,6 +95,26 @@ import Widget
         #expect(try Self.manifest()["version"] as? String == version.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// The extension's own text in the browser's language (`_locales`, English by default): each
+    /// language of po/LINGUAS has its messages.json, with the keys of the English one.
+    @Test func itsDescriptionIsTranslated() throws {
+        let manifest = try Self.manifest()
+        #expect(manifest["default_locale"] as? String == "en" && manifest["description"] as? String == "__MSG_extensionDescription__")
+        func messages(_ language: String) throws -> [String: Any] {
+            let data = try Data(contentsOf: Self.folder.appendingPathComponent("_locales/\(language)/messages.json"))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(language)")
+        }
+        let english = try messages("en")
+        #expect(english.keys.contains("extensionDescription"))
+        let linguas = try String(contentsOf: DesktopInstall.repository.appendingPathComponent("po/LINGUAS"), encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+        for language in linguas {
+            let translated = try messages(language)
+            #expect(Set(translated.keys) == Set(english.keys), "\(language)")
+            #expect(((translated["extensionDescription"] as? [String: Any])?["message"] as? String)?.isEmpty == false, "\(language)")
+        }
+    }
+
     /// `make browser-extension`'s script: a .zip and an .xpi holding exactly the files of
     /// `browser/`, and the same bytes at every run.
     @Test func theArchivesHoldTheExtensionAndAreReproducible() throws {
@@ -104,7 +124,11 @@ import Widget
         let second = try runCommand([script, home.root.path + "/two"])
         #expect(first.status == 0 && second.status == 0, "\(first)\n\(second)")
         let version = try #require(try Self.manifest()["version"] as? String)
-        let sources = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted()
+        // Every file, _locales/<ll>/messages.json included, in the archives' (C) order.
+        let sources = try FileManager.default.subpathsOfDirectory(atPath: Self.folder.path).filter { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: Self.folder.appendingPathComponent(path).path, isDirectory: &isFolder) && !isFolder.boolValue
+        }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         for name in ["dbmultiverse-\(version)-chromium.zip", "dbmultiverse-\(version).xpi"] {
             let archive = home.root.path + "/one/" + name
             #expect(FileManager.default.contentsEqual(atPath: archive, andPath: home.root.path + "/two/" + name), "\(name)")

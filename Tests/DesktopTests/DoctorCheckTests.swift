@@ -220,6 +220,67 @@ import TestingTraits
         #expect(!DoctorReport(checks: [CheckResult("service", .ok, "answering"), check(base + "/file")]).essentialsWork)
     }
 
+    // MARK: The cards' builds
+
+    /// The GNOME Shell extension's line says which build is installed against the shell here: the
+    /// build and version when it fits; the command that points it at the other build when that one
+    /// fits; and for a shell newer than any build is tested on, that it is untested and how to try it
+    /// anyway — never a silent "OUT OF DATE".
+    @Test func theGnomeLineSaysWhichBuildAgainstWhichShell() {
+        let surroundings = Self.surroundings()
+        let build43 = CardBuilds.Build(name: "gnome-shell-43", versions: [43, 44])
+        let build45 = CardBuilds.Build(name: "gnome-shell-45", versions: [45, 46, 47, 48, 49, 50, 51])
+        let folder = "/usr/share/gnome-shell/extensions/dbmultiverse@nobadi.com"
+        func line(_ installed: CardBuilds.Build, shell: String, select: String? = "sudo /usr/libexec/dbmultiverse/select-cards") -> CheckResult {
+            GnomeExtensionCheck(.init(installed: folder, enabled: .success([GnomeExtensionCheck.uuid]), userExtensionsDisabled: false,
+                                      builds: CardBuilds(installed: installed, all: [build43, build45], selectCommand: select),
+                                      shellVersion: shell)).result(surroundings)
+        }
+        #expect(line(build45, shell: "48.7") == CheckResult("GNOME Shell extension", .ok,
+                                                            "installed in \(folder) (the build for GNOME 45–51; GNOME Shell 48.7 here), turned on"))
+        #expect(line(build43, shell: "43.9").detail == "installed in \(folder) (the build for GNOME 43–44; GNOME Shell 43.9 here), turned on")
+        #expect(line(build43, shell: "48.7") == CheckResult("GNOME Shell extension", .missing,
+                                                            "installed in \(folder) is the build for GNOME 43–44, but GNOME Shell 48.7 is installed",
+                                                            fix: "sudo /usr/libexec/dbmultiverse/select-cards (it points the extension at the build for GNOME 45–51)"))
+        #expect(line(build43, shell: "48.7", select: nil).fix == ServiceCheck.installFix)
+        let untested = line(build45, shell: "52.0")
+        #expect(untested.status == .missing)
+        #expect(untested.detail == "installed in \(folder): GNOME Shell 52.0 is newer than the card is tested on (up to 51), so the shell does not load it")
+        #expect(untested.fix == "to try it anyway: gsettings set org.gnome.shell disable-extension-version-validation true, then log in again")
+        #expect(line(build43, shell: "42.5").status == .unavailable)
+        // No version to compare (no gnome-shell --version, or metadata without shell-version): the line as before.
+        let unknown = GnomeExtensionCheck(.init(installed: folder, enabled: .success([]), userExtensionsDisabled: false)).result(surroundings)
+        #expect(unknown.detail == "installed in \(folder), not turned on")
+    }
+
+    @Test func thePlasmaLineSaysWhenTheBuildIsForTheOtherPlasma() {
+        let surroundings = Self.surroundings()
+        let (plasma5, plasma6) = (CardBuilds.Build(name: "plasma-5", versions: [5]), CardBuilds.Build(name: "plasma-6", versions: [6]))
+        let folder = "/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse"
+        func line(_ installed: CardBuilds.Build, plasma: Int) -> CheckResult {
+            let builds = CardBuilds(installed: installed, all: [plasma5, plasma6], selectCommand: "sudo /usr/libexec/dbmultiverse/select-cards")
+            return PlasmaWidgetCheck(.installed(folder, added: true), build: .init(builds: builds, plasma: plasma)).result(surroundings)
+        }
+        #expect(line(plasma6, plasma: 6) == CheckResult("Plasma widget", .ok, "installed in \(folder) (the build for Plasma 6), added to the desktop or a panel"))
+        #expect(line(plasma5, plasma: 6) == CheckResult("Plasma widget", .missing, "installed in \(folder) is the build for Plasma 5, but Plasma 6 is installed",
+                                                        fix: "sudo /usr/libexec/dbmultiverse/select-cards (it points the widget at the build for Plasma 6)"))
+    }
+
+    /// The builds as select-cards installs them (make install): read back from the prefix, with
+    /// the selector's command.
+    @Test func theBuildsAreReadFromAnInstalledPrefix() throws {
+        let home = try DesktopHome()
+        let install = try DesktopInstall.make(["install", "PREFIX=\(home.prefix)"], environment: home.environment)
+        #expect(install.status == 0, "\(install)")
+        let builds = try #require(CardBuilds.read(home.prefix + "/share/gnome-shell/extensions/dbmultiverse@nobadi.com",
+                                                  versions: CardBuilds.gnomeShellVersions))
+        #expect(builds.all.map(\.name) == ["gnome-shell-43", "gnome-shell-45"])
+        #expect(builds.all.last?.versions == [45, 46, 47, 48, 49, 50, 51])
+        #expect(builds.selectCommand == home.prefix + "/libexec/dbmultiverse/select-cards")
+        let plasma = try #require(CardBuilds.read(home.prefix + "/share/plasma/plasmoids/com.nobadi.dbmultiverse", versions: CardBuilds.plasmaVersion))
+        #expect(plasma.all == [.init(name: "plasma-5", versions: [5]), .init(name: "plasma-6", versions: [6])])
+    }
+
     // MARK: The process runner
 
     @Test func theRunnerReadsBothStreamsAndStopsAtItsDeadline() {

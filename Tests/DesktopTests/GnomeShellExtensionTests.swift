@@ -96,7 +96,7 @@ import TestingTraits
     /// exactly the shell versions it supports, for the user session only.
     @Test func eachBuildListsExactlyTheShellVersionsItSupports() throws {
         let (build43, build45) = try builds()
-        for (build, versions) in [(build43, ["43", "44"]), (build45, ["45", "46", "47", "48", "49", "50"])] {
+        for (build, versions) in [(build43, ["43", "44"]), (build45, ["45", "46", "47", "48", "49", "50", "51"])] {
             let files = try DesktopHome.files(under: build).map { String($0.dropFirst(build.count + 1)) }
             #expect(Set(files) == Set(GnomeShellExtension.files), "\(build)")
             let metadata = try #require(try JSONSerialization.jsonObject(
@@ -128,22 +128,23 @@ import TestingTraits
         }
     }
 
-    /// `make install` as the package runs it (PREFIX=/usr, staged) puts the build asked for in
-    /// /usr/share/gnome-shell/extensions/<uuid>; uninstall removes the folder.
-    @Test func stagedInstallPutsTheChosenBuildInTheSystemExtensionsFolder() throws {
+    /// `make install` as the package runs it (PREFIX=/usr, staged, CARD_LINKS=no) puts both builds in
+    /// /usr/share/dbmultiverse/cards, each with the versions it is for, and no link (the package's
+    /// maintainer scripts make it); uninstall removes them.
+    @Test func stagedInstallPutsBothBuildsBesideEachOther() throws {
         let home = try DesktopHome()
         let stage = home.root.appendingPathComponent("stage").path
-        let folder = "\(stage)/usr/share/gnome-shell/extensions/\(GnomeShellExtension.uuid)"
-        for (build, versions) in [("45", "\"45\""), ("43", "\"43\", \"44\"")] {
-            let install = try DesktopInstall.make(["install", "PREFIX=/usr", "DESTDIR=\(stage)", "GNOME_SHELL_BUILD=\(build)"],
-                                                  environment: home.environment)
-            #expect(install.status == 0, "\(install)")
-            let metadata = try String(contentsOfFile: folder + "/metadata.json", encoding: .utf8)
-            #expect(metadata.contains("\"shell-version\": [\(versions)"), "\(metadata)")
-            let uninstall = try DesktopInstall.make(["uninstall", "PREFIX=/usr", "DESTDIR=\(stage)"], environment: home.environment)
-            #expect(uninstall.status == 0, "\(uninstall)")
-            #expect(!FileManager.default.fileExists(atPath: folder))
+        let install = try DesktopInstall.make(["install", "PREFIX=/usr", "DESTDIR=\(stage)", "CARD_LINKS=no"], environment: home.environment)
+        #expect(install.status == 0, "\(install)")
+        for (build, versions) in [("45", "\"45\", \"46\", \"47\", \"48\", \"49\", \"50\", \"51\""), ("43", "\"43\", \"44\"")] {
+            let metadata = try String(contentsOfFile: "\(stage)/usr/share/dbmultiverse/cards/gnome-shell-\(build)/metadata.json", encoding: .utf8)
+            #expect(metadata.contains("\"shell-version\": [\(versions)]"), "\(metadata)")
         }
+        let link = "\(stage)/usr/share/gnome-shell/extensions/\(GnomeShellExtension.uuid)"
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
+        let uninstall = try DesktopInstall.make(["uninstall", "PREFIX=/usr", "DESTDIR=\(stage)"], environment: home.environment)
+        #expect(uninstall.status == 0, "\(uninstall)")
+        #expect(!FileManager.default.fileExists(atPath: "\(stage)/usr/share/dbmultiverse/cards"))
     }
 }
 

@@ -168,12 +168,21 @@ enum DesktopInstall {
             "\(prefix)/share/bash-completion/completions/dbmultiverse",
             "\(prefix)/share/zsh/vendor-completions/_dbmultiverse",
             "\(prefix)/share/fish/vendor_completions.d/dbmultiverse.fish",
-        ] + plasmoidFiles.map { "\(prefix)/share/plasma/plasmoids/com.nobadi.dbmultiverse/\($0)" }
+            "\(prefix)/libexec/dbmultiverse/select-cards",
+        ]
+        // Both builds of each card (GnomeShellExtensionTests, expectPlasmoid); the folders the desktops
+        // read are links to the chosen ones, which a listing of files passes over.
+        files += ["plasma-5", "plasma-6"].flatMap { build in plasmoidFiles.map { "\(prefix)/share/dbmultiverse/cards/\(build)/\($0)" } }
+        files += ["gnome-shell-43", "gnome-shell-45"].flatMap { build in
+            GnomeShellExtension.files.map { "\(prefix)/share/dbmultiverse/cards/\(build)/\($0)" }
+        }
         if FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/dbmultiverse-notifier.service").path) {
             files.append("\(prefix)/share/systemd/user/dbmultiverse-notifier.service")
         }
-        // The GNOME Shell extension: the same files in either build (GnomeShellExtensionTests).
-        files += GnomeShellExtension.files.map { "\(prefix)/share/gnome-shell/extensions/\(GnomeShellExtension.uuid)/\($0)" }
+        // The catalogues of po/LINGUAS (docs/translations.md).
+        let linguas = (try? String(contentsOf: repository.appendingPathComponent("po/LINGUAS"), encoding: .utf8)) ?? ""
+        files += linguas.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { "\(prefix)/share/locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
         return files
     }
 
@@ -194,7 +203,8 @@ enum DesktopInstall {
                 sourceLocation: sourceLocation)
         var sources = [
             ("dbus/com.nobadi.DBMultiverse.service", "/share/dbus-1/services/com.nobadi.DBMultiverse.service"),
-            (desktopSource, "/share/applications/com.nobadi.DBMultiverse.desktop"),
+            // The desktop file as installed: its translations merged in (make translations).
+            (".build/i18n/com.nobadi.DBMultiverse.desktop", "/share/applications/com.nobadi.DBMultiverse.desktop"),
             ("desktop/dbmultiverse.service", "/share/systemd/user/dbmultiverse.service"),
             ("desktop/dbmultiverse-sync.service", "/share/systemd/user/dbmultiverse-sync.service"),
         ]
@@ -228,27 +238,35 @@ enum DesktopInstall {
         try expectPlasmoid(root: root, prefix: prefix, sourceLocation: sourceLocation)
     }
 
-    /// The Plasma widget's package: the build of this machine's Plasma (5 on Debian 12), running
-    /// `<prefix>/bin/dbmultiverse` (no DESTDIR), the card copied as it is, every file mode 0644.
+    /// The Plasma widget's packages: a build for Plasma 5 and one for Plasma 6, each running
+    /// `<prefix>/bin/dbmultiverse` (no DESTDIR), the card copied as it is, every file mode 0644; and
+    /// the folder Plasma reads a link to the build for this machine's Plasma (5 on Debian 12), as
+    /// desktop/select-cards chooses it.
     static func expectPlasmoid(root: String, prefix: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let package = root + prefix + "/share/plasma/plasmoids/com.nobadi.dbmultiverse/"
-        let main = try String(contentsOfFile: package + "contents/ui/main.qml", encoding: .utf8)
-        #expect(main.contains(#"readonly property string binary: "\#(prefix)/bin/dbmultiverse""#), sourceLocation: sourceLocation)
-        #expect(!main.contains("@DBMULTIVERSE@"), sourceLocation: sourceLocation)
-        let marked = main.split(separator: "\n").filter { $0.hasSuffix("//5") || $0.hasSuffix("//6") }
-        #expect(marked.isEmpty, "lines of one Plasma only, their marks removed: \(marked)", sourceLocation: sourceLocation)
-        let plasma6 = try runCommand([repository.appendingPathComponent("scripts/plasmoid.sh").path, "version"]).stdout == "6\n"
-        #expect(main.contains(plasma6 ? "PlasmoidItem {" : "PlasmaCore.DataSource {"), sourceLocation: sourceLocation)
-        let metadata = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: package + "metadata.json"))) as? [String: Any],
-                                    sourceLocation: sourceLocation)
-        #expect((metadata["KPlugin"] as? [String: Any])?["Id"] as? String == "com.nobadi.dbmultiverse", sourceLocation: sourceLocation)
-        #expect(FileManager.default.contentsEqual(atPath: package + "contents/ui/Card.qml",
-                                                  andPath: repository.appendingPathComponent("desktop/plasma/contents/ui/Card.qml").path),
-                sourceLocation: sourceLocation)
-        for file in plasmoidFiles {
-            let attributes = try FileManager.default.attributesOfItem(atPath: package + file)
-            #expect((attributes[.posixPermissions] as? Int) == 0o644, "\(file)", sourceLocation: sourceLocation)
+        for version in ["5", "6"] {
+            let package = root + prefix + "/share/dbmultiverse/cards/plasma-\(version)/"
+            let main = try String(contentsOfFile: package + "contents/ui/main.qml", encoding: .utf8)
+            #expect(main.contains(#"readonly property string binary: "\#(prefix)/bin/dbmultiverse""#), sourceLocation: sourceLocation)
+            #expect(!main.contains("@DBMULTIVERSE@"), sourceLocation: sourceLocation)
+            let marked = main.split(separator: "\n").filter { $0.hasSuffix("//5") || $0.hasSuffix("//6") }
+            #expect(marked.isEmpty, "lines of one Plasma only, their marks removed: \(marked)", sourceLocation: sourceLocation)
+            #expect(main.contains(version == "6" ? "PlasmoidItem {" : "PlasmaCore.DataSource {"), "plasma-\(version)", sourceLocation: sourceLocation)
+            let metadata = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: package + "metadata.json"))) as? [String: Any],
+                                        sourceLocation: sourceLocation)
+            #expect((metadata["KPlugin"] as? [String: Any])?["Id"] as? String == "com.nobadi.dbmultiverse", sourceLocation: sourceLocation)
+            #expect((metadata["X-Plasma-API-Minimum-Version"] as? String == "6.0") == (version == "6"), "plasma-\(version)", sourceLocation: sourceLocation)
+            #expect(FileManager.default.contentsEqual(atPath: package + "contents/ui/Card.qml",
+                                                      andPath: repository.appendingPathComponent("desktop/plasma/contents/ui/Card.qml").path),
+                    sourceLocation: sourceLocation)
+            for file in plasmoidFiles {
+                let attributes = try FileManager.default.attributesOfItem(atPath: package + file)
+                #expect((attributes[.posixPermissions] as? Int) == 0o644, "\(file)", sourceLocation: sourceLocation)
+            }
         }
+        let chosen = try runCommand([repository.appendingPathComponent("desktop/select-cards").path, "--print", "/nonexistent"])
+        let plasma = chosen.stdout.contains("plasma-6") ? "plasma-6" : "plasma-5"
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: root + prefix + "/share/plasma/plasmoids/com.nobadi.dbmultiverse")
+                    == "../../dbmultiverse/cards/\(plasma)", "\(chosen.stdout)", sourceLocation: sourceLocation)
     }
 }
 

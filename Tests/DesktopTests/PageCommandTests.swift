@@ -35,8 +35,10 @@ struct PageCommandTests {
             environment = service.environment
             environment["DBMULTIVERSE_DATA_DIR"] = service.folder
             environment["DBMULTIVERSE_SITE_URL"] = site.origin
-            environment["HOME"] = service.folder // no config file: the language is en
+            environment["HOME"] = service.folder // no config file and an English desktop: the language is en
             environment["XDG_CONFIG_HOME"] = service.folder + "/config"
+            for variable in SiteLanguage.localeVariables { environment[variable] = nil }
+            environment["LANG"] = "C.UTF-8"
         }
 
         deinit {

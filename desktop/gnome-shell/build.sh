@@ -3,24 +3,19 @@
 #   build.sh 45 DIR   GNOME 45 and later: src/ as it is;
 #   build.sh 43 DIR   GNOME 43–44: each module turned into an `imports` module (the import lines
 #                     rewritten, `export` dropped) and src/legacy/extension.js as the entry point;
-#   build.sh style    prints the build that fits the installed gnome-shell: 43 for 43–44, 45 for
-#                     later ones and when there is none (the distributions that ship it now).
-# DIR gets metadata.json (shell-version: exactly what that build supports), the modules,
+# DIR gets metadata.json (shell-version: what that build is tested on), the modules,
 # stylesheet.css and the icon. Only the import forms below are rewritten; any other import or
-# export stops the build rather than make a module that 43 cannot load.
+# export stops the build rather than make a module that 43 cannot load. Which build a desktop gets
+# is desktop/select-cards's choice, made where the cards are installed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
 versions_43='["43", "44"]'
-versions_45='["45", "46", "47", "48", "49", "50"]'
+versions_45='["45", "46", "47", "48", "49", "50", "51"]'
 
 case "${1:-}" in
-style)
-    major="$(gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')"
-    if [ -n "$major" ] && [ "$major" -le 44 ]; then echo 43; else echo 45; fi
-    exit 0 ;;
 43|45) style="$1" ;;
-*) echo "usage: build.sh 43|45 DIR, or build.sh style" >&2; exit 2 ;;
+*) echo "usage: build.sh 43|45 DIR" >&2; exit 2 ;;
 esac
 out="${2:?usage: build.sh 43|45 DIR}"
 

@@ -1,5 +1,6 @@
 package import ComicDomain
 internal import DBus
+internal import Localization
 internal import Widget
 
 /// The notification for a chapter change, exactly as DESIGN §7 has it.
@@ -11,7 +12,8 @@ package enum ChapterNotification {
     /// Normal urgency (0 low, 1 normal, 2 critical).
     package static let urgency: UInt8 = 1
     package static let defaultAction = "default"
-    package static let defaultActionLabel = "Continue reading"
+    /// The action's label, in the session's language.
+    package static var defaultActionLabel: String { gettext("Continue reading") }
     /// The stack tag: servers that honour one (dunst, swaync, Notify OSD) replace the standing
     /// notification with the same tag even when `replaces_id` is 0, as after a notifier restart.
     package static let stackTag = "dbmultiverse-chapter"
@@ -34,8 +36,10 @@ package enum ChapterNotification {
             appName: appName,
             replacesID: id,
             appIcon: appIcon,
-            summary: "Chapter \(entry.chapter): \(entry.name)",
-            body: escapedForMarkup("\(entry.progress)% read"),
+            // TRANSLATORS: a notification's title: the chapter's number and its name.
+            summary: gettext("Chapter %d: %s", entry.chapter, entry.name),
+            // TRANSLATORS: how much of the chapter has been read, e.g. "35% read".
+            body: escapedForMarkup(gettext("%d%% read", entry.progress)),
             actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
             hints: hints,
             expireTimeout: -1

@@ -1,5 +1,6 @@
 package import ComicDomain
 internal import DBus
+internal import Localization
 
 /// The announcement of new pages (DESIGN §13): its own category, stack tag and `replaces_id`
 /// chain, next to the chapter notification's.
@@ -7,7 +8,11 @@ package enum PagesNotification {
     package static let category = "x-dbmultiverse.pages.published"
     package static let stackTag = "dbmultiverse-new-pages"
     package static let defaultAction = ChapterNotification.defaultAction
-    package static let defaultActionLabel = "Read now"
+    /// The action's label, in the session's language.
+    package static var defaultActionLabel: String {
+        // TRANSLATORS: the button of the new pages notification: opens the first unread page.
+        gettext("Read now")
+    }
 
     /// The `Notify` arguments announcing `newPages` new pages after `entry`'s chapter.
     ///
@@ -24,15 +29,17 @@ package enum PagesNotification {
             replacesID: id,
             appIcon: ChapterNotification.appIcon,
             summary: summary(newPages: newPages),
-            body: escapedForMarkup("After Chapter \(entry.chapter): \(entry.name)"),
+            // TRANSLATORS: the new pages notification's text: they come after the chapter being
+            // read (its number and its name).
+            body: escapedForMarkup(gettext("After Chapter %d: %s", entry.chapter, entry.name)),
             actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
             hints: hints,
             expireTimeout: -1
         )
     }
 
-    /// `1 new page`, `3 new pages`.
+    /// `1 new page`, `3 new pages`, in the session's language.
     package static func summary(newPages: Int) -> String {
-        newPages == 1 ? "1 new page" : "\(newPages) new pages"
+        ngettext("%d new page", "%d new pages", newPages)
     }
 }

@@ -3,6 +3,7 @@ import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import GObject from 'gi://GObject';
+import Shell from 'gi://Shell';
 import St from 'gi://St';
 
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
@@ -16,9 +17,12 @@ const APP_ID = 'com.nobadi.DBMultiverse';
 // What lets the browser window the service opens take focus: a startup id from the shell's own
 // launch context (an XDG activation token on Wayland), under both names GLib's own D-Bus
 // activation passes it. It is made for the browser (the https handler, which the service's
-// xdg-open runs), the app whose window will use it; for DBMultiverse when there is none.
+// xdg-open runs), the app whose window will use it; for DBMultiverse when there is none. The shell's
+// own app system finds DBMultiverse: Gio.DesktopAppInfo moved to GioUnix in GNOME 49 (a warning
+// there), and GioUnix is not in GNOME 43–48.
 function platformData() {
-    const appInfo = Gio.AppInfo.get_default_for_uri_scheme('https') ?? Gio.DesktopAppInfo.new(`${APP_ID}.desktop`);
+    const appInfo = Gio.AppInfo.get_default_for_uri_scheme('https')
+        ?? Shell.AppSystem.get_default().lookup_app(`${APP_ID}.desktop`)?.get_app_info();
     if (!appInfo)
         return {};
     const token = global.create_app_launch_context(0, -1).get_startup_notify_id(appInfo, []);

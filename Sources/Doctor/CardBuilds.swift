@@ -1,0 +1,128 @@
+internal import Glibc
+internal import JSON
+
+/// The builds of a card (the GNOME Shell extension, the Plasma widget) installed side by side in
+/// `<share>/dbmultiverse/cards/`, the one the desktop's folder links to, and select-cards, which
+/// chooses it (docs/gnome-shell.md, docs/plasma.md).
+package struct CardBuilds: Sendable, Equatable {
+    /// One build: its folder's name (`gnome-shell-45`, `plasma-6`) and the desktop versions it is
+    /// for (GNOME Shell majors, or the Plasma major).
+    package struct Build: Sendable, Equatable {
+        package var name: String
+        package var versions: [Int]
+
+        package init(name: String, versions: [Int]) {
+            self.name = name
+            self.versions = versions
+        }
+
+        /// "GNOME 45–51", "Plasma 6": what the build is for, for a reader.
+        package func describe(_ desktop: String) -> String {
+            guard let first = versions.min(), let last = versions.max() else { return desktop }
+            return first == last ? "\(desktop) \(first)" : "\(desktop) \(first)–\(last)"
+        }
+    }
+
+    /// The build the desktop's folder holds.
+    package var installed: Build
+    /// Every build beside it (itself included): one only for an older install's plain folder.
+    package var all: [Build]
+    /// The command that points the folder at another build, when select-cards is installed.
+    package var selectCommand: String?
+
+    package init(installed: Build, all: [Build], selectCommand: String?) {
+        self.installed = installed
+        self.all = all
+        self.selectCommand = selectCommand
+    }
+
+    /// How the installed build suits a desktop of major version `version`.
+    package enum Fit: Sendable, Equatable {
+        case fits
+        /// Another build here is for that version.
+        case otherBuild(Build)
+        /// Newer than any build is tested on.
+        case untested(newest: Int)
+        /// Older than any build supports.
+        case tooOld(oldest: Int)
+    }
+
+    package func fit(_ version: Int) -> Fit {
+        if installed.versions.contains(version) { return .fits }
+        if let other = all.first(where: { $0.versions.contains(version) }) { return .otherBuild(other) }
+        let known = all.flatMap(\.versions) + installed.versions
+        if let newest = known.max(), version > newest { return .untested(newest: newest) }
+        return .tooOld(oldest: known.min() ?? version)
+    }
+
+    /// The builds of the card at `folder` (the desktop's folder, or the link to a build), each read
+    /// by `versions` from its folder; nil when the installed one's versions cannot be read.
+    package static func read(_ folder: String, versions: (String) -> [Int]?) -> CardBuilds? {
+        guard let installedVersions = versions(folder) else { return nil }
+        let real = realPath(folder) ?? folder
+        let parent = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
+        let name = String(real[real.index(after: real.lastIndex(of: "/") ?? real.startIndex)...])
+        let installed = Build(name: name, versions: installedVersions)
+        // Installed by select-cards: the builds are in <share>/dbmultiverse/cards, the selector in
+        // <prefix>/libexec/dbmultiverse.
+        guard parent.hasSuffix("/share/dbmultiverse/cards") else { return CardBuilds(installed: installed, all: [installed], selectCommand: nil) }
+        // The same card's builds: `gnome-shell-43` beside `gnome-shell-45`, `plasma-5` beside `plasma-6`.
+        let card = name[..<(name.lastIndex(of: "-") ?? name.endIndex)] + "-"
+        let all = Files.folderNames(parent).filter { $0.hasPrefix(card) }.sorted().compactMap { sibling in
+            versions(parent + "/" + sibling).map { Build(name: sibling, versions: $0) }
+        }
+        let prefix = String(parent.dropLast("/share/dbmultiverse/cards".count))
+        let selector = prefix + "/libexec/dbmultiverse/select-cards"
+        let command = Files.isExecutable(selector) ? (access(parent, W_OK) == 0 ? selector : "sudo " + selector) : nil
+        return CardBuilds(installed: installed, all: all.isEmpty ? [installed] : all, selectCommand: command)
+    }
+
+    /// A GNOME Shell extension's `shell-version` majors, from its metadata.json.
+    package static func gnomeShellVersions(_ folder: String) -> [Int]? {
+        guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
+              case .array(let entries)? = metadata["shell-version"]
+        else { return nil }
+        let majors = entries.compactMap { entry -> Int? in
+            guard case .string(let version) = entry else { return nil }
+            return Int(version.prefix { $0 != "." })
+        }
+        return majors.isEmpty ? nil : majors
+    }
+
+    /// A Plasma widget's Plasma major: 6 when its metadata.json asks for Plasma 6's API, else 5.
+    package static func plasmaVersion(_ folder: String) -> [Int]? {
+        guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
+              case .object = metadata
+        else { return nil }
+        guard case .string(let minimum)? = metadata["X-Plasma-API-Minimum-Version"] else { return [5] }
+        return [Int(minimum.prefix { $0 != "." }) ?? 6]
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// The desktop's own version, as the cards' builds are chosen: GNOME Shell's from
+/// `gnome-shell --version`, Plasma's from the Qt whose QML folder holds Plasma's modules.
+enum DesktopVersions {
+    /// "48.7" from "GNOME Shell 48.7", nil when gnome-shell does not say.
+    static func gnomeShell(_ surroundings: Surroundings) -> String? {
+        guard let output = surroundings.commands.run(["gnome-shell", "--version"], timeout: .seconds(3)), output.succeeded,
+              output.stdout.hasPrefix("GNOME Shell ")
+        else { return nil }
+        let version = output.stdout.dropFirst("GNOME Shell ".count).prefix { !$0.isWhitespace }
+        return version.isEmpty ? nil : String(version)
+    }
+
+    /// 6 or 5 (the Qt of Plasma's QML modules: libplasma's under Qt 6, plasma-framework's under Qt 5).
+    static func plasma(root: String = "") -> Int? {
+        let libraryFolders = Files.folderNames(root + "/usr/lib").map { root + "/usr/lib/" + $0 } + [root + "/usr/lib", root + "/usr/lib64"]
+        for qt in [6, 5] where libraryFolders.contains(where: { Files.isDirectory("\($0)/qt\(qt)/qml/org/kde/plasma/core") }) {
+            return qt
+        }
+        return nil
+    }
+}

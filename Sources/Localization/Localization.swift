@@ -1,0 +1,131 @@
+internal import CIntl
+internal import Glibc
+
+/// The program's texts in the reader's language: gettext, text domain `dbmultiverse`, catalogues
+/// under `share/locale/<ll>/LC_MESSAGES/` (docs/translations.md).
+///
+/// The message functions take `StaticString`s, so a message is always one literal that `xgettext`
+/// finds (`make pot`), never a string built at run time; values go in through `%d` and `%s` (or
+/// `%1$d`, `%2$s` when a translation reorders them), never by interpolation or by joining pieces.
+/// Before `start` (and in the "C" locale) every function returns the English message, formatted.
+public enum Localization {
+    /// The text domain: the catalogues' file name, `dbmultiverse.mo`.
+    public static let domain = "dbmultiverse"
+    /// Overrides where the catalogues are found (the tests, an uninstalled build).
+    public static let localeDirectoryVariable = "DBMULTIVERSE_LOCALE_DIR"
+
+    /// Takes the session's language for messages (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
+    /// reads them) and binds the text domain to the catalogues installed beside the binary. Call
+    /// once, at the start of the process, before any other thread runs.
+    ///
+    /// Only the message and character-type categories are taken: numbers and dates stay in the C
+    /// locale, so what the program writes for scripts and the site never depends on the session.
+    public static func start(environment: [String: String]) {
+        _ = setlocale(LC_CTYPE, "")
+        _ = setlocale(LC_MESSAGES, "")
+        if let directory = localeDirectory(environment: environment) {
+            _ = bindtextdomain(domain, directory)
+        }
+        _ = bind_textdomain_codeset(domain, "UTF-8")
+    }
+
+    /// `$DBMULTIVERSE_LOCALE_DIR` when set, else `<prefix>/share/locale` for the binary's real path
+    /// `<prefix>/bin/dbmultiverse` (`make install` prefixes and the package's `/usr`) when that
+    /// folder exists; nil leaves gettext's own default.
+    static func localeDirectory(environment: [String: String]) -> String? {
+        if let directory = environment[localeDirectoryVariable], directory.hasPrefix("/") { return directory }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let binary = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = binary.lastIndex(of: "/") else { return nil }
+        let directory = String(binary[..<slash]) + "/../share/locale"
+        var status = stat()
+        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return directory
+    }
+}
+
+/// `message` in the session's language, with `%d` / `%s` replaced by `arguments` in order.
+public func gettext(_ message: StaticString, _ arguments: any MessageArgument...) -> String {
+    format(translated(message.description), arguments)
+}
+
+/// The singular or plural form of the message for `count` in the session's language (Polish has
+/// three forms, Japanese one: never choose with `count == 1`), formatted with `arguments`, or with
+/// `count` alone when there are none.
+public func ngettext(_ singular: StaticString, _ plural: StaticString, _ count: Int, _ arguments: any MessageArgument...) -> String {
+    let text = String(cString: dngettext(Localization.domain, singular.description, plural.description, UInt(clamping: max(count, 0))))
+    return format(text, arguments.isEmpty ? [count] : arguments)
+}
+
+/// `message` in `context` (the same English words meaning different things, e.g. a button and a
+/// title), formatted with `arguments`.
+public func pgettext(_ context: StaticString, _ message: StaticString, _ arguments: any MessageArgument...) -> String {
+    // What gettext.h's pgettext macro does: the context and the message joined by EOT; a message
+    // without a translation comes back unchanged, context included.
+    let key = context.description + "\u{4}" + message.description
+    let text = translated(key)
+    return format(text == key ? message.description : text, arguments)
+}
+
+private func translated(_ message: String) -> String {
+    String(cString: dgettext(Localization.domain, message))
+}
+
+/// A value a message's `%d` or `%s` stands for.
+public protocol MessageArgument {
+    /// The value as written into the message.
+    var messageText: String { get }
+}
+
+extension Int: MessageArgument {
+    public var messageText: String { String(self) }
+}
+
+extension Int32: MessageArgument {
+    public var messageText: String { String(self) }
+}
+
+extension String: MessageArgument {
+    public var messageText: String { self }
+}
+
+extension Substring: MessageArgument {
+    public var messageText: String { String(self) }
+}
+
+/// `template` with each `%d` / `%s` replaced by the next argument, each `%N$d` / `%N$s` by the Nth,
+/// and `%%` by `%`. The values are inserted as they are, never read as formats themselves (a
+/// chapter named `100%` stays so); a directive without an argument is left out.
+func format(_ template: String, _ arguments: [any MessageArgument]) -> String {
+    guard template.contains("%") else { return template }
+    var result = ""
+    var next = 0
+    var characters = template[...]
+    while let percent = characters.firstIndex(of: "%") {
+        result += characters[..<percent]
+        var rest = characters[characters.index(after: percent)...]
+        if rest.first == "%" {
+            result += "%"
+            characters = rest.dropFirst()
+            continue
+        }
+        var position: Int?
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        if !digits.isEmpty, rest.dropFirst(digits.count).first == "$", let number = Int(digits), number > 0 {
+            position = number - 1
+            rest = rest.dropFirst(digits.count + 1)
+        }
+        guard let conversion = rest.first, conversion == "d" || conversion == "s" else {
+            result += "%" // not a directive of ours: kept as written
+            characters = characters[characters.index(after: percent)...]
+            continue
+        }
+        let index = position ?? next
+        if position == nil { next += 1 }
+        if index < arguments.count { result += arguments[index].messageText }
+        characters = rest.dropFirst()
+    }
+    return result + characters
+}
