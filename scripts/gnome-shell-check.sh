@@ -62,8 +62,12 @@ if [ "${1:-}" = "--in-bus" ]; then
     trap cleanup EXIT INT TERM
 
     # What the shell reads at start: no animations (the screenshots catch no half-open menu), no
-    # banners over the card, no welcome tour.
+    # banners over the card, no welcome tour, the plain background (Debian 13's wallpaper would be
+    # behind the card in the screenshots, which are cropped on a plain one).
     gsettings set org.gnome.desktop.interface enable-animations false
+    gsettings set org.gnome.desktop.background picture-uri ''
+    gsettings set org.gnome.desktop.background picture-uri-dark ''
+    gsettings set org.gnome.desktop.background primary-color '#023c88'
     gsettings set org.gnome.desktop.notifications show-banners false
     gsettings set org.gnome.shell welcome-dialog-last-shown-version 9999
 

@@ -25,5 +25,5 @@ deb="$(./scripts/test-package.sh | tail -1)" || { echo "FAIL: no package to inst
 ./scripts/release-chroot.sh prepare "$release" >&2 || { echo "FAIL: no $release chroot (above)" >&2; exit 1; }
 echo "release: $release ($(./scripts/release-chroot.sh desktops "$release" | tr '\n' ' ' | sed 's/ $//')); package: ${deb##*/}"
 exec ./scripts/release-chroot.sh run "$release" --deb "$deb" --bind "$repository:$repository" --rw-bind "$shots:$shots" -- \
-    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SCREENSHOT_DIR="$shots" \
+    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SCREENSHOT_DIR="$shots" PLASMA_IDLE_SECONDS="${PLASMA_IDLE_SECONDS:-10}" \
     "$repository/scripts/$check" --installed

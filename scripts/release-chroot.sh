@@ -10,7 +10,8 @@
 #       (GNOME Shell 48, Plasma 6.3), sid (GNOME Shell 51). A stamp (the hash of the release's
 #       package list, Depends and this script's build steps) says when one must be made again; the
 #       debootstrap base and apt's downloads are kept apart, so a changed list costs the install
-#       step only. Its output goes to CACHE/RELEASE/build.log. Callers wait on a lock.
+#       step only. Its output goes to CACHE/RELEASE/build.log. Callers wait on a lock, for at
+#       most CHROOT_WAIT seconds (default 1500), then fail with the end of the build's log.
 #   scripts/release-chroot.sh run RELEASE [--deb FILE] [--bind HOST:CHROOT]... [--rw-bind HOST:CHROOT]... -- COMMAND...
 #       runs COMMAND (as root) in a throw-away copy of the cached chroot: an overlay whose upper
 #       layer is a tmpfs, with FILE installed by `apt-get install` first, with the network off. /proc,
@@ -132,7 +133,9 @@ prepare_one() {
     stamp="$(stamp_of "$release")"
     mkdir -p "$dir"
     exec 8>"$dir/lock"
-    flock 8 # exclusive: one builder; runs (shared) wait for it, and it for them
+    # Exclusive: one builder; runs (shared) wait for it, and it for them. Bounded: CHROOT_WAIT seconds.
+    flock -w "${CHROOT_WAIT:-1500}" 8 || { tail -20 "$dir/build.log" >&2 2>/dev/null
+        fail "$release: waited ${CHROOT_WAIT:-1500} s for another build of the chroot (its log's end above)"; }
     if [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ] && [ -d "$dir/root" ]; then
         echo "$release: cached ($dir/root)"
         exec 8>&-
@@ -165,7 +168,7 @@ run_one() {
     [ -d "$dir/root" ] || fail "$release: no chroot in $dir (scripts/release-chroot.sh prepare $release)"
     [ -z "$deb" ] || [ -f "$deb" ] || fail "no package at $deb"
     exec 8>"$dir/lock"
-    flock -s 8 # the chroot is not rebuilt under a run
+    flock -w "${CHROOT_WAIT:-1500}" -s 8 || fail "$release: waited ${CHROOT_WAIT:-1500} s for the chroot (a build holds it)" # not rebuilt under a run
     # shellcheck disable=SC2016
     in_namespace '
         lower=$1 deb=$2 binds=$3 rw_binds=$4; shift 4

@@ -9,7 +9,7 @@
 #   scripts/binary-package.sh --again builds there without dpkg-buildpackage's clean step.
 # When the tracked files are what the last build had (their hash is its stamp), the .deb is reused.
 # Prints the .deb's path as its last line. Its log is CACHE/package/build.log (shown on failure).
-# Callers wait on a lock (one build at a time). CACHE: CHROOT_CACHE, default /var/cache/dbmultiverse-tests.
+# Callers wait on a lock (one build at a time), for at most CHROOT_WAIT seconds (default 1500). CACHE: CHROOT_CACHE, default /var/cache/dbmultiverse-tests.
 # Usage: scripts/test-package.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,8 @@ cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}/package"
 tree="$cache/source"
 mkdir -p "$tree" "$cache/out"
 exec 9>"$cache/lock"
-flock 9
+flock -w "${CHROOT_WAIT:-1500}" 9 || { tail -20 "$cache/build.log" >&2
+    echo "test-package: waited ${CHROOT_WAIT:-1500} s for another build of the package (its log's end above)" >&2; exit 1; }
 
 mapfile -d '' tracked < <(git ls-files -z --cached)
 files=()

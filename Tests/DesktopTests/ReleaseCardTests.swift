@@ -12,25 +12,26 @@ import TestingTraits
 /// beginning, in the background (scripts/run-tests.sh); a test finds them ready or waits for them.
 /// Nothing is skipped: a chroot or package that cannot be made fails the test with its log.
 ///
-/// Each test holds the desktop session (one at a time, their timings hold only then); off the
+/// Each test holds the desktop session while it runs (one at a time, their timings hold only then:
+/// a test function, unlike a suite, holds it per test case); off the
 /// cooperative pool: a run blocks for a minute or more, several on a fresh machine.
 @Suite(.timeLimit(.minutes(25)), .offThePool) struct ReleaseCardTests {
     /// The shell a release has, as `gnome-shell --version` prints it.
     static let gnomeShell = ["bookworm": "GNOME Shell 43.", "trixie": "GNOME Shell 48.", "sid": "GNOME Shell 51."]
 
-    @Test("Desktop: GNOME Shell 43 (Debian 12 bookworm), the card from the installed package", .holds(.desktopSession))
+    @Test("Desktop: GNOME Shell 43 (Debian 12 bookworm), the card from the installed package", .holds(.desktopSession, .eachTestCase))
     func gnomeShell43() throws { try checkGnomeShell(on: "bookworm") }
 
-    @Test("Desktop: GNOME Shell 48 (Debian 13 trixie), the card from the installed package", .holds(.desktopSession))
+    @Test("Desktop: GNOME Shell 48 (Debian 13 trixie), the card from the installed package", .holds(.desktopSession, .eachTestCase))
     func gnomeShell48() throws { try checkGnomeShell(on: "trixie") }
 
-    @Test("Desktop: GNOME Shell 51 (Debian sid), the card from the installed package", .holds(.desktopSession))
+    @Test("Desktop: GNOME Shell 51 (Debian sid), the card from the installed package", .holds(.desktopSession, .eachTestCase))
     func gnomeShell51() throws { try checkGnomeShell(on: "sid") }
 
-    @Test("Desktop: Plasma 5.27 (Debian 12 bookworm), the widget from the installed package", .holds(.desktopSession))
+    @Test("Desktop: Plasma 5.27 (Debian 12 bookworm), the widget from the installed package", .holds(.desktopSession, .eachTestCase))
     func plasma5() throws { try checkPlasma(on: "bookworm", build: 5, workspace: "4:5.27.") }
 
-    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget from the installed package", .holds(.desktopSession))
+    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget from the installed package", .holds(.desktopSession, .eachTestCase))
     func plasma6() throws { try checkPlasma(on: "trixie", build: 6, workspace: "4:6.3.") }
 
     func checkGnomeShell(on release: String) throws {
