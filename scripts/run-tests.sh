@@ -18,7 +18,8 @@ rm -f "$events" "$peak"
 preparation=""
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
     echo "preparing the release chroots and the package in the background ($results/release-preparation.log)"
-    setsid bash -c './scripts/test-package.sh & ./scripts/release-chroot.sh prepare trixie bookworm sid & wait' \
+    setsid bash -c 'for job in "scripts/test-package.sh" "scripts/release-chroot.sh prepare trixie" \
+        "scripts/release-chroot.sh prepare bookworm" "scripts/release-chroot.sh prepare sid"; do ./$job & done; wait' \
         >"$results/release-preparation.log" 2>&1 &
     preparation=$!
 fi
