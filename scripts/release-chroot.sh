@@ -23,11 +23,10 @@
 # Needs root (debootstrap, chroot, mounts). Exit status: 0 done, 1 failed, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repository="$PWD"
 cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
-usage() { sed -n '9,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 fail() { echo "release-chroot: $*" >&2; exit 1; }
 
 # What the checks run (installed without recommendations, as scripts/install-deps.sh installs the
@@ -60,8 +59,8 @@ package_depends() {
         | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/^ *//; s/ *$//' | grep -v -e '^\$' -e '^$' || true
 }
 
-# run_in ROOT COMMAND...: COMMAND chrooted into ROOT, in the current mount namespace (the caller
-# made a private one).
+# mount_session ROOT: what programs in ROOT expect mounted, in the current mount namespace (the
+# caller made a private one: in_namespace).
 mount_session() {
     local root=$1
     mount -t proc proc "$root/proc"
