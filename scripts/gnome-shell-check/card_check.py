@@ -132,9 +132,11 @@ def find_all(root, predicate, only_showing=True):
     found = []
 
     def walk(node):
+        # An accessible gone while being read (the shell destroys actors as it goes): a D-Bus error,
+        # or on GNOME 48 a child count of -1 (ValueError from list()).
         try:
             children = list(node)
-        except GLib.Error:  # gone while being read (the shell destroys actors as it goes)
+        except (GLib.Error, ValueError):
             return
         for child in children:
             try:
@@ -142,7 +144,7 @@ def find_all(root, predicate, only_showing=True):
                     continue
                 if predicate(child):
                     found.append(child)
-            except GLib.Error:
+            except (GLib.Error, ValueError):
                 continue
             walk(child)
     walk(root)
