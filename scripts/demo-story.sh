@@ -5,10 +5,13 @@
 DEMO_CHAPTER=42
 DEMO_NAME="Goku & Vegeta Unite!"
 DEMO_PROGRESS=35
-# The reader's page, and the chapter's pages on the site: 970–983, all published, 3 after 980.
+# The reader's page, and the chapter's pages on the site: 970–981, then chapter 43 from 982; the
+# latest page 983, 3 after 980 (the card offers the next chapter: the catalogue has it).
 DEMO_PAGE=980
 DEMO_FIRST_PAGE=970
+DEMO_LAST_PAGE=981
 DEMO_LATEST_PAGE=983
+DEMO_NEXT_NAME="The Next Round"
 
 # demo_cover FILE: a cover drawn here (never the comic's art): a gradient with the chapter's number,
 # a portrait PNG the size of a comic page's thumbnail. Needs ImageMagick's convert.
@@ -23,16 +26,19 @@ demo_cover() {
 }
 
 # demo_catalogue FILE [LATEST]: the stored chapter list (DESIGN §11, `chapters-<lang>.json`) as a
-# sync would have written it when the comic's latest page was LATEST (default DEMO_LATEST_PAGE), the
-# end of chapter 42 so far. Written to FILE; the caller renames it into the data folder, where the
+# sync would have written it when the comic's latest page was LATEST (default DEMO_LATEST_PAGE):
+# chapter 42 up to DEMO_LAST_PAGE, and chapter 43 once LATEST is past it. Written to FILE; the caller renames it into the data folder, where the
 # service sees it arrive as it sees a sync's: the first list is `requested`, a later one with a newer
 # latest page `pages-published`, which the notifier announces.
 demo_catalogue() {
-    local latest="${2:-$DEMO_LATEST_PAGE}"
+    local latest="${2:-$DEMO_LATEST_PAGE}" next=""
+    if [ "$latest" -gt "$DEMO_LAST_PAGE" ]; then
+        next=", {\"number\": $((DEMO_CHAPTER + 1)), \"name\": \"$DEMO_NEXT_NAME\", \"startPage\": $((DEMO_LAST_PAGE + 1)), \"endPage\": $latest, \"universe\": null, \"thumbnailURL\": \"\"}"
+    fi
     cat >"$1" <<JSON
 {"language": "en", "latestPage": $latest,
- "chapters": [{"number": $DEMO_CHAPTER, "name": "$DEMO_NAME", "startPage": $DEMO_FIRST_PAGE, "endPage": $latest,
-               "universe": null, "thumbnailURL": "https://www.dragonball-multiverse.com/image.php?comic=page&num=$DEMO_FIRST_PAGE"}],
+ "chapters": [{"number": $DEMO_CHAPTER, "name": "$DEMO_NAME", "startPage": $DEMO_FIRST_PAGE, "endPage": $(( latest < DEMO_LAST_PAGE ? latest : DEMO_LAST_PAGE )),
+               "universe": null, "thumbnailURL": "https://www.dragonball-multiverse.com/image.php?comic=page&num=$DEMO_FIRST_PAGE"}$next],
  "fetch": {"url": "https://www.dragonball-multiverse.com/en/chapters.html?comic=page&chaptersmode=1",
            "etag": null, "lastModified": null, "fetchedAt": $(date +%s)}}
 JSON

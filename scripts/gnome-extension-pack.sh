@@ -13,13 +13,14 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for build in 43 45; do
     desktop/gnome-shell/build.sh "$build" "$work/$build"
-    # pack takes extension.js, metadata.json and stylesheet.css by itself; the rest is named.
+    # pack takes extension.js, metadata.json and stylesheet.css by itself; the rest is named, and
+    # --podir compiles po/'s catalogues into locale/ (the metadata's gettext-domain), as build.sh does.
     extra=()
     for file in "$work/$build"/*.js "$work/$build"/icons; do
         case "$(basename "$file")" in extension.js) ;; *) extra+=("--extra-source=$file") ;; esac
     done
     mkdir -p "$work/zip-$build"
-    gnome-extensions pack --force --out-dir="$work/zip-$build" "${extra[@]}" "$work/$build"
+    gnome-extensions pack --force --out-dir="$work/zip-$build" --podir="$PWD/po" "${extra[@]}" "$work/$build"
     mv "$work/zip-$build/$uuid.shell-extension.zip" "$out/$uuid.gnome-$build.shell-extension.zip"
     echo "$out/$uuid.gnome-$build.shell-extension.zip"
 done

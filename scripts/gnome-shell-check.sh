@@ -15,6 +15,9 @@
 # folder is made in CARD_CHECK_FOLDER (default /tmp).
 #
 # Usage: scripts/gnome-shell-check.sh [PATH-TO-dbmultiverse]      the end-to-end check
+#        scripts/gnome-shell-check.sh --french [PATH]               the card in a French session
+#            (LANG=fr_FR.UTF-8 for the shell, the service and the CLI): the placeholder, a chapter
+#            and the extension's own no-service placeholder read in French; card-fr.png kept
 #        scripts/gnome-shell-check.sh --idle SECONDS [PATH]        gnome-shell's CPU time over
 #            SECONDS quiet seconds without the extension, then with it (utime+stime, clock ticks)
 #        scripts/gnome-shell-check.sh --installed                  the check against the installed
@@ -101,7 +104,7 @@ if [ "${1:-}" = "--in-bus" ]; then
 
     gnome-extensions enable "$uuid"
     source "$repository/scripts/demo-story.sh"
-    CARD_CHECK_WORK="$work" CARD_CHECK_BROWSER_LOG="$work/browser.log" DEMO_CHAPTER="$DEMO_CHAPTER" DEMO_NAME="$DEMO_NAME" \
+    CARD_CHECK_MODE="$mode" CARD_CHECK_WORK="$work" CARD_CHECK_BROWSER_LOG="$work/browser.log" DEMO_CHAPTER="$DEMO_CHAPTER" DEMO_NAME="$DEMO_NAME" \
         DEMO_PROGRESS="$DEMO_PROGRESS" DEMO_PAGE="$DEMO_PAGE" DEMO_LATEST_PAGE="$DEMO_LATEST_PAGE" \
         /usr/bin/python3 "$repository/scripts/gnome-shell-check/card_check.py" "$binary" "$work/shell.log" "$shots" \
         >"$work/check.log" 2>&1
@@ -116,6 +119,11 @@ if [ "${1:-}" = "--session" ]; then
     export XDG_DATA_DIRS="$work/prefix/share:/usr/local/share:/usr/share" PATH="$work/prefix/bin:/usr/bin:/bin"
     # The service inherits these from the bus that activates it. The browser is a recorder.
     export DBMULTIVERSE_DATA_DIR="$work/data" DBMULTIVERSE_BROWSER="$work/browser" DBMULTIVERSE_LOG_LEVEL=debug
+    if [ "$mode" = french ]; then
+        # LANG alone names the language; the CLI (the build's binary) reads the prefix's catalogues.
+        export LANG=fr_FR.UTF-8 DBMULTIVERSE_LOCALE_DIR="$work/prefix/share/locale"
+        unset LANGUAGE LC_ALL LC_MESSAGES
+    fi
     # A private system bus: the shell exits without one, and this machine may have none.
     source "$repository/scripts/private-bus.sh"
     mkdir -p "$work/system-bus"
@@ -134,12 +142,16 @@ fi
 mode=check seconds=0 installed=""
 if [ "${1:-}" = "--idle" ]; then mode=idle seconds="${2:?--idle SECONDS}"; shift 2; fi
 if [ "${1:-}" = "--installed" ]; then installed=/usr; set -- /usr/bin/dbmultiverse; fi
+if [ "${1:-}" = "--french" ]; then mode=french; shift; fi
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
 for tool in gnome-shell gnome-extensions gsettings dbus-run-session dbus-daemon gjs convert; do
     command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install gnome-shell gjs dbus-daemon imagemagick)"
 done
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || skip "python3-pyatspi is not installed"
+if [ "$mode" = french ]; then
+    locale -a | grep -qix 'fr_FR.utf8' || skip "the fr_FR.UTF-8 locale is not generated (scripts/install-deps.sh makes it)"
+fi
 
 source scripts/desktop-session.sh
 session_user "the shell treats root as a privileged user"
@@ -189,5 +201,5 @@ if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
         [ -f "$work/$log.log" ] && { echo "--- $log.log (last 40 lines)" >&2; tail -40 "$work/$log.log" >&2; }
     done
 fi
-[ "$mode" = check ] && echo "screenshots: $shots"
+[ "$mode" != idle ] && echo "screenshots: $shots"
 exit "$status"

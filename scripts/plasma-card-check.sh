@@ -18,6 +18,9 @@
 # Not part of `make test` by itself (PlasmaCardTests runs it). Every wait is bounded; every process
 # it starts is killed at the end. Screenshots stay in SCREENSHOT_DIR (default: a new
 # /tmp/dbm-plasma-shots.*). Usage: scripts/plasma-card-check.sh [PATH-TO-dbmultiverse]
+#        scripts/plasma-card-check.sh --french [PATH]: the card in a French session instead
+#            (LANG=fr_FR.UTF-8 for the viewer, the service and the CLI): the view and the widget's
+#            own no-service placeholder (its catalogue, contents/locale) read French; card-fr.png
 #                                   scripts/plasma-card-check.sh --installed
 # (--installed: the installed package's binary and plasmoid instead of `make install`'s, as root in
 # a throw-away system: a release's chroot, where scripts/release-check.sh runs it.)
@@ -25,6 +28,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repository="$PWD"
+french=no
+if [ "${1:-}" = "--french" ]; then french=yes; shift; fi
 installed_package=""
 if [ "${1:-}" = "--installed" ]; then installed_package=/usr; set -- /usr/bin/dbmultiverse; fi
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
@@ -48,6 +53,12 @@ export DBMULTIVERSE_DATA_DIR="$work/data" DBMULTIVERSE_LOG_LEVEL=info
 printf '#!/bin/sh\necho "$*" >>%s/browser.log\n' "$work" >"$work/browser"
 chmod 755 "$work/browser"
 export DBMULTIVERSE_BROWSER="$work/browser"
+if [ "$french" = yes ]; then
+    locale -a | grep -qix 'fr_FR.utf8' || fail "the fr_FR.UTF-8 locale is not generated (scripts/install-deps.sh makes it)"
+    # LANG alone names the language; the prefix's binary finds the prefix's catalogues.
+    export LANG=fr_FR.UTF-8
+    unset LANGUAGE LC_ALL LC_MESSAGES
+fi
 
 # Installed as a user installs it (the prefix's binary is the one under test), or by the package.
 prefix="$work/prefix"
@@ -134,6 +145,27 @@ start_viewer() { # log-name plasmoidviewer-arguments...
     accessibility_bus on
 }
 
+# ---- In a French session: the card, then the widget's own placeholder with the service gone.
+if [ "$french" = yes ]; then
+    start_viewer viewer -s 1280x800
+    wait_for 300 shows "label: Chapitre $DEMO_CHAPTER" || { atspi dump plasmoidviewer >&2 || true; fail "the card never showed Chapitre $DEMO_CHAPTER"; }
+    atspi dump plasmoidviewer >"$work/card.txt"
+    for line in "label: Chapitre $DEMO_CHAPTER" "label: $DEMO_NAME" "label: lu à $DEMO_PROGRESS %" "progress bar: lu à $DEMO_PROGRESS %" \
+        "push button: Reprendre la lecture" "push button: Liste des chapitres"; do
+        grep -qxF -- "$line" "$work/card.txt" || { cat "$work/card.txt" >&2; fail "the card does not show '$line'"; }
+    done
+    if grep -qE '^push button: (Continue reading|Chapter list)$' "$work/card.txt"; then cat "$work/card.txt" >&2; fail "the card shows English buttons"; fi
+    echo "the card reads:"; sed 's/^/  /' "$work/card.txt"
+    screenshot card-fr.png
+    kill -KILL "$(busctl --user status com.nobadi.DBMultiverse | sed -n 's/^PID=//p')"
+    wait_for 50 shows "push button: Commencer la lecture" || { atspi dump plasmoidviewer >&2 || true; fail "the placeholder never showed in French"; }
+    atspi dump plasmoidviewer >"$work/placeholder.txt"
+    grep -qxF "label: Lire avec Multiverse Reader" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's title"; }
+    echo "with the service gone:"; sed 's/^/  /' "$work/placeholder.txt"
+    echo "PASS"
+    exit 0
+fi
+
 # ---- The card on the desktop.
 start_viewer viewer -s 1280x800
 wait_for 300 shows "label: Chapter $DEMO_CHAPTER" || { atspi dump plasmoidviewer >&2 || true; fail "the card never showed Chapter $DEMO_CHAPTER"; }
@@ -196,7 +228,7 @@ echo "idle for ${PLASMA_IDLE_SECONDS:-10} s: watch $watch_pid, $(ls /proc/"$watc
 kill -KILL "$(busctl --user status com.nobadi.DBMultiverse | sed -n 's/^PID=//p')"
 wait_for 50 shows "push button: Start reading" || fail "the placeholder never showed after the service went away"
 atspi dump plasmoidviewer >"$work/placeholder.txt"
-grep -qxF "label: Read Multiverse Reader — start with Chapter 1" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's text"; }
+grep -qxF "label: Read Multiverse Reader" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's title"; }
 ! grep -qxF "push button: Continue reading" "$work/placeholder.txt" || fail "the placeholder shows Continue reading"
 echo "with the service gone:"; sed 's/^/  /' "$work/placeholder.txt"
 screenshot placeholder.png

@@ -18,8 +18,9 @@ make_pot() { # $1: the template to write
     while read -r file; do
         case "$file" in
             *.swift) swift+=("$file");;
+            # The Plasma widget's scripts call KDE's i18n, as its QML does.
+            *.qml|desktop/plasma/*.js) qml+=("$file");;
             *.js) javascript+=("$file");;
-            *.qml) qml+=("$file");;
             *) other+=("$file");;
         esac
     done < <(sources)
@@ -29,7 +30,9 @@ make_pot() { # $1: the template to write
     xgettext "${common[@]}" --force-po --language=C -o - /dev/null | sed 's/charset=CHARSET/charset=UTF-8/' > "$out.tmp"
     # Swift has no xgettext parser; C's reads its literals, and the message functions
     # (gettext, ngettext, pgettext) take one literal each (Sources/Localization).
-    [ ${#swift[@]} -eq 0 ] || xgettext "${common[@]}" --join-existing --language=C -o "$out.tmp" "${swift[@]}"
+    # Swift's multi-line literals (""") read as C are "unterminated": said once per file, harmless.
+    [ ${#swift[@]} -eq 0 ] || xgettext "${common[@]}" --join-existing --language=C -o "$out.tmp" "${swift[@]}" \
+        2> >(grep -v 'warning: unterminated \(string literal\|character constant\)$' >&2)
     [ ${#javascript[@]} -eq 0 ] || xgettext "${common[@]}" --join-existing --language=JavaScript \
         --keyword=_ --keyword=ngettext:1,2 --keyword=C_:1c,2 -o "$out.tmp" "${javascript[@]}"
     [ ${#qml[@]} -eq 0 ] || xgettext "${common[@]}" --join-existing --language=JavaScript \

@@ -101,9 +101,6 @@ public struct Catalogue: Sendable, Equatable {
     /// The last page any chapter holds.
     public var lastChapterPage: Int { chapters.map(\.endPage).max() ?? latestPage }
 
-    /// The chapters of the main story.
-    public var mainStory: [Chapter] { chapters.filter { $0.universe == nil } }
-
     /// The first and last page of all chapters.
     public var pageRange: ClosedRange<Int> {
         (chapters.map(\.startPage).min() ?? 1)...lastChapterPage

@@ -1,4 +1,4 @@
-/// One widget entry (DESIGN §4): what the widget shows for a chapter, or the placeholder.
+/// One widget entry (docs/dbus-api.md): what the widget shows for a chapter, or the placeholder.
 public struct ChapterEntry: Sendable, Equatable {
     /// Chapter number.
     public var chapter: Int
@@ -29,6 +29,10 @@ public struct ChapterEntry: Sendable, Equatable {
     /// The first of those pages (`first-unread-page`), skipping the pages of specials published
     /// among them; 0 without new pages.
     public var firstUnreadPage: Int
+    /// The main-story chapter after this one (`next-chapter`), 0 when there is none to offer: for
+    /// the placeholder, in a special (its chapter numbers would name the main story's), and when
+    /// the catalogue has no such chapter (after the last one published, or with no catalogue).
+    public var nextChapter: Int
     /// The name of the next main-story chapter (`next-chapter-name`), "" when the catalogue does
     /// not know it.
     public var nextChapterName: String
@@ -40,7 +44,8 @@ public struct ChapterEntry: Sendable, Equatable {
     public init(
         chapter: Int, name: String, progress: Int, imagePath: String, date: Int64,
         family: WidgetFamily, isPlaceholder: Bool, page: Int? = nil, language: String? = nil,
-        universe: Int = 0, latestPage: Int = 0, newPages: Int = 0, firstUnreadPage: Int = 0, nextChapterName: String = ""
+        universe: Int = 0, latestPage: Int = 0, newPages: Int = 0, firstUnreadPage: Int = 0, nextChapter: Int = 0,
+        nextChapterName: String = ""
     ) {
         self.chapter = chapter
         self.name = name
@@ -55,6 +60,7 @@ public struct ChapterEntry: Sendable, Equatable {
         self.latestPage = latestPage
         self.newPages = newPages
         self.firstUnreadPage = firstUnreadPage
+        self.nextChapter = nextChapter
         self.nextChapterName = nextChapterName
     }
 
@@ -62,23 +68,26 @@ public struct ChapterEntry: Sendable, Equatable {
     /// (`DataFolder.resolvedCoverPath(_:)`), or "" for none. `catalogue` is the one of the reader's
     /// language, when known: it gives `latestPage` (never below the page being read, which is
     /// published: a page past the stored list is counted before the newer list is stored), the
-    /// next chapter's name, and `newPages` and the first of them while the reader is on a known
+    /// next main-story chapter and its name when it has one, and `newPages` and the first of them while the reader is on a known
     /// page of the main story (0 otherwise).
     public init(data: ChapterData, imagePath: String, family: WidgetFamily, date: Int64, catalogue: Catalogue? = nil) {
-        var latestPage = 0, newPages = 0, firstUnreadPage = 0, nextChapterName = ""
+        var latestPage = 0, newPages = 0, firstUnreadPage = 0, nextChapter = 0, nextChapterName = ""
         if let catalogue {
             latestPage = max(catalogue.latestPage, data.page ?? 0)
             if let page = data.page, data.universe == nil {
                 newPages = catalogue.mainStoryPages(after: page)
                 if newPages > 0 { firstUnreadPage = catalogue.firstMainStoryPage(after: page) ?? 0 }
             }
-            if data.universe == nil { nextChapterName = catalogue.mainStoryName(of: data.number + 1) ?? "" }
+            if data.universe == nil, let name = catalogue.mainStoryName(of: data.number + 1) {
+                nextChapter = data.number + 1
+                nextChapterName = name
+            }
         }
         self.init(
             chapter: data.number, name: data.name, progress: data.progress, imagePath: imagePath,
             date: date, family: family, isPlaceholder: false, page: data.page, language: data.language,
             universe: data.universe ?? 0, latestPage: latestPage, newPages: newPages,
-            firstUnreadPage: firstUnreadPage, nextChapterName: nextChapterName)
+            firstUnreadPage: firstUnreadPage, nextChapter: nextChapter, nextChapterName: nextChapterName)
     }
 
     /// The entry shown before anything was read: chapter 1, no image, progress 0.
@@ -93,26 +102,6 @@ public struct ChapterEntry: Sendable, Equatable {
     public var deepLink: String {
         if universe != 0, let page { return ComicLink.uri(page: page) }
         return DeepLink.uri(chapter: chapter)
-    }
-
-    /// The main-story chapter after this one (`next-chapter`), 0 when there is none to offer: for
-    /// the placeholder, in a special (its chapter numbers would name the main story's), and after
-    /// the last valid chapter number.
-    public var nextChapter: Int {
-        guard !isPlaceholder, universe == 0, Limits.chapters.contains(chapter + 1) else { return 0 }
-        return chapter + 1
-    }
-
-    /// The widget's text for `family`: small `Ch. 42 · 35%` (`Ch. 42 · 35% · 3 new` with new
-    /// pages), medium `Chapter 42: <name> — 35% read`; the placeholder reads
-    /// `Read Multiverse Reader` (small) or `Read Multiverse Reader — start with Chapter 1` (medium).
-    public func rendered(_ family: WidgetFamily) -> String {
-        switch (family, isPlaceholder) {
-        case (.small, true): "Read Multiverse Reader"
-        case (.medium, true): "Read Multiverse Reader \u{2014} start with Chapter 1"
-        case (.small, false): "Ch. \(chapter) \u{00B7} \(progress)%" + (newPages > 0 ? " \u{00B7} \(newPages) new" : "")
-        case (.medium, false): "Chapter \(chapter): \(name) \u{2014} \(progress)% read"
-        }
     }
 
     /// `placeholder`, `new` (new pages published after the reader's), `finished` (progress 100)

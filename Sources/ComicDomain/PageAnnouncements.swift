@@ -1,6 +1,6 @@
 internal import JSON
 
-/// The new-pages rule of the notifier (DESIGN §13): which latest page it has dealt with, and
+/// The new-pages rule of the notifier (docs/notifications.md): which latest page it has dealt with, and
 /// whether an entry deserves an announcement. Pure: no I/O, no clock (the rule compares page
 /// numbers only, so clock skew cannot trigger it).
 ///
@@ -15,8 +15,9 @@ internal import JSON
 public struct PageAnnouncements: Sendable, Equatable {
     /// What an entry means for the announcements.
     public enum Decision: Sendable, Equatable {
-        /// Announce `newPages` new pages; `latestPage` is now dealt with.
-        case announce(newPages: Int, firstUnreadPage: Int)
+        /// Announce the entry's new pages (its `new-pages`, opening its `first-unread-page`); its
+        /// latest page is now dealt with.
+        case announce
         /// A latest page not seen before, with the reader caught up or reading: remembered, nothing shown.
         case remembered
         /// Nothing to do or to remember.
@@ -42,7 +43,7 @@ public struct PageAnnouncements: Sendable, Equatable {
         guard (0..<entry.latestPage).contains(entry.newPages) else { return .nothing }
         latestPage = entry.latestPage
         guard !reading, entry.newPages > 0, Limits.pages.contains(entry.firstUnreadPage) else { return .remembered }
-        return .announce(newPages: entry.newPages, firstUnreadPage: entry.firstUnreadPage)
+        return .announce
     }
 
     /// Decodes the file; unknown keys are ignored.

@@ -1,4 +1,5 @@
 package import ComicDomain
+internal import Localization
 
 /// One installed browser: the host manifest it reads (valid, naming an executable and our
 /// extension), and when its extension last talked to the host.
@@ -35,7 +36,7 @@ package struct BrowserCheck: Sendable {
         let manifest = browser.kind.manifestPaths(surroundings).lazy.compactMap { path -> Manifest? in
             guard let bytes = Files.read(path) else {
                 // A dangling link (a removed package's) is no manifest for the browser either.
-                return Files.linkTarget(path).map { Manifest(path: path, problem: "it is a link to \($0), which cannot be read") }
+                return Files.linkTarget(path).map { Manifest(path: path, problem: gettext("it is a link to %s, which cannot be read", $0)) }
             }
             return Manifest(path: path, problem: HostManifest.problem(in: bytes, family: browser.kind.family))
         }.first
@@ -56,50 +57,71 @@ package struct BrowserCheck: Sendable {
         switch reading.browser.packaging {
         case .snap, .flatpak:
             let name = "browser \(kind.name) (\(reading.browser.packaging.rawValue))"
-            let detail = "a \(reading.browser.packaging.rawValue) cannot start the host; history import reads what you read there"
+            let packaging = reading.browser.packaging.rawValue
             return reading.importsHistory
-                ? CheckResult(name, .ok, detail + " (import-history = yes: every sync imports it)")
-                : CheckResult(name, .unavailable, detail, fix: "dbmultiverse import-history (or import-history = yes in \(shellWord(surroundings.configPath)))")
+                // TRANSLATORS: doctor; %s is snap or flatpak (a browser packaged so).
+                ? CheckResult(name, .ok, gettext("a %s cannot start the host; history import reads what you read there (import-history = yes: every sync imports it)", packaging))
+                // TRANSLATORS: doctor; %s is snap or flatpak (a browser packaged so).
+                : CheckResult(name, .unavailable, gettext("a %s cannot start the host; history import reads what you read there", packaging),
+                              // TRANSLATORS: doctor: a command, then the line to add to the configuration file %s.
+                              fix: gettext("dbmultiverse import-history (or import-history = yes in %s)", shellWord(surroundings.configPath)))
         case .native:
             break
         }
         let name = "browser \(kind.name)"
         guard let manifest = reading.manifest else {
             let folders = kind.manifestPaths(surroundings).prefix(2).map { surroundings.short(String($0.dropLast(HostManifest.fileName.count + 1))) }
-            return CheckResult(name, .missing, "no host manifest (in \(folders.joined(separator: " or ")))",
+            return CheckResult(name, .missing, folders.count == 2
+                                   // TRANSLATORS: doctor: the browser's native messaging host file is in neither folder.
+                                   ? gettext("no host manifest (in %s or %s)", folders[0], folders[1])
+                                   : gettext("no host manifest (in %s)", folders.first ?? ""),
                                fix: ServiceCheck.installFix)
         }
         if let problem = manifest.problem {
-            return CheckResult(name, .missing, "host manifest \(surroundings.short(manifest.path)) ✗: \(problem)",
-                               fix: "rm \(shellWord(manifest.path)) if you made it; then \(ServiceCheck.installFix)")
+            // TRANSLATORS: doctor: the manifest's path, then what is wrong with it.
+            return CheckResult(name, .missing, gettext("host manifest %s ✗: %s", surroundings.short(manifest.path), problem),
+                               // TRANSLATORS: doctor: a command, then how to install DBMultiverse.
+                               fix: gettext("rm %s if you made it; then %s", shellWord(manifest.path), ServiceCheck.installFix))
         }
-        let prefix = "host manifest \(surroundings.short(manifest.path)) ✓, "
+        let path = surroundings.short(manifest.path)
         let contact = reading.contacts.contacts[kind.family]
         if let contact, kind.contactNames.contains(contact.browser) {
-            return CheckResult(name, .ok, prefix + "the extension last talked to the host \(surroundings.relative(contact.at))")
+            // TRANSLATORS: doctor: the manifest's path, then when ("3 min ago").
+            return CheckResult(name, .ok, gettext("host manifest %s ✓, the extension last talked to the host %s", path, surroundings.relative(contact.at)))
         }
-        let sibling = contact.map { " (the \(kind.family.rawValue) family's last contact: \($0.browser), \(surroundings.relative($0.at)))" } ?? ""
-        return CheckResult(name, .missing, prefix + "the extension never talked to the host" + sibling, fix: extensionFix)
+        guard let contact else {
+            return CheckResult(name, .missing, gettext("host manifest %s ✓, the extension never talked to the host", path), fix: extensionFix)
+        }
+        // TRANSLATORS: doctor: the manifest's path; the browser family (firefox or chromium), the
+        // browser of that family that last talked to the host, and when ("3 min ago").
+        return CheckResult(name, .missing, gettext("host manifest %s ✓, the extension never talked to the host (the %s family's last contact: %s, %s)",
+                                                   path, kind.family.rawValue, contact.browser, surroundings.relative(contact.at)),
+                           fix: extensionFix)
     }
 
     /// What the user does in this browser so that the extension talks to the host (README,
     /// "Debian package" and "Reading in the browser").
     private var extensionFix: String {
         let kind = reading.browser.kind
-        let readOnce = "then read a page of the comic"
         if let system = reading.systemExtension {
             return kind.family == .firefox
-                ? "restart \(kind.title) (it loads \(system) at its next start), check DBMultiverse Desktop is on in about:addons, \(readOnce)"
-                : "start Chromium as chromium (Debian's wrapper loads \(system)), \(readOnce)"
+                // TRANSLATORS: doctor: the browser's name, the extension's folder. about:addons is an address.
+                ? gettext("restart %s (it loads %s at its next start), check DBMultiverse Desktop is on in about:addons, then read a page of the comic", kind.title, system)
+                // TRANSLATORS: doctor: the extension's folder. The second chromium is the command.
+                : gettext("start Chromium as chromium (Debian's wrapper loads %s), then read a page of the comic", system)
         }
-        let folder = reading.unpackedExtension ?? "the browser/ folder of the source"
+        // TRANSLATORS: doctor: where the browser extension is, in a sentence ("Load unpacked → the browser/ folder…").
+        let folder = reading.unpackedExtension ?? gettext("the browser/ folder of the source")
         switch kind.name {
         case "firefox-esr":
-            return "about:config: xpinstall.signatures.required = false, then about:addons → Install Add-on From File (make browser-extension builds the .xpi), \(readOnce)"
+            // TRANSLATORS: doctor: steps in Firefox; use Firefox's own labels in your language.
+            return gettext("about:config: xpinstall.signatures.required = false, then about:addons → Install Add-on From File (make browser-extension builds the .xpi), then read a page of the comic")
         case "firefox":
-            return "about:debugging → This Firefox → Load Temporary Add-on… → \(folder)/manifest.json (until Firefox restarts), \(readOnce); or dbmultiverse import-history"
+            // TRANSLATORS: doctor: steps in Firefox (use its own labels in your language); %s is the extension's folder.
+            return gettext("about:debugging → This Firefox → Load Temporary Add-on… → %s/manifest.json (until Firefox restarts), then read a page of the comic; or dbmultiverse import-history", folder)
         default:
-            return "\(kind.extensionsPage) → Developer mode → Load unpacked → \(folder), \(readOnce)"
+            // TRANSLATORS: doctor: steps in a Chromium browser (use its own labels in your language): its extensions page, the extension's folder.
+            return gettext("%s → Developer mode → Load unpacked → %s, then read a page of the comic", kind.extensionsPage, folder)
         }
     }
 }
@@ -107,7 +129,7 @@ package struct BrowserCheck: Sendable {
 /// The browsers line when none is installed.
 package enum NoBrowserCheck {
     package static var result: CheckResult {
-        CheckResult("browsers", .unavailable, "none of Firefox, Chromium, Google Chrome, Brave, Vivaldi or Edge found",
-                    fix: "dbmultiverse import-history reads a browser's history from elsewhere")
+        CheckResult("browsers", .unavailable, gettext("none of Firefox, Chromium, Google Chrome, Brave, Vivaldi or Edge found"),
+                    fix: gettext("dbmultiverse import-history reads a browser's history from elsewhere"))
     }
 }

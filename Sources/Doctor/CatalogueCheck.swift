@@ -1,4 +1,5 @@
 package import ComicDomain
+internal import Localization
 
 /// The reader's language's catalogue (`chapters-<lang>.json`) is there and recent: the service
 /// counts new pages and the tray names chapters from it.
@@ -32,19 +33,24 @@ package struct CatalogueCheck: Sendable {
     package func result(_ surroundings: Surroundings) -> CheckResult {
         switch reading {
         case .badLanguage(let message):
-            return CheckResult(Self.name, .missing, message, fix: "correct the language = line of \(shellWord(surroundings.configPath))")
+            return CheckResult(Self.name, .missing, message, fix: gettext("correct the language = line of %s", shellWord(surroundings.configPath)))
         case .catalogue(let language, .missing):
-            return CheckResult(Self.name, .missing, "none for \(language.code) yet", fix: "dbmultiverse sync\(Self.option(language))")
+            // TRANSLATORS: doctor: no catalogue (list of chapters) yet for the language code %s.
+            return CheckResult(Self.name, .missing, gettext("none for %s yet", language.code), fix: "dbmultiverse sync\(Self.option(language))")
         case .catalogue(let language, .invalid(let reason)):
-            return CheckResult(Self.name, .missing, "\(Catalogue.fileName(for: language)) is unusable: \(reason)",
+            return CheckResult(Self.name, .missing, gettext("%s is unusable: %s", Catalogue.fileName(for: language), reason),
                                fix: "dbmultiverse sync --force\(Self.option(language))")
         case .catalogue(let language, .valid(let catalogue)):
             let age = surroundings.now - catalogue.fetch.fetchedAt
-            let chapters = catalogue.chapters.count == 1 ? "1 chapter" : "\(catalogue.chapters.count) chapters"
-            let detail = "\(language.code): \(chapters), latest page \(catalogue.latestPage), "
-                + "fetched \(surroundings.relative(catalogue.fetch.fetchedAt))"
+            // TRANSLATORS: doctor: the catalogue: the language's code, how many chapters, the
+            // site's latest page, when it was fetched ("3 h ago").
+            let detail = ngettext("%s: %d chapter, latest page %d, fetched %s", "%s: %d chapters, latest page %d, fetched %s",
+                                  catalogue.chapters.count, language.code, catalogue.chapters.count, catalogue.latestPage,
+                                  surroundings.relative(catalogue.fetch.fetchedAt))
             guard age <= Self.staleAfterSeconds else {
-                return CheckResult(Self.name, .missing, detail + " (older than \(Self.staleAfterSeconds / 86_400) days)",
+                let days = Int(Self.staleAfterSeconds / 86_400)
+                // TRANSLATORS: doctor: the catalogue line above, then how old is too old.
+                return CheckResult(Self.name, .missing, ngettext("%s (older than %d day)", "%s (older than %d days)", days, detail, days),
                                    fix: "dbmultiverse sync\(Self.option(language))")
             }
             return CheckResult(Self.name, .ok, detail)

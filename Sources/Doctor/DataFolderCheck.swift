@@ -1,5 +1,6 @@
 internal import ComicDomain
 internal import Glibc
+internal import Localization
 
 /// The data folder (DESIGN §3) can hold what the service and the commands store: it is a folder
 /// this user can write, or one they can create.
@@ -59,21 +60,29 @@ package struct DataFolderCheck: Sendable {
         switch reading {
         case .usable(let path, let chapter):
             let stored = switch chapter {
-            case .none: "nothing read yet"
-            case .chapter(let number): "chapter \(number) stored"
-            case .invalid(let reason): "\(DataFolder.chapterDataFile) is unusable (\(reason)): the widget shows the placeholder until the next page read replaces it"
+            // TRANSLATORS: doctor: the data folder's path, then what it holds.
+            case .none: gettext("%s, nothing read yet", surroundings.short(path))
+            // TRANSLATORS: doctor: the data folder's path, then the chapter stored in it.
+            case .chapter(let number): gettext("%s, chapter %d stored", surroundings.short(path), number)
+            // TRANSLATORS: doctor: the data folder's path, a file's name, why it cannot be read.
+            case .invalid(let reason): gettext("%s, %s is unusable (%s): the widget shows the placeholder until the next page read replaces it",
+                                               surroundings.short(path), DataFolder.chapterDataFile, reason)
             }
-            return CheckResult(Self.name, .ok, "\(surroundings.short(path)), \(stored)")
+            return CheckResult(Self.name, .ok, stored)
         case .creatable(let path, _):
-            return CheckResult(Self.name, .ok, "\(surroundings.short(path)), not made yet (made at the first chapter stored)")
+            return CheckResult(Self.name, .ok, gettext("%s, not made yet (made at the first chapter stored)", surroundings.short(path)))
         case .cannotCreate(let path, let blocker, let isFolder):
             return CheckResult(Self.name, .missing,
-                               "\(surroundings.short(path)) cannot be made: \(blocker) is \(isFolder ? "a folder you cannot write" : "not a folder")",
+                               isFolder
+                                   // TRANSLATORS: doctor: the data folder's path, then the folder above it that stops it.
+                                   ? gettext("%s cannot be made: %s is a folder you cannot write", surroundings.short(path), blocker)
+                                   // TRANSLATORS: doctor: the data folder's path, then the file in its way.
+                                   : gettext("%s cannot be made: %s is not a folder", surroundings.short(path), blocker),
                                fix: isFolder ? "sudo chown \"$USER\" \(shellWord(blocker))" : "mv \(shellWord(blocker)) \(shellWord(blocker + ".old"))")
         case .notAFolder(let path):
-            return CheckResult(Self.name, .missing, "\(surroundings.short(path)) is not a folder", fix: "mv \(shellWord(path)) \(shellWord(path + ".old"))")
+            return CheckResult(Self.name, .missing, gettext("%s is not a folder", surroundings.short(path)), fix: "mv \(shellWord(path)) \(shellWord(path + ".old"))")
         case .notWritable(let path, let ownedByUser):
-            return CheckResult(Self.name, .missing, "\(surroundings.short(path)) is not writable for you",
+            return CheckResult(Self.name, .missing, gettext("%s is not writable for you", surroundings.short(path)),
                                fix: ownedByUser ? "chmod 700 \(shellWord(path))" : "sudo chown -R \"$USER\" \(shellWord(path)) && chmod 700 \(shellWord(path))")
         }
     }

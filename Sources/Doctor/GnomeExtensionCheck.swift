@@ -1,10 +1,14 @@
+internal import Localization
+
 /// DBMultiverse's GNOME Shell extension (docs/gnome-shell.md), when GNOME Shell is installed: where
 /// it is installed, which build (43–44's or 45 and later's) against the shell installed here, and
 /// whether the user turned it on (`org.gnome.shell enabled-extensions`).
 package struct GnomeExtensionCheck: Sendable {
     package static let name = "GNOME Shell extension"
     package static let uuid = "dbmultiverse@nobadi.com"
-    static let enableFix = "gnome-extensions enable \(uuid) (or the Extensions app); on Wayland, log in again first if GNOME does not list it yet"
+    static var enableFix: String {
+        gettext("gnome-extensions enable %s (or the Extensions app); on Wayland, log in again first if GNOME does not list it yet", uuid)
+    }
 
     package struct Reading: Sendable, Equatable {
         /// The extension's folder (the user's first, as GNOME Shell looks), nil when not installed.
@@ -87,39 +91,45 @@ package struct GnomeExtensionCheck: Sendable {
 
     package func result(_ surroundings: Surroundings) -> CheckResult {
         guard let folder = reading.installed else {
-            return CheckResult(Self.name, .missing, "not installed (no \(Self.uuid) in the gnome-shell/extensions folders)",
+            return CheckResult(Self.name, .missing, gettext("not installed (no %s in the gnome-shell/extensions folders)", Self.uuid),
                                fix: ServiceCheck.installFix)
         }
-        var place = "installed in \(surroundings.short(folder))"
+        // TRANSLATORS: doctor: where the card is; the lines below start with it.
+        var place = gettext("installed in %s", surroundings.short(folder))
         if let builds = reading.builds, let shell = reading.shellVersion, let major = Int(shell.prefix { $0 != "." }) {
             let build = builds.installed.describe("GNOME")
             switch builds.fit(major) {
             case .fits:
-                place += " (the build for \(build); GNOME Shell \(shell) here)"
+                // TRANSLATORS: doctor: the folder; the build ("GNOME 45–51"); the shell's version.
+                place = gettext("installed in %s (the build for %s; GNOME Shell %s here)", surroundings.short(folder), build, shell)
             case .otherBuild(let other):
-                return CheckResult(Self.name, .missing, "\(place) is the build for \(build), but GNOME Shell \(shell) is installed",
-                                   fix: builds.selectCommand.map { "\($0) (it points the extension at the build for \(other.describe("GNOME")))" }
+                // TRANSLATORS: doctor: the folder; the build ("GNOME 43–44"); the shell's version.
+                return CheckResult(Self.name, .missing, gettext("installed in %s is the build for %s, but GNOME Shell %s is installed", surroundings.short(folder), build, shell),
+                                   // TRANSLATORS: doctor: a command, then the build it chooses ("GNOME 45–51").
+                                   fix: builds.selectCommand.map { gettext("%s (it points the extension at the build for %s)", $0, other.describe("GNOME")) }
                                        ?? ServiceCheck.installFix)
             case .untested(let newest):
                 return CheckResult(Self.name, .missing,
-                                   "\(place): GNOME Shell \(shell) is newer than the card is tested on (up to \(newest)), so the shell does not load it",
-                                   fix: "to try it anyway: gsettings set org.gnome.shell disable-extension-version-validation true, then log in again")
+                                   // TRANSLATORS: doctor: "installed in …", the shell's version, the newest one tested.
+                                   gettext("%s: GNOME Shell %s is newer than the card is tested on (up to %d), so the shell does not load it", place, shell, newest),
+                                   fix: gettext("to try it anyway: gsettings set org.gnome.shell disable-extension-version-validation true, then log in again"))
             case .tooOld(let oldest):
-                return CheckResult(Self.name, .unavailable, "\(place): GNOME Shell \(shell) is older than the card supports (\(oldest) and later)")
+                return CheckResult(Self.name, .unavailable, // TRANSLATORS: doctor: "installed in …", the shell's version, the oldest one supported.
+                                   gettext("%s: GNOME Shell %s is older than the card supports (%d and later)", place, shell, oldest))
             }
         }
         switch reading.enabled {
         case .failure(let unreadable):
-            return CheckResult(Self.name, .unavailable, "\(place); whether it is on cannot be read (\(unreadable.reason))",
+            return CheckResult(Self.name, .unavailable, gettext("%s; whether it is on cannot be read (%s)", place, unreadable.reason),
                                fix: Self.enableFix)
         case .success(let list) where !list.contains(Self.uuid):
-            return CheckResult(Self.name, .missing, "\(place), not turned on", fix: Self.enableFix)
+            return CheckResult(Self.name, .missing, gettext("%s, not turned on", place), fix: Self.enableFix)
         case .success:
             if reading.userExtensionsDisabled, folder.hasPrefix(surroundings.dataHome + "/") {
-                return CheckResult(Self.name, .off, "\(place) and on, but user extensions are turned off (disable-user-extensions)",
+                return CheckResult(Self.name, .off, gettext("%s and on, but user extensions are turned off (disable-user-extensions)", place),
                                    fix: "gsettings set org.gnome.shell disable-user-extensions false")
             }
-            return CheckResult(Self.name, .ok, "\(place), turned on")
+            return CheckResult(Self.name, .ok, gettext("%s, turned on", place))
         }
     }
 }

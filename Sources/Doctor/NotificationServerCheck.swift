@@ -1,5 +1,6 @@
 package import DBus
 internal import Follower
+internal import Localization
 
 /// A notification server owns `org.freedesktop.Notifications` (or the bus can start one), and
 /// says who it is through `GetServerInformation`.
@@ -38,21 +39,24 @@ package struct NotificationServerCheck: Sendable {
     package var result: CheckResult {
         switch reading {
         case .noBus(let reason):
-            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(reason))")
+            return CheckResult(Self.name, .unavailable, gettext("cannot be checked without a session bus (%s)", reason))
         case .running(let owner, .success(let server)):
-            let process = owner.pid.map { ", pid \($0)" } ?? ""
-            return CheckResult(Self.name, .ok, "\(server.name) \(server.version) (\(server.vendor), specification \(server.specVersion)\(process))")
+            // TRANSLATORS: doctor: the notification server's name, version, vendor, the specification's version (and its process id).
+            return CheckResult(Self.name, .ok, owner.pid.map { gettext("%s %s (%s, specification %s, pid %d)", server.name, server.version, server.vendor, server.specVersion, Int($0)) }
+                ?? gettext("%s %s (%s, specification %s)", server.name, server.version, server.vendor, server.specVersion))
         case .running(let owner, .failure(let error)):
             let what = error.name == DBusError.Name.noReply || error.name == DBusError.Name.timeout
-                ? "did not answer GetServerInformation within \(DoctorBus.peerTimeout.components.seconds) s"
-                : "answered GetServerInformation with \(error.name)"
-            return CheckResult(Self.name, .missing, "the owner of org.freedesktop.Notifications (\(owner)) \(what)",
-                               fix: "restart your notification server (or log in again)")
+                // TRANSLATORS: doctor: the bus name's owner, then a number of seconds.
+                ? gettext("the owner of org.freedesktop.Notifications (%s) did not answer GetServerInformation within %d s", owner.description, Int(DoctorBus.peerTimeout.components.seconds))
+                // TRANSLATORS: doctor: the bus name's owner, then a D-Bus error name.
+                : gettext("the owner of org.freedesktop.Notifications (%s) answered GetServerInformation with %s", owner.description, error.name)
+            return CheckResult(Self.name, .missing, what,
+                               fix: gettext("restart your notification server (or log in again)"))
         case .activatable:
-            return CheckResult(Self.name, .ok, "not running; the bus starts one at the first notification")
+            return CheckResult(Self.name, .ok, gettext("not running; the bus starts one at the first notification"))
         case .absent:
-            return CheckResult(Self.name, .missing, "none on the bus: notifications cannot show",
-                               fix: "sudo apt install dunst (or your desktop's own notification server)")
+            return CheckResult(Self.name, .missing, gettext("none on the bus: notifications cannot show"),
+                               fix: gettext("sudo apt install dunst (or your desktop's own notification server)"))
         }
     }
 }

@@ -1,3 +1,5 @@
+internal import Localization
+
 /// The notifier (notifications and the tray item) runs: a process owns
 /// `com.nobadi.DBMultiverse.Notifier` (`WidgetBus.notifierBusName`) on the session bus (it owns it to refuse a second copy).
 package struct NotifierCheck: Sendable {
@@ -46,35 +48,37 @@ package struct NotifierCheck: Sendable {
     package func result(_ surroundings: Surroundings) -> CheckResult {
         switch reading.owner {
         case .owned(let owner):
-            return CheckResult(Self.name, .ok, "running (\(owner))")
+            return CheckResult(Self.name, .ok, gettext("running (%s)", owner.description))
         case .noBus(let reason):
-            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(reason))")
+            return CheckResult(Self.name, .unavailable, gettext("cannot be checked without a session bus (%s)", reason))
         case .unowned:
             break
         }
         let unit = SystemdUnits.notifierUnit
         if case .hidden(let path) = reading.autostart, case .noManager = reading.units {
-            return CheckResult(Self.name, .off, "not running: turned off (Hidden=true in \(surroundings.short(path)))",
-                               fix: "rm \(shellWord(path)), then log in again (or run dbmultiverse notifier &)")
+            return CheckResult(Self.name, .off, gettext("not running: turned off (Hidden=true in %s)", surroundings.short(path)),
+                               fix: gettext("rm %s, then log in again (or run dbmultiverse notifier &)", shellWord(path)))
         }
         switch reading.units {
         case .manager(let units):
             let properties = units[unit] ?? [:]
-            if let unusable = SystemdUnits.unusable(unit, properties, check: Self.name, prefix: "not running: ") { return unusable }
-            let active = properties["ActiveState"].map { " (\($0))" } ?? ""
+            if let unusable = SystemdUnits.unusable(unit, properties, check: Self.name, running: true) { return unusable }
             if SystemdUnits.isEnabled(properties["UnitFileState"]) {
-                return CheckResult(Self.name, .missing, "not running: \(unit) is enabled but not running\(active)",
-                                   fix: "systemctl --user restart \(unit); journalctl --user -u \(unit) says why it stopped")
+                // TRANSLATORS: doctor: the unit's name, then its systemd ActiveState (failed, inactive…).
+                return CheckResult(Self.name, .missing, properties["ActiveState"].map { gettext("not running: %s is enabled but not running (%s)", unit, $0) }
+                                       ?? gettext("not running: %s is enabled but not running", unit),
+                                   fix: gettext("systemctl --user restart %s; journalctl --user -u %s says why it stopped", unit, unit))
             }
-            return CheckResult(Self.name, .missing, "not running: \(unit) is \(SystemdUnits.fileState(properties))",
+            return CheckResult(Self.name, .missing, // TRANSLATORS: doctor: the unit's name, then its state (disabled, not enabled…).
+                               gettext("not running: %s is %s", unit, SystemdUnits.fileState(properties)),
                                fix: "systemctl --user enable --now \(unit)")
         case .noManager(let reason):
             if case .entry(let path) = reading.autostart {
-                return CheckResult(Self.name, .missing, "not running (no systemd user manager: \(reason); \(surroundings.short(path)) starts it at login)",
-                                   fix: "dbmultiverse notifier & (your session's next login starts it)")
+                return CheckResult(Self.name, .missing, gettext("not running (no systemd user manager: %s; %s starts it at login)", reason, surroundings.short(path)),
+                                   fix: gettext("dbmultiverse notifier & (your session's next login starts it)"))
             }
-            return CheckResult(Self.name, .missing, "not running (no systemd user manager: \(reason); no autostart entry)",
-                               fix: "dbmultiverse notifier & (and add it to your session's startup)")
+            return CheckResult(Self.name, .missing, gettext("not running (no systemd user manager: %s; no autostart entry)", reason),
+                               fix: gettext("dbmultiverse notifier & (and add it to your session's startup)"))
         }
     }
 }

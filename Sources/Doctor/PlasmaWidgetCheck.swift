@@ -1,3 +1,5 @@
+internal import Localization
+
 /// DBMultiverse's Plasma widget (docs/plasma.md), when Plasma is installed: installed, its build
 /// (Plasma 5 or 6) against the Plasma installed here, and added to the desktop or a panel (Plasma
 /// records each applet's plugin in its appletsrc).
@@ -54,20 +56,24 @@ package struct PlasmaWidgetCheck: Sendable {
     package func result(_ surroundings: Surroundings) -> CheckResult {
         if case .installed(let folder, _) = reading, let build, case .otherBuild(let other) = build.builds.fit(build.plasma) {
             return CheckResult(Self.name, .missing,
-                               "installed in \(surroundings.short(folder)) is the build for \(build.builds.installed.describe("Plasma")), but Plasma \(build.plasma) is installed",
-                               fix: build.builds.selectCommand.map { "\($0) (it points the widget at the build for \(other.describe("Plasma")))" }
+                               // TRANSLATORS: doctor: the folder; the build ("Plasma 5"); the version of Plasma installed.
+                               gettext("installed in %s is the build for %s, but Plasma %d is installed", surroundings.short(folder), build.builds.installed.describe("Plasma"), build.plasma),
+                               // TRANSLATORS: doctor: a command, then the build it chooses ("Plasma 6").
+                               fix: build.builds.selectCommand.map { gettext("%s (it points the widget at the build for %s)", $0, other.describe("Plasma")) }
                                    ?? ServiceCheck.installFix)
         }
-        let plasma = build.map { " (the build for Plasma \($0.plasma))" } ?? ""
         switch reading {
         case .notInstalled:
-            return CheckResult(Self.name, .missing, "not installed (no \(Self.pluginID) in the plasma/plasmoids folders)",
+            return CheckResult(Self.name, .missing, gettext("not installed (no %s in the plasma/plasmoids folders)", Self.pluginID),
                                fix: ServiceCheck.installFix)
         case .installed(let folder, added: false):
-            return CheckResult(Self.name, .missing, "installed in \(surroundings.short(folder))\(plasma), not added",
-                               fix: "right-click the desktop or a panel → Add Widgets… → DBMultiverse")
+            return CheckResult(Self.name, .missing, build.map { gettext("installed in %s (the build for Plasma %d), not added", surroundings.short(folder), $0.plasma) }
+                                   ?? gettext("installed in %s, not added", surroundings.short(folder)),
+                               // TRANSLATORS: doctor: use Plasma's own labels in your language.
+                               fix: gettext("right-click the desktop or a panel → Add Widgets… → DBMultiverse"))
         case .installed(let folder, added: true):
-            return CheckResult(Self.name, .ok, "installed in \(surroundings.short(folder))\(plasma), added to the desktop or a panel")
+            return CheckResult(Self.name, .ok, build.map { gettext("installed in %s (the build for Plasma %d), added to the desktop or a panel", surroundings.short(folder), $0.plasma) }
+                                   ?? gettext("installed in %s, added to the desktop or a panel", surroundings.short(folder)))
         }
     }
 }

@@ -2,6 +2,7 @@ package import ComicDomain
 package import DBus
 internal import Glibc
 internal import Widget
+internal import Localization
 
 /// `com.nobadi.DBMultiverse` answers on the session bus, called with auto-start as a desktop calls
 /// it: already running, or started by D-Bus activation now.
@@ -44,39 +45,46 @@ package struct ServiceCheck: Sendable {
     package var result: CheckResult {
         switch reading {
         case .noBus(let reason):
-            return CheckResult(Self.name, .missing, "no session bus (\(reason))", fix: Self.noBusFix)
+            return CheckResult(Self.name, .missing, gettext("no session bus (%s)", reason), fix: Self.noBusFix)
         case .answered(let wasRunning, let entry, let executable, let version):
-            var detail = "answering (\(wasRunning ? "already running" : "started by D-Bus activation now")): \(entry.rendered(.small))"
+            var detail = wasRunning
+                // TRANSLATORS: doctor: the service's panel text follows ("Ch. 42 · 35%").
+                ? gettext("answering (already running): %s", entry.rendered(.small))
+                : gettext("answering (started by D-Bus activation now): %s", entry.rendered(.small))
             if let executable {
                 detail += "; \(executable)"
                 if let version { detail += " \(version)" }
                 if executable.hasSuffix(" (deleted)") {
-                    return CheckResult(Self.name, .ok, detail + ": the binary was replaced since it started",
-                                       fix: "systemctl --user restart dbmultiverse.service (or end it: the bus starts the new one)")
+                    // TRANSLATORS: doctor: the line above (what answers, its binary), then why to restart it.
+                    return CheckResult(Self.name, .ok, gettext("%s: the binary was replaced since it started", detail),
+                                       fix: gettext("systemctl --user restart dbmultiverse.service (or end it: the bus starts the new one)"))
                 }
                 if let version, version != ProjectInfo.version {
-                    detail += " (this command is \(ProjectInfo.version))"
+                    // TRANSLATORS: doctor: the line above (the service's version), then this command's version.
+                    detail = gettext("%s (this command is %s)", detail, ProjectInfo.version)
                 }
             }
             return CheckResult(Self.name, .ok, detail)
         case .failed(_, let error) where error.name == DBusError.Name.serviceUnknown:
             return CheckResult(Self.name, .missing,
-                               "not installed for D-Bus activation (ServiceUnknown: no \(WidgetBus.busName).service in the bus's service folders)",
+                               gettext("not installed for D-Bus activation (ServiceUnknown: no %s.service in the bus's service folders)", WidgetBus.busName.rawValue),
                                fix: Self.installFix)
         case .failed(_, let error) where error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
-            return CheckResult(Self.name, .missing, "D-Bus activation failed: \(error.message)",
-                               fix: "dbmultiverse service (runs it here, saying why it stops), or journalctl --user -u dbmultiverse.service")
+            return CheckResult(Self.name, .missing, gettext("D-Bus activation failed: %s", error.message),
+                               fix: gettext("dbmultiverse service (runs it here, saying why it stops), or journalctl --user -u dbmultiverse.service"))
         case .failed(let wasRunning, let error) where error.name == DBusError.Name.noReply || error.name == DBusError.Name.timeout:
-            return CheckResult(Self.name, .missing, "no answer within \(Self.timeout.components.seconds) s\(wasRunning ? " (it is running)" : "")",
+            return CheckResult(Self.name, .missing, wasRunning
+                                   ? gettext("no answer within %d s (it is running)", Int(Self.timeout.components.seconds))
+                                   : gettext("no answer within %d s", Int(Self.timeout.components.seconds)),
                                fix: "systemctl --user restart dbmultiverse.service")
         case .failed(_, let error) where error.name == DBusError.Name.noServer || error.name == DBusError.Name.disconnected:
-            return CheckResult(Self.name, .missing, "no session bus (\(error.message))", fix: Self.noBusFix)
+            return CheckResult(Self.name, .missing, gettext("no session bus (%s)", error.message), fix: Self.noBusFix)
         case .failed(_, let error):
-            return CheckResult(Self.name, .missing, "\(error.message) (\(error.name))", fix: "dbmultiverse service (runs it here, saying what fails)")
+            return CheckResult(Self.name, .missing, "\(error.message) (\(error.name))", fix: gettext("dbmultiverse service (runs it here, saying what fails)"))
         }
     }
 
     /// Installs what the service and every other piece need.
-    package static let installFix = "sudo apt install dbmultiverse (or make install, from the source)"
-    static let noBusFix = "log in to a desktop session; over ssh: export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus"
+    package static var installFix: String { gettext("sudo apt install dbmultiverse (or make install, from the source)") }
+    static var noBusFix: String { gettext("log in to a desktop session; over ssh: export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus") }
 }

@@ -1,5 +1,6 @@
 package import ComicDomain
 internal import Glibc
+internal import Localization
 
 /// What the checks read, besides the bus: the environment (HOME, the XDG folders, PATH), the
 /// time, and the desktop's tools. Injected, so each check runs on a made-up home and tools.
@@ -52,13 +53,14 @@ package struct Surroundings: Sendable {
     package func relative(_ unixSeconds: Int64) -> String {
         let seconds = now - unixSeconds
         let amount = abs(seconds)
-        let text = switch amount {
-        case ..<60: "\(amount) s"
-        case ..<3600: "\(amount / 60) min"
-        case ..<(2 * 86_400): "\(amount / 3600) h"
-        default: "\(amount / 86_400) days"
+        let ago = seconds >= 0
+        // TRANSLATORS: doctor: how long ago or how far ahead (s, min and h are units; keep them short).
+        return switch Int(amount) {
+        case ..<60: ago ? gettext("%d s ago", Int(amount)) : gettext("in %d s", Int(amount))
+        case ..<3600: ago ? gettext("%d min ago", Int(amount / 60)) : gettext("in %d min", Int(amount / 60))
+        case ..<(2 * 86_400): ago ? gettext("%d h ago", Int(amount / 3600)) : gettext("in %d h", Int(amount / 3600))
+        default: ago ? ngettext("%d day ago", "%d days ago", Int(amount / 86_400)) : ngettext("in %d day", "in %d days", Int(amount / 86_400))
         }
-        return seconds >= 0 ? text + " ago" : "in " + text
     }
 
     private func absolute(_ value: String?) -> String? {

@@ -1,3 +1,5 @@
+internal import Localization
+
 /// `dbmultiverse-sync.timer` looks for new pages: enabled (for this user or everyone), with its
 /// last and next run. Without a systemd user manager, the user's crontab may run `dbmultiverse sync`.
 package struct SyncTimerCheck: Sendable {
@@ -34,24 +36,32 @@ package struct SyncTimerCheck: Sendable {
         switch reading {
         case .noManager(let reason, let cronLines):
             if !cronLines.isEmpty {
-                return CheckResult(Self.name, .ok, "no systemd user manager (\(reason)); your crontab runs dbmultiverse sync (\(cronLines.count) line\(cronLines.count == 1 ? "" : "s"))")
+                return CheckResult(Self.name, .ok, ngettext("no systemd user manager (%s); your crontab runs dbmultiverse sync (%d line)",
+                                                                    "no systemd user manager (%s); your crontab runs dbmultiverse sync (%d lines)",
+                                                                    cronLines.count, reason, cronLines.count))
             }
-            return CheckResult(Self.name, .missing, "no systemd user manager (\(reason)), and no crontab line runs dbmultiverse sync",
-                               fix: "crontab -e, and add: \(Self.cronLines)")
+            return CheckResult(Self.name, .missing, gettext("no systemd user manager (%s), and no crontab line runs dbmultiverse sync", reason),
+                               // TRANSLATORS: doctor: the crontab lines to add follow.
+                               fix: gettext("crontab -e, and add: %s", Self.cronLines))
         case .timer(let properties):
-            if let unusable = SystemdUnits.unusable(unit, properties, check: Self.name, prefix: "") { return unusable }
-            let last = SystemdUnits.describeTimestamp(properties["LastTriggerUSec"], surroundings) ?? "never"
-            let next = SystemdUnits.describeTimestamp(properties["NextElapseUSecRealtime"], surroundings) ?? "none planned"
-            let runs = "last run \(last), next \(next)"
+            if let unusable = SystemdUnits.unusable(unit, properties, check: Self.name, running: false) { return unusable }
+            // TRANSLATORS: doctor: the timer's last run.
+            let last = SystemdUnits.describeTimestamp(properties["LastTriggerUSec"], surroundings) ?? gettext("never")
+            // TRANSLATORS: doctor: the timer's next run.
+            let next = SystemdUnits.describeTimestamp(properties["NextElapseUSecRealtime"], surroundings) ?? gettext("none planned")
+            // TRANSLATORS: doctor: when the timer ran last and runs next ("3 h ago (…)", "in 2 days (…)").
+            let runs = gettext("last run %s, next %s", last, next)
             guard SystemdUnits.isEnabled(properties["UnitFileState"]) else {
-                return CheckResult(Self.name, .missing, "\(unit) is \(SystemdUnits.fileState(properties)); \(runs)",
+                return CheckResult(Self.name, .missing, // TRANSLATORS: doctor: the unit, its state (disabled…), then the line "last run …, next …".
+                                   gettext("%s is %s; %s", unit, SystemdUnits.fileState(properties), runs),
                                    fix: "systemctl --user enable --now \(unit)")
             }
             guard properties["ActiveState"] == "active" else {
-                return CheckResult(Self.name, .missing, "enabled but not started (\(properties["ActiveState"] ?? "inactive")); \(runs)",
+                return CheckResult(Self.name, .missing, // TRANSLATORS: doctor: systemd's ActiveState (inactive…), then the line "last run …, next …".
+                                   gettext("enabled but not started (%s); %s", properties["ActiveState"] ?? "inactive", runs),
                                    fix: "systemctl --user start \(unit)")
             }
-            return CheckResult(Self.name, .ok, "enabled, \(runs)")
+            return CheckResult(Self.name, .ok, gettext("enabled, %s", runs))
         }
     }
 }

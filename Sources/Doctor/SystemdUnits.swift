@@ -1,4 +1,5 @@
 internal import ComicDomain
+internal import Localization
 
 /// What the systemd user manager says of our units (`systemctl --user show`), or why it says nothing.
 package enum SystemdUnits: Sendable, Equatable {
@@ -62,13 +63,14 @@ package enum SystemdUnits: Sendable, Equatable {
     }
 
     /// The line of `check` when `unit` is not installed or is masked (the user's off switch),
-    /// with `prefix` before what is said; nil when it is neither.
-    static func unusable(_ unit: String, _ properties: [String: String], check: String, prefix: String) -> CheckResult? {
+    /// saying first "not running" when it is about a running process; nil when it is neither.
+    static func unusable(_ unit: String, _ properties: [String: String], check: String, running: Bool) -> CheckResult? {
         if properties["LoadState"] == "not-found" || properties["LoadState"] == nil {
-            return CheckResult(check, .missing, "\(prefix)\(unit) is not installed", fix: ServiceCheck.installFix)
+            return CheckResult(check, .missing, running ? gettext("not running: %s is not installed", unit) : gettext("%s is not installed", unit),
+                               fix: ServiceCheck.installFix)
         }
         if properties["UnitFileState"] == "masked" || properties["UnitFileState"] == "masked-runtime" {
-            return CheckResult(check, .off, "\(prefix)turned off (\(unit) is masked)",
+            return CheckResult(check, .off, running ? gettext("not running: turned off (%s is masked)", unit) : gettext("turned off (%s is masked)", unit),
                                fix: "systemctl --user unmask \(unit) && systemctl --user start \(unit)")
         }
         return nil
@@ -76,7 +78,7 @@ package enum SystemdUnits: Sendable, Equatable {
 
     /// `UnitFileState` as said in a line ("not enabled" for none).
     static func fileState(_ properties: [String: String]) -> String {
-        guard let state = properties["UnitFileState"], !state.isEmpty else { return "not enabled" }
+        guard let state = properties["UnitFileState"], !state.isEmpty else { return gettext("not enabled") }
         return state
     }
 }

@@ -1,6 +1,7 @@
 package import ComicDomain
 internal import DBus
 internal import Follower
+internal import Localization
 
 /// A tray host runs `org.kde.StatusNotifierWatcher`, where the notifier's item registers — unless
 /// the item is turned off (`tray = no`), or GNOME shows DBMultiverse's card instead.
@@ -48,25 +49,28 @@ package struct TrayHostCheck: Sendable {
 
     package func result(_ surroundings: Surroundings) -> CheckResult {
         if !TraySettings(noTrayOption: false, config: reading.config).isEnabled {
-            return CheckResult(Self.name, .off, "the tray item is turned off (tray = no in \(surroundings.short(surroundings.configPath)))",
-                               fix: "remove the tray = no line from \(shellWord(surroundings.configPath))")
+            return CheckResult(Self.name, .off, gettext("the tray item is turned off (tray = no in %s)", surroundings.short(surroundings.configPath)),
+                               fix: gettext("remove the tray = no line from %s", shellWord(surroundings.configPath)))
         }
         if case .noBus(let reason) = reading.watcher {
-            return CheckResult(Self.name, .unavailable, "cannot be checked without a session bus (\(reason))")
+            return CheckResult(Self.name, .unavailable, gettext("cannot be checked without a session bus (%s)", reason))
         }
         let isGNOME = reading.desktop.split(separator: ":").contains { $0.uppercased() == "GNOME" }
         guard let watcher = reading.watcher.owner else {
             if isGNOME && reading.gnomeCardEnabled {
-                return CheckResult(Self.name, .unavailable, "none: GNOME shows no tray, and DBMultiverse's card is on instead")
+                return CheckResult(Self.name, .unavailable, gettext("none: GNOME shows no tray, and DBMultiverse's card is on instead"))
             }
             let fix = isGNOME
-                ? "gnome-extensions enable dbmultiverse@nobadi.com (DBMultiverse's card), or sudo apt install gnome-shell-extension-appindicator"
-                : "add a system tray to your panel (Plasma's System Tray, Waybar's tray module, XFCE's Status Notifier Plugin)"
-            return CheckResult(Self.name, .missing, "no \(Self.watcher) on the bus: the tray item has nowhere to show", fix: fix)
+                ? gettext("gnome-extensions enable dbmultiverse@nobadi.com (DBMultiverse's card), or sudo apt install gnome-shell-extension-appindicator")
+                // TRANSLATORS: doctor: use the desktops' own names of these in your language.
+                : gettext("add a system tray to your panel (Plasma's System Tray, Waybar's tray module, XFCE's Status Notifier Plugin)")
+            return CheckResult(Self.name, .missing, gettext("no %s on the bus: the tray item has nowhere to show", Self.watcher), fix: fix)
         }
         let host = "\(Self.watcher) (\(watcher))"
         guard let pid = reading.notifierPID else { return CheckResult(Self.name, .ok, host) }
         let ours = reading.items.contains { $0.hasPrefix("org.kde.StatusNotifierItem-\(pid)-") }
-        return CheckResult(Self.name, .ok, host + (ours ? ", the notifier's item registered" : ", no item of the notifier registered (started with --no-tray?)"))
+        // TRANSLATORS: doctor: the tray host (a bus name and its owner) comes first.
+        return CheckResult(Self.name, .ok, ours ? gettext("%s, the notifier's item registered", host)
+                                                : gettext("%s, no item of the notifier registered (started with --no-tray?)", host))
     }
 }

@@ -51,11 +51,19 @@ public func gettext(_ message: StaticString, _ arguments: any MessageArgument...
     format(translated(message.description), arguments)
 }
 
+// gettext returns its own argument when it has no translation: the C string handed to it must stay
+// valid until the result is copied, so each call copies inside `withCString` (a Swift String's
+// temporary C string ends with the call that received it).
+
 /// The singular or plural form of the message for `count` in the session's language (Polish has
 /// three forms, Japanese one: never choose with `count == 1`), formatted with `arguments`, or with
 /// `count` alone when there are none.
 public func ngettext(_ singular: StaticString, _ plural: StaticString, _ count: Int, _ arguments: any MessageArgument...) -> String {
-    let text = String(cString: dngettext(Localization.domain, singular.description, plural.description, UInt(clamping: max(count, 0))))
+    let text = singular.description.withCString { singular in
+        plural.description.withCString { plural in
+            String(cString: dngettext(Localization.domain, singular, plural, UInt(clamping: max(count, 0))))
+        }
+    }
     return format(text, arguments.isEmpty ? [count] : arguments)
 }
 
@@ -70,7 +78,7 @@ public func pgettext(_ context: StaticString, _ message: StaticString, _ argumen
 }
 
 private func translated(_ message: String) -> String {
-    String(cString: dgettext(Localization.domain, message))
+    message.withCString { String(cString: dgettext(Localization.domain, $0)) }
 }
 
 /// A value a message's `%d` or `%s` stands for.

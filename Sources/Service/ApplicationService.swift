@@ -2,7 +2,7 @@ internal import ComicDomain
 package import DBus
 internal import Widget
 
-/// `org.freedesktop.Application` on the widget's object (DESIGN §6): deep links in, browser out.
+/// `org.freedesktop.Application` on the widget's object (docs/dbus-api.md): deep links in, browser out.
 /// Every link is validated before any is opened; each opened chapter or page is announced with
 /// `OpenRequested` for reader apps on the bus.
 package final class ApplicationService {
@@ -40,18 +40,14 @@ package final class ApplicationService {
         )
     }
 
-    /// The chapter being read: its page link while the reader is in a special (whose chapter
-    /// numbers would name the main story's), else its chapter link; the chapter list without one.
+    /// The chapter being read: the current entry's deep link (ChapterEntry.deepLink decides a
+    /// special's page link); the chapter list with nothing read yet.
     private func openCurrent(_ context: LaunchContext) {
-        guard let stored = widget.stored else {
+        guard widget.stored != nil, let link = try? ComicLink(parsing: widget.currentEntry(family: .medium).deepLink) else {
             launch(ComicSite.url(page: nil, language: widget.language.code, origin: opener.origin), context)
             return
         }
-        if stored.universe != nil, let page = stored.page {
-            open(.page(page), context)
-        } else if let link = try? DeepLink(chapter: stored.number) {
-            open(.chapter(link), context)
-        }
+        open(link, context)
     }
 
     private func open(_ link: ComicLink, _ context: LaunchContext) {

@@ -1,7 +1,7 @@
 internal import ComicDomain
 package import DBus
 
-/// The actions of `org.freedesktop.Application.ActivateAction` (DESIGN §6): the service reads
+/// The actions of `org.freedesktop.Application.ActivateAction` (docs/dbus-api.md): the service reads
 /// them with `init(name:parameter:)`, the client sends `name` and `parameter`.
 package enum ApplicationAction: Sendable, Equatable {
     /// `open-chapter`, parameter one `i`: that chapter.
@@ -29,14 +29,21 @@ package enum ApplicationAction: Sendable, Equatable {
         }
     }
 
-    /// Reads an action as the bus carries it. An unknown name is `UnknownAction`; a parameter of
-    /// the wrong shape `InvalidArgs`. Numbers are range-checked by whoever opens them.
+    /// Reads an action as the bus carries it (and as `dbmultiverse activate` names it). An unknown
+    /// name is `UnknownAction`; a parameter of the wrong shape (missing, extra, not one `i`)
+    /// `InvalidArgs`. Numbers are range-checked by whoever opens them.
     package init(name: String, parameter: [Variant]) throws {
         func number(_ what: String) throws(DBusError) -> Int {
             guard parameter.count == 1, case .int32(let number) = parameter[0].value else {
-                throw DBusError.invalidArgs("action '\(name)' takes one int32 parameter (the \(what)), got \(parameter.map(\.value.signature.rawValue))")
+                throw DBusError.invalidArgs("\(name) needs a \(what) number (one int32 parameter), got \(parameter.map(\.value.signature.rawValue))")
             }
             return Int(number)
+        }
+        func alone(_ action: ApplicationAction) throws(DBusError) -> ApplicationAction {
+            guard parameter.isEmpty else {
+                throw DBusError.invalidArgs("\(name) takes no number (no parameter), got \(parameter.map(\.value.signature.rawValue))")
+            }
+            return action
         }
         switch name {
         case "open-chapter":
@@ -44,9 +51,9 @@ package enum ApplicationAction: Sendable, Equatable {
         case "open-page":
             self = .openPage(try number("page"))
         case "open-current":
-            self = .openCurrent
+            self = try alone(.openCurrent)
         case "open-chapter-list":
-            self = .openChapterList
+            self = try alone(.openChapterList)
         default:
             throw ComicError(.unknownAction, "unknown action '\(name)': the actions are open-chapter, open-page, open-current and open-chapter-list")
         }

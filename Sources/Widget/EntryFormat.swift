@@ -16,7 +16,7 @@ extension ChapterEntry {
     ///
     /// - `text`: `rendered(family)`.
     /// - `json`: the keys of `EntryKeys.all`, in that order; `family` is the one asked for.
-    /// - `waybar`: `text` = small rendering, `tooltip` = medium rendering, both escaped for
+    /// - `waybar`: `text` = the view's `panel-text`, `tooltip` = medium rendering, both escaped for
     ///   Pango markup; `class` = `statusClass`; `percentage` = progress.
     package func formatted(_ format: EntryFormat, family: WidgetFamily) -> String {
         switch format {
@@ -28,7 +28,7 @@ extension ChapterEntry {
             return asked.jsonObject.jsonText
         case .waybar:
             return JSONValue.object([
-                ("text", .string(escapedForMarkup(rendered(.small)))),
+                ("text", .string(escapedForMarkup(view.panelText))),
                 ("tooltip", .string(escapedForMarkup(rendered(.medium)))),
                 ("class", .string(statusClass)),
                 ("percentage", .integer(isPlaceholder ? 0 : progress)),

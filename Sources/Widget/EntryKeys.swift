@@ -2,7 +2,7 @@ package import ComicDomain
 package import DBus
 internal import JSON
 
-/// The entry (DESIGN §4, §13, §15), declared once as a table, as sd-bus declares a vtable: each
+/// The entry (docs/dbus-api.md), declared once as a table, as sd-bus declares a vtable: each
 /// key with its D-Bus type (the Swift type of its value), how a client reads it back, and the
 /// `Widget1` property that publishes it (which emits `PropertiesChanged` whenever the value
 /// differs). The `a{sv}` on the bus, its decoding, `--format json` (the same names, in this
@@ -25,15 +25,20 @@ package enum EntryKeys {
             entry.family = family
         }),
         .key("is-placeholder", \.isPlaceholder, read: .required { $0.isPlaceholder = $1 }),
-        // DESIGN §13's keys: an older service leaves them out (0 then).
+        // The new-pages keys: an older service leaves them out (0 then).
         .key("universe", \.universe, read: .optional { $0.universe = $1 }),
         .key("latest-page", \.latestPage, read: .optional { $0.latestPage = $1 }, property: Widget1.latestPage),
         .key("new-pages", \.newPages, read: .optional { $0.newPages = $1 }, property: Widget1.newPages),
-        // What the cards' and the tray's buttons open and say: next-chapter is derived from the
-        // keys above, so not read; the others come from the catalogue (absent from an older service).
-        .key("next-chapter", \.nextChapter),
+        // What the view's actions open, from the catalogue (absent from an older service: 0 then).
+        .key("next-chapter", \.nextChapter, read: .optional { $0.nextChapter = $1 }),
         .key("first-unread-page", \.firstUnreadPage, read: .optional { $0.firstUnreadPage = $1 }),
         .key("next-chapter-name", \.nextChapterName, read: .optional { $0.nextChapterName = $1 }),
+        // The view (EntryView): what every face shows, decided here once; derived, so not read back.
+        .key("panel-text", \.view.panelText),
+        .key("title", \.view.title),
+        .key("progress-text", \.view.progressText),
+        .key("new-pages-text", \.view.newPagesText),
+        .key("actions", \.view.actions),
     ]
 }
 

@@ -2,8 +2,9 @@ import ArgumentParser
 import ComicDomain
 import DBus
 import Widget
+import Localization
 
-/// `activate [ACTION [NUMBER]]`: the application's actions (DESIGN §6, §14) from the command line,
+/// `activate [ACTION [NUMBER]]`: the application's actions (docs/dbus-api.md) from the command line,
 /// as the tray menu and the Plasma card run them.
 struct ActivateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,27 +20,24 @@ struct ActivateCommand: ParsableCommand {
     @Argument(help: "open-current, open-chapter, open-page or open-chapter-list.") var action: String?
     @Argument(help: "The chapter (open-chapter) or page (open-page), 1…99999.") var number: Int?
 
-    /// The action asked for; nil for `Activate`.
+    /// The action asked for, read as the service reads it (ApplicationAction); nil for `Activate`.
     func requested() throws -> ApplicationAction? {
-        func numbered(_ what: String, _ range: ClosedRange<Int>) throws -> Int {
-            guard let number else { throw ValidationError("\(action ?? "") needs a \(what) number") }
-            guard range.contains(number) else {
-                throw ValidationError("\(what) \(number) is out of range \(range.lowerBound)…\(range.upperBound)")
-            }
-            return number
+        guard let action else { return nil }
+        let requested: ApplicationAction
+        do {
+            requested = try ApplicationAction(name: action, parameter: number.map { [Variant(Int32(clamping: $0))] } ?? [])
+        } catch let error as DBusError {
+            throw ValidationError(error.message)
+        } catch let error as ComicError {
+            throw ValidationError(error.message)
         }
-        func alone(_ action: ApplicationAction) throws -> ApplicationAction {
-            if let number { throw ValidationError("\(action.name) takes no number (got \(number))") }
-            return action
-        }
-        switch action {
-        case nil: return nil
-        case "open-chapter": return .openChapter(try numbered("chapter", Limits.chapters))
-        case "open-page": return .openPage(try numbered("page", Limits.pages))
-        case "open-current": return try alone(.openCurrent)
-        case "open-chapter-list": return try alone(.openChapterList)
-        case let other?:
-            throw ValidationError("unknown action '\(other)': the actions are open-current, open-chapter NUMBER, open-page NUMBER and open-chapter-list")
+        switch (requested, number) {
+        case (.openChapter, let number?) where !Limits.chapters.contains(number):
+            throw ValidationError(gettext("chapter %d is out of range %d…%d", number, Limits.chapters.lowerBound, Limits.chapters.upperBound))
+        case (.openPage, let number?) where !Limits.pages.contains(number):
+            throw ValidationError(gettext("page %d is out of range %d…%d", number, Limits.pages.lowerBound, Limits.pages.upperBound))
+        default:
+            return requested
         }
     }
 

@@ -4,6 +4,7 @@ import ComicDomain
 import DBus
 import Recorder
 import Site
+import Localization
 
 struct ImportHistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,7 +43,8 @@ struct ImportHistoryCommand: ParsableCommand {
     @discardableResult
     static func importBeforeSync(environment: [String: String]) -> Bool {
         let setting = ConfigFile.load(environment: environment).switchValue(configKey, default: false)
-        if let problem = setting.problem { Output.error("warning: " + problem) }
+        // TRANSLATORS: a problem of the configuration file follows.
+        if let problem = setting.problem { Output.error(gettext("warning: %s", problem)) }
         guard setting.isOn else { return false }
         do {
             let origin = try siteOrigin(environment: environment)
@@ -78,24 +80,28 @@ struct ImportHistoryCommand: ParsableCommand {
             if profiles.count == 1, let failure = outcome.failures.first {
                 throw CommandFailure(message: failure.description, status: 1)
             }
-            for failure in outcome.failures { Output.error("skipped \(failure)") }
+            // TRANSLATORS: a browser profile that could not be read, and why, follows.
+            for failure in outcome.failures { Output.error(gettext("skipped %s", String(describing: failure))) }
             throw CommandFailure(message: nothingFound(in: profiles, outcome), status: 1)
         }
-        for failure in outcome.failures { Output.error("skipped \(failure)") }
+        for failure in outcome.failures { Output.error(gettext("skipped %s", String(describing: failure))) }
         Output.line(visit.description)
         guard store else { return }
         let recorder = PageRecorder(lookup: PageLookup(configuration: try siteConfiguration()), caller: try BlockingCaller())
         do {
-            Output.line("stored \(try recorder.record(visit.page))")
+            let stored = try recorder.record(visit.page)
+            // TRANSLATORS: what was stored follows ("fr page 980: chapter 42…").
+            Output.line(gettext("stored %s", String(describing: stored)))
         } catch {
-            throw CommandFailure(message: "\(visit.page) was not stored: \(error.description)", status: 1)
+            // TRANSLATORS: the page (its site address), then why it was not stored.
+            throw CommandFailure(message: gettext("%s was not stored: %s", String(describing: visit.page), error.description), status: 1)
         }
     }
 
     /// The profiles `--profile` names, else those of `--browser` (all by default).
     private func chosenProfiles(environment: [String: String]) throws -> [BrowserProfile] {
         if !profile.isEmpty {
-            guard browser == nil else { throw CommandFailure.usage("give --browser or --profile, not both") }
+            guard browser == nil else { throw CommandFailure.usage(gettext("give --browser or --profile, not both")) }
             do {
                 var profiles: [BrowserProfile] = []
                 for folder in profile { profiles += try ProfileFinder.profiles(inFolder: folder) }
@@ -123,7 +129,7 @@ struct ImportHistoryCommand: ParsableCommand {
     private static func profiles(of browsers: [Browser], environment: [String: String]) throws -> [BrowserProfile] {
         let finder = ProfileFinder(environment: environment)
         let search = finder.profiles(of: browsers)
-        for problem in search.problems { Output.error("skipped \(problem)") }
+        for problem in search.problems { Output.error(gettext("skipped %s", String(describing: problem))) }
         guard !search.profiles.isEmpty else {
             throw CommandFailure(message: finder.nothingFound(for: browsers).message, status: 1)
         }
@@ -133,8 +139,13 @@ struct ImportHistoryCommand: ParsableCommand {
     /// The line for a lookup over several profiles that found no visit.
     private static func nothingFound(in profiles: [BrowserProfile], _ outcome: HistoryLookup.Outcome) -> String {
         let read = profiles.filter { profile in !outcome.failures.contains { $0.profile == profile } }
-        guard !read.isEmpty else { return "none of the \(profiles.count) profiles' histories could be read" }
+        guard !read.isEmpty else {
+            return ngettext("none of the %d profile's histories could be read", "none of the %d profiles' histories could be read", profiles.count)
+        }
         let names = read.map(\.description).joined(separator: ", ")
-        return "no page of the comic in the history of \(read.count == 1 ? "" : "\(read.count) profiles: ")\(names)"
+        // TRANSLATORS: the one browser profile read follows ("firefox profile abcd.default").
+        guard read.count > 1 else { return gettext("no page of the comic in the history of %s", names) }
+        // TRANSLATORS: how many browser profiles were read, then their list.
+        return ngettext("no page of the comic in the history of %d profile: %s", "no page of the comic in the history of %d profiles: %s", read.count, read.count, names)
     }
 }

@@ -3,6 +3,7 @@ import DBus
 import Widget
 import EventLoop
 import Glibc
+import Localization
 
 /// `watch --format json --next [--after TOKEN]` (DESIGN §15): one answer of the widget's long-poll.
 /// Prints the current entry — the `Entry` property, what the last reload published — with its
@@ -46,7 +47,7 @@ struct NextEntry {
         var answered = false
         var failure: DBusError?
         connection.onDisconnect = {
-            failure = DBusError.disconnected("the session bus went away")
+            failure = DBusError.disconnected(gettext("the session bus went away"))
             caller.loop.stop()
         }
         let offer = { (entry: ChapterEntry) in

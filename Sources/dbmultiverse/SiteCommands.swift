@@ -1,6 +1,7 @@
 import ArgumentParser
 import ComicDomain
 import Site
+import Localization
 
 /// `--language L`, defaulting to the config file's `language = …`, else English.
 struct LanguageOption: ParsableArguments {
@@ -26,7 +27,7 @@ struct LanguageOption: ParsableArguments {
 /// The site configuration of this process; an invalid override exits 2.
 func siteConfiguration() throws -> SiteConfiguration {
     do {
-        return try SiteConfiguration.resolve(environment: environment()) { Output.error("warning: " + $0) }
+        return try SiteConfiguration.resolve(environment: environment()) { Output.error(gettext("warning: %s", $0)) }
     } catch {
         throw CommandFailure.usage(error.message)
     }
@@ -80,9 +81,9 @@ struct ChaptersCommand: ParsableCommand {
         let catalogue: Catalogue
         switch folder.readCatalogue(language) {
         case .missing:
-            throw CommandFailure(message: "no catalogue yet: run dbmultiverse sync", status: 1)
+            throw CommandFailure(message: gettext("no catalogue yet: run dbmultiverse sync"), status: 1)
         case .invalid(let reason):
-            throw CommandFailure(message: "the stored catalogue cannot be read (\(reason)): run dbmultiverse sync", status: 1)
+            throw CommandFailure(message: gettext("the stored catalogue cannot be read (%s): run dbmultiverse sync", reason), status: 1)
         case .valid(let stored):
             catalogue = stored
         }
@@ -91,10 +92,15 @@ struct ChaptersCommand: ParsableCommand {
             Output.line(String(decoding: catalogue.encodeJSON(), as: UTF8.self))
         case .text:
             let range = catalogue.pageRange
-            Output.line("\(language.code): \(catalogue.chapters.count) chapters, pages \(range.lowerBound)–\(range.upperBound), latest page \(catalogue.latestPage)")
+            // TRANSLATORS: the catalogue: the language's code, how many chapters, its first and last
+            // page, the site's latest page.
+            Output.line(ngettext("%s: %d chapter, pages %d–%d, latest page %d", "%s: %d chapters, pages %d–%d, latest page %d",
+                                 catalogue.chapters.count, language.code, catalogue.chapters.count, range.lowerBound, range.upperBound, catalogue.latestPage))
             for chapter in catalogue.chapters {
-                let story = chapter.universe.map { "Special Universe \($0) · " } ?? ""
-                Output.line("\(story)Chapter \(chapter.number): \(chapter.name) — pages \(chapter.startPage)–\(chapter.endPage)")
+                Output.line(chapter.universe.map {
+                    // TRANSLATORS: a chapter of a special: its universe, number, name, first and last page.
+                    gettext("Special Universe %d · Chapter %d: %s — pages %d–%d", $0, chapter.number, chapter.name, chapter.startPage, chapter.endPage)
+                } ?? gettext("Chapter %d: %s — pages %d–%d", chapter.number, chapter.name, chapter.startPage, chapter.endPage))
             }
         }
     }

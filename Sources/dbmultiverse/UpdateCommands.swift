@@ -5,6 +5,7 @@ import Widget
 import Recorder
 import Glibc
 import Site
+import Localization
 
 struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +42,8 @@ struct UpdateCommand: ParsableCommand {
     private func storeChapter() throws {
         let missing = [("--chapter", chapter == nil), ("--name", name == nil), ("--progress", progress == nil)].filter(\.1).map(\.0)
         guard let chapter, let name, let progress else {
-            throw CommandFailure.usage("give --chapter, --name and --progress together (missing \(missing.joined(separator: ", "))), or --page N alone to look the chapter up")
+            // TRANSLATORS: the options missing follow (e.g. "--name, --progress").
+            throw CommandFailure.usage(gettext("give --chapter, --name and --progress together (missing %s), or --page N alone to look the chapter up", missing.joined(separator: ", ")))
         }
         // Checked here too, so bad input never reaches the bus and exits 2.
         do {
@@ -57,10 +59,10 @@ struct UpdateCommand: ParsableCommand {
     /// `--page N [--language L]` alone: the page recorder (catalogue, cover, UpdatePage).
     private func recordPage() throws {
         guard let page else {
-            throw CommandFailure.usage("give --page N (the page being read), or --chapter, --name and --progress")
+            throw CommandFailure.usage(gettext("give --page N (the page being read), or --chapter, --name and --progress"))
         }
         guard cover == nil else {
-            throw CommandFailure.usage("--cover goes with --chapter, --name and --progress; with --page alone the cover comes from the site")
+            throw CommandFailure.usage(gettext("--cover goes with --chapter, --name and --progress; with --page alone the cover comes from the site"))
         }
         let sitePage: SitePage
         do {
@@ -127,7 +129,7 @@ struct OpenCommand: ParsableCommand {
     var current = false
 
     func validate() throws {
-        if current, uri != nil { throw ValidationError("give either a link or --current, not both") }
+        if current, uri != nil { throw ValidationError(gettext("give either a link or --current, not both")) }
     }
 
     func run() throws {

@@ -3,6 +3,7 @@ import ComicDomain
 import DBus
 import Widget
 import EventLoop
+import Localization
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,11 +25,11 @@ struct WatchCommand: ParsableCommand {
     var after: String?
 
     func validate() throws {
-        if next, options.format != .json { throw ValidationError("--next prints JSON: use it with --format json") }
+        if next, options.format != .json { throw ValidationError(gettext("--next prints JSON: use it with --format json")) }
         if let after {
-            guard next else { throw ValidationError("--after goes with --next") }
+            guard next else { throw ValidationError(gettext("--after goes with --next")) }
             guard ChapterEntry.isToken(after) else {
-                throw ValidationError("malformed token '\(after)': give the token a --next answer printed (16 hex digits)")
+                throw ValidationError(gettext("malformed token '%s': give the token a --next answer printed (16 hex digits)", after))
             }
         }
     }
@@ -41,7 +42,7 @@ struct WatchCommand: ParsableCommand {
         let format = options.format, family = options.family
         var failure: DBusError?
         connection.onDisconnect = {
-            failure = DBusError.disconnected("the session bus went away")
+            failure = DBusError.disconnected(gettext("the session bus went away"))
             caller.loop.stop()
         }
         // Subscribe first, then read the current entry: no reload can fall in between. Reloads are
@@ -56,7 +57,7 @@ struct WatchCommand: ParsableCommand {
         printSnapshot(caller, widget, format: format, family: family, activate: true)
         while failure == nil { try caller.loop.run() }
         withExtendedLifetime((reloads, restarts)) {}
-        throw failure ?? DBusError.disconnected("the session bus went away")
+        throw failure ?? DBusError.disconnected(gettext("the session bus went away"))
     }
 
     private func printSnapshot(_ caller: BlockingCaller, _ widget: WidgetClient, format: EntryFormat, family: WidgetFamily, activate: Bool) {
@@ -70,7 +71,8 @@ struct WatchCommand: ParsableCommand {
                 // No service (and none to activate) is expected; anything else is said. Either
                 // way the placeholder shows until the service's next entry.
                 if ![DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner].contains(error.name) {
-                    Output.error("cannot read the entry: \(error.message) (\(error.name))")
+                    // TRANSLATORS: the D-Bus error's message, then its name.
+                    Output.error(gettext("cannot read the entry: %s (%s)", error.message, error.name))
                 }
                 entry = .placeholder(family: family, date: 0)
             }

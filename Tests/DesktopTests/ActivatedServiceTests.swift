@@ -139,9 +139,14 @@ enum ToolText {
     static func dbusSendDict(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
         var key: String?
+        // The outer dictionary's keys only: those indented as its first key (the entry's `actions`
+        // hold dictionaries of their own, printed further in).
+        var keyIndent: Int?
         for raw in text.split(separator: "\n") {
             let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("string \""), key == nil, line.hasSuffix("\"") {
+            let indent = raw.prefix { $0 == " " }.count
+            if line.hasPrefix("string \""), key == nil, line.hasSuffix("\""), indent == (keyIndent ?? indent) {
+                keyIndent = indent
                 key = String(line.dropFirst(8).dropLast())
             } else if line.hasPrefix("variant"), let current = key {
                 result[current] = line.dropFirst("variant".count).trimmingCharacters(in: .whitespaces)

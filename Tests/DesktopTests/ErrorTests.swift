@@ -196,7 +196,7 @@ import TestingTraits
         try await expectRejected(host, comicError("InvalidPage"), containing: ["page 0 is out of range 1…99999"]) {
             try await host.call(FreedesktopApplication.activateAction, "open-page", [Variant(Int32(0))], noOptions)
         }
-        try await expectRejected(host, DBusError.Name.invalidArgs, containing: ["open-page", "int32", "the page"]) {
+        try await expectRejected(host, DBusError.Name.invalidArgs, containing: ["open-page", "int32", "page number"]) {
             try await host.call(FreedesktopApplication.activateAction, "open-page", [Variant("980")], noOptions)
         }
         try await host.call(FreedesktopApplication.activateAction, "open-chapter", [Variant(Int32(7))], noOptions)

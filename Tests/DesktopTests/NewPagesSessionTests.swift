@@ -77,4 +77,30 @@ struct NewPagesSessionTests {
         #expect(last.request.summary == "Chapter 6: After the race")
         #expect(server.calls.map(\.request.summary) == ["Chapter 5: The Tournament Goes On", "15 new pages", "Chapter 6: After the race"])
     }
+
+    /// In a special (universe 3, chapter 2 of the small comic: pages 107–116), the chapter
+    /// notification's "Continue reading" is the view's open-current: the real service opens the
+    /// special's page link, not the main story's chapter 2.
+    @Test func inASpecialContinueReadingOpensThePageLink() async throws {
+        let setup = try await PageCommandTests.Setup()
+        let server = FakeNotificationServer(address: setup.service.bus.address)
+        try server.start()
+        defer { server.stop() }
+        let opens = try await setup.client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name, member: "OpenRequested"))
+        let notifier = try NotifierHost(address: setup.service.bus.address, folder: setup.service.folder)
+        defer { notifier.stop() }
+
+        #expect(try setup.cli("update", "--page", "110").status == 0)
+        #expect(try await setup.nextReload("the chapter-change").reason == "chapter-change")
+        #expect(try setup.cli("entry", "--format", "json").stdout.contains(#""title":"Special Universe 3 · Chapter 2""#))
+        let notification = try await next(server.notifyCalls, within: 10, "the chapter notification")
+        #expect(notification.request.actions == ["default", "Continue reading"])
+        let id = try #require(notification.returnedID)
+        try await server.emit(.actionInvoked(id: id, actionKey: "default"))
+        _ = try await notifier.wait(for: "Continue reading") { $0 == .activated(.openCurrent, token: nil) }
+        let opened = try await next(opens, within: 10, "OpenRequested")
+        let (openedChapter, openedLink) = try opened.decode(Int32.self, String.self)
+        #expect(openedLink == "dbmultiverse://page/110", "the special's page, not dbmultiverse://chapter/2")
+        #expect(openedChapter == 0, "no main-story chapter holds a special's page")
+    }
 }

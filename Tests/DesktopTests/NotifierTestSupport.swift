@@ -117,6 +117,7 @@ final class NotifierTestWidget: Sendable {
         // The service's first unread page when no special was published among the new pages.
         ChapterEntry(chapter: chapter, name: name, progress: progress, imagePath: imagePath, date: 1_700_000_000,
                      family: .medium, isPlaceholder: placeholder, universe: universe, latestPage: latestPage, newPages: newPages,
-                     firstUnreadPage: newPages > 0 ? latestPage - newPages + 1 : 0)
+                     firstUnreadPage: newPages > 0 ? latestPage - newPages + 1 : 0,
+                     nextChapter: placeholder || universe != 0 ? 0 : chapter + 1) // a catalogue that has the next chapter
     }
 }

@@ -5,7 +5,7 @@ import Follower
 import Testing
 import TestingTraits
 
-/// The notifier (DESIGN §7) end to end on a private bus: the real `Notifier` on its own loop
+/// The notifier (docs/notifications.md) end to end on a private bus: the real `Notifier` on its own loop
 /// thread, a fake notification server, and a stand-in widget service emitting `TimelinesReloaded`.
 /// Every wait is bounded; nothing sleeps: signals from different connections are ordered by a
 /// round trip to the bus daemon after each emission.
@@ -120,9 +120,10 @@ import TestingTraits
         try await server.emit(.actionInvoked(id: id, actionKey: "something-else"))
         try await server.emit(.activationToken(id: id, token: "tok"))
         try await server.emit(.actionInvoked(id: id, actionKey: "default"))
-        let open = try await next(widget.opens, within: 10, "Application.Open")
-        #expect(open == NotifierTestWidget.OpenCall(uris: ["dbmultiverse://chapter/42"],
-                                                    platformData: ["activation-token": Variant("tok")]))
+        // Continue reading is the view's open-current: the service opens its entry's deep link.
+        let activation = try await next(widget.activations, within: 10, "Application.ActivateAction")
+        #expect(activation == NotifierTestWidget.ActivationCall(action: "open-current", parameter: [],
+                                                                platformData: ["activation-token": Variant("tok")]))
     }
 
     @Test func clickingWithoutATokenOpensWithEmptyPlatformData() async throws {
@@ -132,8 +133,8 @@ import TestingTraits
         try await widget.reload("chapter-change", NotifierTestWidget.entry(57))
         #expect(try await nextNotify().returnedID == id)
         try await server.emit(.actionInvoked(id: id, actionKey: "default"))
-        let open = try await next(widget.opens, within: 10, "Application.Open")
-        #expect(open == NotifierTestWidget.OpenCall(uris: ["dbmultiverse://chapter/57"], platformData: [:]))
+        let activation = try await next(widget.activations, within: 10, "Application.ActivateAction")
+        #expect(activation == NotifierTestWidget.ActivationCall(action: "open-current", parameter: [], platformData: [:]))
     }
 
     @Test func aServerThatAppearsLaterGetsTheLatestChapter() async throws {

@@ -14,6 +14,23 @@ import TestingTraits
         let (run, shots) = try runHostCheck("plasma-card-check.sh", name: "plasma", shotsUse: [.otherUsers], timeout: 200)
         try expectPlasmaCard(run, shots: shots)
     }
+
+    /// The same widget in a French session (`plasma-card-check.sh --french`: LANG=fr_FR.UTF-8 for the
+    /// viewer, the service and the CLI): the view reads French (po/fr.po), and so does the widget's
+    /// own placeholder with no service (its i18n catalogue under contents/locale).
+    @Test(.enabled(if: TranslationTests.frenchLocaleExists, "no fr_FR.UTF-8 locale (scripts/install-deps.sh makes it)"))
+    func theCardReadsFrenchInAFrenchSession() throws {
+        let (run, shots) = try runHostCheck("plasma-card-check.sh", ["--french"], name: "plasma-fr", shotsUse: [.otherUsers], timeout: 200)
+        #expect(run.status == 0, "\(run)")
+        let progress = "lu à \(DemoStory.progress)\u{00A0}%"
+        for line in ["label: Chapitre \(DemoStory.chapter)", "label: \(DemoStory.name)", "progress bar: \(progress)", "label: \(progress)",
+                     "push button: Reprendre la lecture", "push button: Liste des chapitres"] {
+            #expect(run.stdout.contains("  " + line + "\n"), "the card reads \(line)")
+        }
+        #expect(run.stdout.contains("  label: Lire avec Multiverse Reader\n  label: A Really Strange Tournament!\n  push button: Commencer la lecture\n"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("PASS\n") || run.stdout.contains("\nPASS\n"), "\(run.stdout)")
+        try expectScreenshots(["card-fr.png"], in: shots, largerThan: 10000)
+    }
 }
 
 /// What `scripts/plasma-card-check.sh` must print and keep, on this machine's Plasma and on another
@@ -32,7 +49,7 @@ func expectPlasmaCard(_ run: CommandResult, shots: String) throws {
     #expect(Int(shown.1)! <= 1500)
     #expect(run.stdout.contains("five updates 100 ms apart: the card shows Chapter 48 (Burst 48)"), "\(run.stdout)")
     #expect(run.stdout.contains(" 0 context switches"), "idle means idle: \(run.stdout)")
-    #expect(run.stdout.contains("  label: Read Multiverse Reader — start with Chapter 1\n  push button: Start reading\n"), "\(run.stdout)")
+    #expect(run.stdout.contains("  label: Read Multiverse Reader\n  label: A Really Strange Tournament!\n  push button: Start reading\n"), "\(run.stdout)")
     #expect(run.stdout.contains("in a panel: \(DemoStory.small); a click opens the card with Chapter \(chapter)"), "\(run.stdout)")
     try expectScreenshots(["card.png", "placeholder.png", "panel.png", "panel-open.png"], in: shots, largerThan: 10000)
 }

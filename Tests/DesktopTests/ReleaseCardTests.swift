@@ -35,7 +35,7 @@ import TestingTraits
     func plasma6() throws { try checkPlasma(on: "trixie", build: 6, workspace: "4:6.3.") }
 
     func checkGnomeShell(on release: String) throws {
-        let (run, shots) = try runHostCheck("release-check.sh", arguments: [release, "gnome-shell-check.sh"], name: "gnome-\(release)",
+        let (run, shots) = try runHostCheck("release-check.sh", [release, "gnome-shell-check.sh"], withBinary: false, name: "gnome-\(release)",
                                             shotsUse: [.otherUsers], timeout: 1200, shown: withoutShellLog)
         let shell = try #require(Self.gnomeShell[release])
         #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix(shell) }, "the \(release) chroot's shell is not \(shell)x: \(run.stdout)")
@@ -43,7 +43,7 @@ import TestingTraits
     }
 
     func checkPlasma(on release: String, build: Int, workspace: String) throws {
-        let (run, shots) = try runHostCheck("release-check.sh", arguments: [release, "plasma-card-check.sh"], name: "plasma-\(release)",
+        let (run, shots) = try runHostCheck("release-check.sh", [release, "plasma-card-check.sh"], withBinary: false, name: "plasma-\(release)",
                                             shotsUse: [.otherUsers], timeout: 1200)
         #expect(run.stdout.contains("(Plasma \(build) build; plasma-workspace \(workspace)"),
                 "the package installed no Plasma \(build) widget on plasma-workspace \(workspace)x: \(run.stdout)")

@@ -31,6 +31,12 @@ import TestingTraits
         return environment
     }
 
+    /// The built notifier (with `options`) on `service`'s bus, in a French session.
+    static func frenchNotifier(_ service: ActivatedService, locales: String, _ options: String...) throws -> StreamingCommand {
+        let environment = french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: locales)
+        return try StreamingCommand(["sh", "-c", "exec \"$0\" notifier \"$@\" 2>&1", Binary.dbmultiverse] + options, environment: environment)
+    }
+
     static var frenchLocaleExists: Bool {
         ((try? runCommand(["locale", "-a"]).stdout) ?? "").lowercased().split(separator: "\n").contains("fr_fr.utf8")
     }
@@ -124,8 +130,7 @@ import TestingTraits
         let server = FakeNotificationServer(address: service.bus.address)
         try server.start()
         defer { server.stop() }
-        let environment = Self.french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: folder)
-        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" notifier --no-tray 2>&1", Binary.dbmultiverse], environment: environment)
+        let notifier = try Self.frenchNotifier(service, locales: folder, "--no-tray")
         defer { notifier.stop() }
         try notifier.waitForLine(timeout: 10, "the notifier's start") { $0.contains("following com.nobadi.DBMultiverse") }
 
@@ -135,6 +140,122 @@ import TestingTraits
         #expect(call.request.body == "lu à 35\u{00A0}%")
         #expect(call.request.actions == ["default", "Reprendre la lecture"], "the action key stays \"default\"")
         #expect(call.request.hints["category"] == Variant("x-dbmultiverse.chapter.changed"))
+    }
+
+    /// The tray item of the built notifier under a French session, read over the bus as a panel
+    /// reads it: the tooltip (SNI `ToolTip`) and the menu's labels (dbusmenu `GetLayout`).
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    func theTrayMenuAndTooltipReadFrench() async throws {
+        let folder = try Self.built()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let service = try ActivatedService()
+        defer { service.stop() }
+        let watcher = FakeStatusNotifierWatcher(address: service.bus.address)
+        try watcher.start()
+        defer { watcher.stop() }
+        #expect(try service.cli("update", "--chapter", "42", "--name", "Le tournoi", "--progress", "35").status == 0)
+        // Every NewToolTip from the start: a tooltip read before the entry arrived is read again after it.
+        let monitor = try StreamingCommand(["dbus-monitor", "--address", service.bus.address, "type='signal',member='NewToolTip'"])
+        defer { monitor.stop() }
+        try monitor.waitForLine(timeout: 10, "dbus-monitor's start") { $0.contains("NameAcquired") }
+        let notifier = try Self.frenchNotifier(service, locales: folder)
+        defer { notifier.stop() }
+        let item = try await next(watcher.registrations, within: 10, "the notifier's tray item").service
+        func call(_ path: String, _ method: String, _ arguments: String...) throws -> String {
+            let result = try runCommand(["gdbus", "call", "--address", service.bus.address, "--dest", item, "--object-path", path, "--method", method, "--"] + arguments,
+                                        environment: service.environment)
+            #expect(result.status == 0, "\(result)")
+            return result.stdout
+        }
+        var toolTip = try call("/StatusNotifierItem", "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "ToolTip")
+        if !toolTip.contains("Chapitre 42") {
+            try monitor.waitForLine(timeout: 10, "the tooltip of chapter 42") { $0.contains("member=NewToolTip") }
+            toolTip = try call("/StatusNotifierItem", "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "ToolTip")
+        }
+        #expect(toolTip.contains("Chapitre 42\u{00A0}: Le tournoi — lu à 35\u{00A0}%"), "\(toolTip)")
+        let layout = try call("/MenuBar", "com.canonical.dbusmenu.GetLayout", "0", "-1", "@as []")
+        for label in ["Chapitre 42\u{00A0}: Le tournoi — lu à 35\u{00A0}%", "Reprendre la lecture", "Liste des chapitres"] {
+            #expect(layout.contains("'label': <'\(label)'>"), "\(label): \(layout)")
+        }
+        #expect(!layout.contains("Continue reading") && !layout.contains("Chapter list"), "\(layout)")
+    }
+
+    /// `entry` under a French session: its text formats in French; the JSON of `entry`, `watch
+    /// --next` and `doctor` has the same keys under fr and C, byte for byte.
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    func entryReadsFrenchAndTheJSONKeysDoNotChange() throws {
+        let folder = try Self.built()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let service = try ActivatedService()
+        defer { service.stop() }
+        #expect(try service.cli("update", "--chapter", "42", "--name", "Le tournoi", "--progress", "35").status == 0)
+        var plain = service.environment
+        for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES"] { plain[variable] = nil }
+        plain["LANG"] = "C"
+        let french = Self.french(plain, locales: folder)
+        func run(_ environment: [String: String], _ arguments: String...) throws -> String { try run(environment, arguments) }
+        func run(_ environment: [String: String], _ arguments: [String]) throws -> String {
+            let result = try runCommand([Binary.dbmultiverse] + arguments, environment: environment, timeout: 30)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            return result.stdout
+        }
+        #expect(try run(french, "entry", "--family", "small") == "Chap. 42 · 35\u{00A0}%\n")
+        #expect(try run(french, "entry") == "Chapitre 42\u{00A0}: Le tournoi — lu à 35\u{00A0}%\n")
+        #expect(try run(plain, "entry", "--family", "small") == "Ch. 42 · 35%\n")
+
+        /// Every key of a JSON text, nested ones with their path, in order of appearance.
+        func keys(_ text: String) throws -> [String] {
+            func walk(_ value: Any, _ path: String) -> [String] {
+                if let object = value as? [String: Any] {
+                    return object.keys.sorted().flatMap { [path + "/" + $0] + walk(object[$0]!, path + "/" + $0) }
+                }
+                if let array = value as? [Any] { return array.flatMap { walk($0, path + "[]") } }
+                return []
+            }
+            return walk(try JSONSerialization.jsonObject(with: Data(text.utf8)), "")
+        }
+        for arguments in [["entry", "--format", "json"], ["watch", "--format", "json", "--next"], ["entry", "--format", "waybar"]] {
+            let (inFrench, inC) = (try run(french, arguments), try run(plain, arguments))
+            #expect(try keys(inFrench) == keys(inC) && !keys(inC).isEmpty, "\(arguments)")
+            #expect(inFrench != inC, "\(arguments): the texts are French")
+        }
+        // The command line's own messages: a usage error, and a failure of its own.
+        let usage = try runCommand([Binary.dbmultiverse, "watch", "--after", "0123456789abcdef"], environment: french)
+        #expect(usage.status == 2 && usage.stderr.contains("--after va avec --next"), "\(usage)")
+        let none = try runCommand([Binary.dbmultiverse, "chapters"], environment: french.merging(["DBMULTIVERSE_DATA_DIR": folder]) { $1 })
+        #expect(none.status == 1 && none.stderr == "dbmultiverse: pas encore de catalogue\u{00A0}: lancez dbmultiverse sync\n", "\(none)")
+        let actions = try #require(try JSONSerialization.jsonObject(with: Data(run(french, "entry", "--format", "json").utf8)) as? [String: Any])
+        #expect(actions["title"] as? String == "Chapitre 42" && actions["progress-text"] as? String == "lu à 35\u{00A0}%", "\(actions)")
+    }
+
+    /// The cards' own catalogues: each build of the GNOME extension holds locale/<ll>/LC_MESSAGES/
+    /// dbmultiverse.mo (its metadata's gettext-domain), each build of the plasmoid
+    /// contents/locale/<ll>/LC_MESSAGES/plasma_applet_com.nobadi.dbmultiverse.mo, with the
+    /// placeholder's messages translated (French read back with msgunfmt).
+    @Test func theCardsCarryCataloguesWithThePlaceholdersTranslations() throws {
+        let out = try makeTemporaryDirectory("dbm-card-catalogues")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        var catalogues: [String] = []
+        for build in ["43", "45"] {
+            let made = try runCommand([repositoryRoot.appendingPathComponent("desktop/gnome-shell/build.sh").path, build, "\(out)/gnome-\(build)"])
+            #expect(made.status == 0, "\(made)")
+            catalogues += Self.required.map { "\(out)/gnome-\(build)/locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
+        }
+        for version in ["5", "6"] {
+            let made = try runCommand([repositoryRoot.appendingPathComponent("scripts/plasmoid.sh").path, "build", version, "/usr/bin/dbmultiverse", "\(out)/plasma-\(version)"])
+            #expect(made.status == 0, "\(made)")
+            catalogues += Self.required.map { "\(out)/plasma-\(version)/contents/locale/\($0)/LC_MESSAGES/plasma_applet_com.nobadi.dbmultiverse.mo" }
+        }
+        for catalogue in catalogues {
+            let read = try runCommand(["msgunfmt", "--no-wrap", catalogue])
+            #expect(read.status == 0, "\(catalogue): \(read)")
+            for message in ["Read Multiverse Reader", "Start reading"] {
+                #expect(read.stdout.contains("msgid \"\(message)\"\nmsgstr \"") && !read.stdout.contains("msgid \"\(message)\"\nmsgstr \"\"\n"), "\(catalogue): \(message)")
+            }
+            if catalogue.contains("/fr/") {
+                #expect(read.stdout.contains("msgstr \"Commencer la lecture\""), "\(catalogue)")
+            }
+        }
     }
 
     /// `update --page N` with nothing stored or configured reads the catalogue of the desktop's

@@ -3,7 +3,7 @@ import Testing
 
 /// The message formatter: `%d` / `%s` in order, `%N$…` by position (translations reorder values),
 /// `%%`, and values inserted as they are.
-@Suite struct MessageFormatTests {
+@Suite(.timeLimit(.minutes(1))) struct MessageFormatTests {
     @Test func fillsDirectivesInOrder() {
         #expect(format("Chapter %d: %s", [42, "A Really Strange Tournament!"]) == "Chapter 42: A Really Strange Tournament!")
         #expect(format("%d%% read", [35]) == "35% read")

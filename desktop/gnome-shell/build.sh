@@ -4,9 +4,11 @@
 #   build.sh 43 DIR   GNOME 43–44: each module turned into an `imports` module (the import lines
 #                     rewritten, `export` dropped) and src/legacy/extension.js as the entry point;
 # DIR gets metadata.json (shell-version: what that build is tested on), the modules,
-# stylesheet.css and the icon. Only the import forms below are rewritten; any other import or
-# export stops the build rather than make a module that 43 cannot load. Which build a desktop gets
-# is desktop/select-cards's choice, made where the cards are installed.
+# stylesheet.css, the icon and locale/<ll>/LC_MESSAGES/dbmultiverse.mo for each language of
+# po/LINGUAS (what `gnome-extensions pack --podir` would put there; the metadata's gettext-domain).
+# Only the import forms below are rewritten; any other import or export stops the build rather
+# than make a module that 43 cannot load. Which build a desktop gets is desktop/select-cards's
+# choice, made where the cards are installed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -54,4 +56,9 @@ versions="versions_$style"
 sed "s/@SHELL_VERSIONS@/${!versions}/" "$here/metadata.json.in" >"$out/metadata.json"
 cp "$here/stylesheet.css" "$out/"
 cp "$here/../icons/com.nobadi.DBMultiverse.svg" "$out/icons/"
+po="$here/../../po"
+for lang in $(grep -v '^\s*\(#\|$\)' "$po/LINGUAS"); do
+    mkdir -p "$out/locale/$lang/LC_MESSAGES"
+    msgfmt --check -o "$out/locale/$lang/LC_MESSAGES/dbmultiverse.mo" "$po/$lang.po"
+done
 chmod -R u=rwX,go=rX "$out"

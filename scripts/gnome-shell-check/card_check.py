@@ -11,6 +11,7 @@ Usage: card_check.py DBMULTIVERSE SHELL_LOG SCREENSHOT_DIR
 Prints what it saw and measured; exits 1 at the first check that fails. Every wait is bounded;
 it waits on D-Bus signals and AT-SPI events, re-reading AT-SPI at most every 100 ms meanwhile.
 """
+import json
 import os
 import subprocess
 import sys
@@ -103,6 +104,19 @@ def dbmultiverse(*arguments):
 def reference_small():
     """The panel's reference: the CLI's small rendering of the entry as of the last reload."""
     return dbmultiverse('entry', '--family', 'small')
+
+
+def reference_view():
+    """What the card must show, item for item: the view the service publishes with the entry
+    (title, name, the progress bar and its progress-text, new-pages-text, the actions' labels)."""
+    entry = json.loads(dbmultiverse('entry', '--format', 'json'))
+    items = [('label', entry['title']), ('label', entry['name'])]
+    if entry['progress-text']:
+        items += [('level bar', f"{entry['progress-text']} ({min(max(entry['progress'], 0), 100) / 100:.2f})"),
+                  ('label', entry['progress-text'])]
+    if entry['new-pages-text']:
+        items.append(('label', entry['new-pages-text']))
+    return items + [('button', action['label']) for action in entry['actions']]
 
 
 # ---- What AT-SPI shows ---------------------------------------------------------------------------
@@ -271,7 +285,8 @@ def sharing_indicator_hidden():
     """The top bar shows a 'screen sharing' indicator for 5 s after remote input: the screenshots
     wait for it to go."""
     app = shell_app()
-    return not find_all(app, lambda a: role(a) == 'push button' and a.name == 'Stop Screen Sharing')
+    return not find_all(app, lambda a: role(a) == 'push button'
+                        and a.name in ('Stop Screen Sharing', 'Arrêter le partage d’écran'))
 
 
 def screenshot(name, area=None):
@@ -295,7 +310,7 @@ def card_root():
     """The card's menu item, found from a button only it has, while it shows."""
     app = shell_app()
     buttons = find_all(app, lambda a: role(a) == 'push button'
-                       and a.name in ('Continue reading', 'Start reading'))
+                       and a.name in ('Continue reading', 'Start reading') + FRENCH_FIRST_BUTTONS)
     node = buttons[0] if buttons else None
     while node is not None and role(node) != 'menu item':
         node = node.parent
@@ -393,10 +408,9 @@ def main():
     close_overview()
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
 
-    # 2. The placeholder's card: the medium placeholder text and one button, Start reading.
+    # 2. The placeholder's card: its view, one button, Start reading.
     card = open_card(button)
-    expect_card(card, [('label', 'Read Multiverse Reader \u2014 start with Chapter 1'), ('button', 'Start reading')],
-                'placeholder card')
+    expect_card(card, reference_view(), 'placeholder card')
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('placeholder.png')
     close_card()
@@ -435,8 +449,9 @@ def main():
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('panel.png', (0, 0, 1280, 32))
 
-    # 6. The card: cover, chapter, name, progress, new pages, the four buttons.
+    # 6. The card: cover, chapter, name, progress, new pages, the four buttons: the view, exactly.
     card = open_card(button)
+    expect_card(card, reference_view(), 'the view')
     expect_card(card, [
         ('label', f'Chapter {CHAPTER}'), ('label', NAME), ('level bar', f'{PROGRESS}% read ({PROGRESS / 100:.2f})'),
         ('label', f'{PROGRESS}% read'), ('label', f'{NEW_PAGES} new pages'), ('button', 'Continue reading'),
@@ -463,6 +478,26 @@ def main():
         expect_browser(runs, url, label)
         wait_until(f'the card to close after {label}', lambda: card_root() is None)
 
+    # 7b. The other states of the view: a special (universe 3, chapter 2: its page link, no next
+    # chapter) and the last published chapter, caught up (no next chapter, nothing new).
+    for what, change in [
+            ('special', lambda: BUS.call_sync('com.nobadi.DBMultiverse', OBJECT_PATH, WIDGET, 'UpdatePage',
+                                              GLib.Variant('(isisiaya{sv})', (PAGE - 20, 'en', 2, 'The Special Begins', 35, [],
+                                                                              {'universe': GLib.Variant('i', 3)})),
+                                              None, 0, 5000, None)),
+            ('last chapter', lambda: dbmultiverse('update', '--page', str(PAGE + NEW_PAGES)))]:
+        drain()
+        signals_before = len(entry_signals)
+        change()
+        wait_until(f'the reload for the {what}', lambda: len(entry_signals) > signals_before)
+        card = open_card(button)
+        view = reference_view()
+        wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+        wait_until(f'the card to show the {what}', lambda: [(k, t) for k, t, _ in read_card(card)] == view)
+        expect_card(card, view, what)
+        screenshot(f'card-{what.replace(" ", "-")}.png')
+        close_card()
+
     # 8. The service gone: the placeholder. Start reading then opens chapter 1 through the
     # service, which the call starts again (bus activation): the entry shows again.
     owner = BUS.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
@@ -474,8 +509,8 @@ def main():
     wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
     screenshot('panel-no-service.png', (0, 0, 1280, 32))
     card = open_card(button)
-    expect_card(card, [('label', 'Read Multiverse Reader \u2014 start with Chapter 1'), ('button', 'Start reading')],
-                'card with no service')
+    expect_card(card, [('label', 'Read Multiverse Reader'), ('label', 'A Really Strange Tournament!'),
+                       ('button', 'Start reading')], 'card with no service')
     runs = len(browser_runs())
     expect_open(press(card, 'Start reading'), (1, 'dbmultiverse://chapter/1'), 'Start reading')
     expect_browser(runs, f'{SITE}/en/chapters.html?comic=page&chaptersmode=1', 'Start reading')
@@ -507,8 +542,8 @@ def close_overview():
     workspace dots), the top bar's first toggle either way."""
     def activities_checked():
         toggles = find_all(shell_app(), lambda a: role(a) == 'toggle button'
-                           and (a.name in ('', 'Activities')
-                                or any(child is not None and child.name == 'Activities' for child in a)))
+                           and (a.name in ('', 'Activities', 'Activités')
+                                or any(child is not None and child.name in ('Activities', 'Activités') for child in a)))
         toggles = [a for a in toggles if a.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).y == 0]
         return bool(toggles) and toggles[0].getState().contains(pyatspi.STATE_CHECKED)
     wait_until('the overview to show (Activities checked)', activities_checked)
@@ -517,5 +552,58 @@ def close_overview():
     say('overview closed')
 
 
+# ---- The card in a French session (gnome-shell-check.sh --french) ----------------------------------
+# The first button of the card in French (po/fr.po): what card_root finds the card by.
+FRENCH_FIRST_BUTTONS = ('Reprendre la lecture', 'Commencer la lecture')
+
+
+def french_main():
+    """The same card under LANG=fr_FR.UTF-8: the view the service publishes reads French (the
+    service translates it), and the extension's own placeholder, with no service, too (its
+    catalogue, locale/fr/LC_MESSAGES/dbmultiverse.mo in the extension)."""
+    work = os.environ['CARD_CHECK_WORK']
+    placeholder = [('label', 'Lire avec Multiverse Reader'), ('label', 'A Really Strange Tournament!'),
+                   ('button', 'Commencer la lecture')]
+    button, label = wait_for_panel('Lire avec Multiverse Reader', 'the placeholder in French', 20)
+    say(f'top bar: "{label.name}"')
+    close_overview()
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    card = open_card(button)
+    expect_card(card, placeholder, 'placeholder card')
+    close_card()
+
+    # The chapter's name as the French site has it (names are the site's, never translated here).
+    name = 'Goku et Vegeta s’unissent\u00a0!'
+    dbmultiverse('update', '--chapter', str(CHAPTER), '--name', name, '--progress', str(PROGRESS),
+                 '--cover', os.path.join(work, 'cover.png'), '--page', str(PAGE))
+    expected = f'Chap. {CHAPTER} \u00b7 {PROGRESS}\u00a0%'
+    if reference_small() != expected:
+        fail(f'the CLI renders "{reference_small()}", not "{expected}"')
+    wait_for_panel(expected, 'the chapter in French')
+    say(f'top bar: "{expected}"')
+    card = open_card(button)
+    expect_card(card, reference_view(), 'the view')
+    expect_card(card, [
+        ('label', f'Chapitre {CHAPTER}'), ('label', name), ('level bar', f'lu à {PROGRESS}\u00a0% ({PROGRESS / 100:.2f})'),
+        ('label', f'lu à {PROGRESS}\u00a0%'), ('button', 'Reprendre la lecture'), ('button', 'Liste des chapitres')], 'card')
+    wait_until('the screen-sharing indicator to go', sharing_indicator_hidden, 10)
+    screenshot('card-fr.png')
+    close_card()
+
+    owner = BUS.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                          'GetConnectionUnixProcessID', GLib.Variant('(s)', ('com.nobadi.DBMultiverse',)),
+                          None, 0, 5000, None).unpack()[0]
+    os.kill(owner, 15)
+    wait_for_panel('Lire avec Multiverse Reader', "the extension's own placeholder while no service answers")
+    card = open_card(button)
+    expect_card(card, placeholder, 'card with no service')
+    close_card()
+    problems = shell_log_problems()
+    if problems:
+        fail("the shell's log has:\n" + '\n'.join(problems))
+    say('the shell logged nothing about the extension')
+    say('PASS')
+
+
 if __name__ == '__main__':
-    main()
+    french_main() if os.environ.get('CARD_CHECK_MODE') == 'french' else main()

@@ -3,7 +3,7 @@ internal import DBus
 internal import Localization
 internal import Widget
 
-/// The notification for a chapter change, exactly as DESIGN §7 has it.
+/// The notification for a chapter change, as docs/notifications.md has it.
 package enum ChapterNotification {
     package static let appName = "DBMultiverse"
     package static let appIcon = WidgetBus.iconName
@@ -12,8 +12,6 @@ package enum ChapterNotification {
     /// Normal urgency (0 low, 1 normal, 2 critical).
     package static let urgency: UInt8 = 1
     package static let defaultAction = "default"
-    /// The action's label, in the session's language.
-    package static var defaultActionLabel: String { gettext("Continue reading") }
     /// The stack tag: servers that honour one (dunst, swaync, Notify OSD) replace the standing
     /// notification with the same tag even when `replaces_id` is 0, as after a notifier restart.
     package static let stackTag = "dbmultiverse-chapter"
@@ -21,14 +19,16 @@ package enum ChapterNotification {
     /// The `Notify` arguments for `entry`.
     ///
     /// - summary `Chapter 42: <name>`, plain text (the specification gives summaries no markup);
-    /// - body `35% read`, with `&`, `<`, `>` escaped whatever the server advertises: servers
+    /// - body the view's `progress-text`, `35% read`, with `&`, `<`, `>` escaped whatever the server advertises: servers
     ///   without `body-markup` are told to strip markup, and escaping keeps a name-free body
     ///   correct on both kinds;
-    /// - actions `["default", "Continue reading"]` only when the server advertises `actions`;
+    /// - actions `["default", "Continue reading"]` (the label of the view's `open-current`, which
+    ///   the action runs) only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` (a byte), the stack tags, `value` (the
     ///   progress, `i` 0…100: a bar on dunst, swaync and Plasma) and, when the entry has a cover,
     ///   `image-path` as a `file://` URI.
     package static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
+        let view = entry.view
         var hints = commonHints(category: category, stackTag: stackTag)
         hints["value"] = Variant(Int32(min(max(entry.progress, Limits.progress.lowerBound), Limits.progress.upperBound)))
         if let uri = fileURI(forPath: entry.imagePath) { hints["image-path"] = Variant(uri) }
@@ -38,9 +38,8 @@ package enum ChapterNotification {
             appIcon: appIcon,
             // TRANSLATORS: a notification's title: the chapter's number and its name.
             summary: gettext("Chapter %d: %s", entry.chapter, entry.name),
-            // TRANSLATORS: how much of the chapter has been read, e.g. "35% read".
-            body: escapedForMarkup(gettext("%d%% read", entry.progress)),
-            actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
+            body: escapedForMarkup(view.progressText),
+            actions: capabilities.contains("actions") ? [defaultAction, view.label(of: .openCurrent) ?? ""] : [],
             hints: hints,
             expireTimeout: -1
         )

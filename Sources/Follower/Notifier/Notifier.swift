@@ -21,13 +21,12 @@ package enum NotifierEvent: Sendable, Equatable {
     case withdrew(id: UInt32)
     /// The notification server changed owner (`nil`: it left the bus).
     case serverChanged(owner: String?)
-    /// The user clicked the chapter notification: `Open` was called with this link and token.
-    case opened(deepLink: String, token: String?)
-    /// The user clicked the announcement: `ActivateAction` was called with this action and token.
+    /// The user clicked a notification: `ActivateAction` was called with this action and token
+    /// (the chapter notification's `open-current`, the announcement's `open-page`).
     case activated(ApplicationAction, token: String?)
 }
 
-/// The desktop notifier (DESIGN §7, §13): follows `TimelinesReloaded` from the widget service and
+/// The desktop notifier (docs/notifications.md): follows `TimelinesReloaded` from the widget service and
 /// shows two standing desktop notifications, each replaced in place by the next of its kind: the
 /// chapter notification (chapter changes only) and the announcement of new pages.
 ///
@@ -152,7 +151,7 @@ package final class Notifier {
         sendPending()
     }
 
-    /// Takes the standing announcement down once the reader caught up (DESIGN §13): the main
+    /// Takes the standing announcement down once the reader caught up (docs/notifications.md): the main
     /// story's entry, with a known latest page, counts no new page any more. In a special, or with
     /// no catalogue, nothing says the pages were read.
     private func withdrawAnnouncementIfCaughtUp(_ entry: ChapterEntry) {
@@ -222,7 +221,7 @@ package final class Notifier {
         let replacing = current[kind]?.id ?? 0
         let request = switch kind {
         case .chapter: ChapterNotification.request(for: entry, replacing: replacing, capabilities: capabilities)
-        case .pages: PagesNotification.request(for: entry, newPages: entry.newPages, replacing: replacing, capabilities: capabilities)
+        case .pages: PagesNotification.request(for: entry, replacing: replacing, capabilities: capabilities)
         }
         pending[kind] = nil
         busy = true
@@ -238,7 +237,7 @@ package final class Notifier {
                     logger.info("notified chapter \(entry.chapter) (notification \(id))")
                     observer?(.notified(id: id))
                 case .pages:
-                    logger.info("announced \(PagesNotification.summary(newPages: entry.newPages)) up to page \(entry.latestPage) (notification \(id))")
+                    logger.info("announced \(entry.newPages) new pages up to page \(entry.latestPage) (notification \(id))")
                     observer?(.announced(id: id))
                 }
             case .success:
@@ -305,7 +304,7 @@ package final class Notifier {
             let token = activation?.id == id ? activation?.token : nil
             activation = nil
             switch kind {
-            case .chapter: open(standing.entry, token: token)
+            case .chapter: activate(.openCurrent, token: token)
             case .pages: activate(.openPage(standing.entry.firstUnreadPage), token: token)
             }
         case .notificationClosed(let id, let reason):
@@ -325,25 +324,6 @@ package final class Notifier {
         connection.call(widget.activateAction(action, LaunchContext(activationToken: token))) { [logger] result in
             if case .failure(let error) = result {
                 logger.error("cannot run \(action.name): \(error)")
-            }
-        }
-    }
-
-    /// `org.freedesktop.Application.Open([deep link], {"activation-token": token})` on the
-    /// widget service (which D-Bus activation starts if needed).
-    private func open(_ entry: ChapterEntry, token: String?) {
-        let link: DeepLink
-        do {
-            link = try DeepLink(chapter: entry.chapter)
-        } catch {
-            logger.error("cannot open chapter \(entry.chapter): \(error.message)")
-            return
-        }
-        logger.info("opening \(link.uri)")
-        observer?(.opened(deepLink: link.uri, token: token))
-        connection.call(widget.open([.chapter(link)], LaunchContext(activationToken: token))) { [logger] result in
-            if case .failure(let error) = result {
-                logger.error("cannot open \(link.uri): \(error)")
             }
         }
     }

@@ -1,8 +1,9 @@
 package import ComicDomain
 internal import DBus
 internal import Localization
+internal import Widget
 
-/// The announcement of new pages (DESIGN §13): its own category, stack tag and `replaces_id`
+/// The announcement of new pages (docs/notifications.md): its own category, stack tag and `replaces_id`
 /// chain, next to the chapter notification's.
 package enum PagesNotification {
     package static let category = "x-dbmultiverse.pages.published"
@@ -14,21 +15,21 @@ package enum PagesNotification {
         gettext("Read now")
     }
 
-    /// The `Notify` arguments announcing `newPages` new pages after `entry`'s chapter.
+    /// The `Notify` arguments announcing `entry`'s new pages.
     ///
-    /// - summary `3 new pages` (`1 new page`), plain text;
+    /// - summary the view's `new-pages-text`, `3 new pages` (`1 new page`), plain text;
     /// - body `After Chapter 42: <name>`, `&`, `<`, `>` escaped as in the chapter notification;
     /// - actions `["default", "Read now"]` only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` and the stack tags; the cover's
     ///   `image-path` when the entry has one.
-    package static func request(for entry: ChapterEntry, newPages: Int, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
+    package static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
         var hints = ChapterNotification.commonHints(category: category, stackTag: stackTag)
         if let uri = ChapterNotification.fileURI(forPath: entry.imagePath) { hints["image-path"] = Variant(uri) }
         return NotificationRequest(
             appName: ChapterNotification.appName,
             replacesID: id,
             appIcon: ChapterNotification.appIcon,
-            summary: summary(newPages: newPages),
+            summary: entry.view.newPagesText,
             // TRANSLATORS: the new pages notification's text: they come after the chapter being
             // read (its number and its name).
             body: escapedForMarkup(gettext("After Chapter %d: %s", entry.chapter, entry.name)),
@@ -38,8 +39,4 @@ package enum PagesNotification {
         )
     }
 
-    /// `1 new page`, `3 new pages`, in the session's language.
-    package static func summary(newPages: Int) -> String {
-        ngettext("%d new page", "%d new pages", newPages)
-    }
 }

@@ -1,4 +1,5 @@
 package import DBus
+package import Widget
 
 /// The tray's menu as `com.canonical.dbusmenu` serves it: the root (id 0) and the items of the
 /// model, each with the properties that differ from the protocol's defaults; the layout's revision;
@@ -47,7 +48,7 @@ package struct ServedMenu: Sendable, Equatable {
     package func contains(_ id: Int32) -> Bool { id == Self.rootID || item(id) != nil }
 
     /// What clicking `id` does (nil for the root, a separator, the header, or an unknown id).
-    package func action(of id: Int32) -> TrayAction? { item(id)?.action }
+    package func action(of id: Int32) -> ApplicationAction? { item(id)?.action }
 
     /// `GetLayout`: the item `parent` with its children down to `depth` levels (-1: all), each
     /// with the properties in `names` (empty: all). An unknown parent is `InvalidArgs`.

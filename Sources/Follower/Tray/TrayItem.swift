@@ -2,7 +2,7 @@ internal import ComicDomain
 package import DBus
 internal import Glibc
 package import Logging
-internal import Widget
+package import Widget
 
 /// What the tray item did, for tests and diagnostics (delivered on the loop thread).
 package enum TrayEvent: Sendable, Equatable {
@@ -15,7 +15,7 @@ package enum TrayEvent: Sendable, Equatable {
     /// The item shows `model` now; the signals hosts re-read on have been sent.
     case updated(TrayModel)
     /// A click asked the service for this (`nil`: `Activate`, the current chapter).
-    case requested(TrayAction?)
+    case requested(ApplicationAction?)
     /// The service answered such a request with an error.
     case requestFailed(DBusError)
 }
@@ -292,7 +292,7 @@ package final class TrayItem {
     // MARK: Requests to the service
 
     /// Asks the service to run `action` (nil: `Activate`), handing over the host's activation token.
-    private func request(_ action: TrayAction?) {
+    private func request(_ action: ApplicationAction?) {
         let launch = LaunchContext(activationToken: activationToken)
         activationToken = nil
         logger.info("tray: \(action.map { "\($0)" } ?? "activate")")
@@ -304,14 +304,9 @@ package final class TrayItem {
         }
     }
 
-    private func call(for action: TrayAction?, _ launch: LaunchContext) -> MethodCall<Void> {
-        switch action {
-        case nil: widget.activate(launch)
-        case .openCurrent: widget.activateAction(.openCurrent, launch)
-        case .openChapter(let chapter): widget.activateAction(.openChapter(chapter), launch)
-        case .openChapterList: widget.activateAction(.openChapterList, launch)
-        case .openPage(let page): widget.activateAction(.openPage(page), launch)
-        }
+    private func call(for action: ApplicationAction?, _ launch: LaunchContext) -> MethodCall<Void> {
+        guard let action else { return widget.activate(launch) }
+        return widget.activateAction(action, launch)
     }
 
     private func reportOnce(_ key: String, _ text: String) {

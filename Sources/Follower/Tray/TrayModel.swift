@@ -1,8 +1,8 @@
 package import ComicDomain
+package import Widget
 
-/// What the tray item shows for the widget's entry (DESIGN §14), computed without a bus: its
-/// status, its tooltip, and its menu (whose items open the entry's `next-chapter` and
-/// `first-unread-page`).
+/// What the tray item shows for the widget's entry (docs/tray.md), computed without
+/// a bus: its status, its tooltip, and its menu (the entry's view: its actions, labels and all).
 package struct TrayModel: Sendable, Equatable {
     package enum Status: String, Sendable {
         /// Hosts such as Waybar hide a passive item.
@@ -33,40 +33,23 @@ package struct TrayModel: Sendable, Equatable {
         menu = Self.menu(for: entry)
     }
 
-    /// The header (the medium rendering, not clickable); Continue reading (or, with nothing read
-    /// yet, chapter 1); the entry's next chapter, named when the catalogue knows it; the entry's
-    /// first unread page when there are new pages; the chapter list.
+    /// The header (the medium rendering, not clickable), then the view's actions in order, the
+    /// chapter list after a separator.
     private static func menu(for entry: ChapterEntry) -> [TrayMenuItem] {
         var items: [TrayMenuItem] = [.label(.header, entry.rendered(.medium), action: nil), .separator(.afterHeader)]
-        if entry.isPlaceholder {
-            items.append(.label(.continueReading, "Read Chapter 1", action: .openChapter(1)))
-        } else {
-            items.append(.label(.continueReading, "Continue reading", action: .openCurrent))
+        for (index, item) in entry.view.actions.enumerated() {
+            let role: TrayMenuItem.Role = switch item.action {
+            case _ where index == 0: .continueReading
+            case .openCurrent: .continueReading
+            case .openChapter: .nextChapter
+            case .openPage: .newPages
+            case .openChapterList: .chapterList
+            }
+            if role == .chapterList { items.append(.separator(.beforeChapterList)) }
+            items.append(.label(role, item.label, action: item.action))
         }
-        if entry.nextChapter != 0 {
-            let next = entry.nextChapter
-            let name = entry.nextChapterName.isEmpty ? "Next: Chapter \(next)" : "Next: Chapter \(next): \(entry.nextChapterName)"
-            items.append(.label(.nextChapter, name, action: .openChapter(next)))
-        }
-        if entry.firstUnreadPage != 0 {
-            items.append(.label(.newPages, PagesNotification.summary(newPages: entry.newPages), action: .openPage(entry.firstUnreadPage)))
-        }
-        items.append(.separator(.beforeChapterList))
-        items.append(.label(.chapterList, "Chapter list", action: .openChapterList))
         return items
     }
-}
-
-/// What a menu item does when clicked: one of the application's actions (DESIGN §6).
-package enum TrayAction: Sendable, Equatable {
-    /// `open-current`: the chapter being read.
-    case openCurrent
-    /// `open-chapter`: that chapter.
-    case openChapter(Int)
-    /// `open-page`: that page of the comic.
-    case openPage(Int)
-    /// `open-chapter-list`: the site's chapter list.
-    case openChapterList
 }
 
 /// One item of the tray's menu. Each role keeps its id whatever else the menu holds, so a host
@@ -86,17 +69,17 @@ package struct TrayMenuItem: Sendable, Equatable {
     package let role: Role
     package let kind: Kind
     /// What a click does; nil for an item that can't be clicked.
-    package let action: TrayAction?
+    package let action: ApplicationAction?
 
     package var id: Int32 { role.rawValue }
 
-    package init(role: Role, kind: Kind, action: TrayAction?) {
+    package init(role: Role, kind: Kind, action: ApplicationAction?) {
         self.role = role
         self.kind = kind
         self.action = action
     }
 
-    static func label(_ role: Role, _ text: String, action: TrayAction?) -> TrayMenuItem {
+    static func label(_ role: Role, _ text: String, action: ApplicationAction?) -> TrayMenuItem {
         TrayMenuItem(role: role, kind: .label(shortened(text)), action: action)
     }
 

@@ -22,10 +22,11 @@ func expectError<Reply>(_ name: String, containing texts: [String], sourceLocati
 /// The full name of a contract error.
 func comicError(_ short: String) -> String { "com.nobadi.DBMultiverse.Error." + short }
 
-/// The entry keys of DESIGN §4 and §13, and what the cards' buttons open (§15).
+/// The entry's keys (docs/dbus-api.md): the chapter, the new pages, what the view's actions open,
+/// and the view.
 let entryKeys: Set<String> = [
     "chapter", "name", "progress", "image-path", "deep-link", "date", "family", "is-placeholder", "universe", "latest-page", "new-pages",
-    "next-chapter", "first-unread-page", "next-chapter-name",
+    "next-chapter", "first-unread-page", "next-chapter-name", "panel-text", "title", "progress-text", "new-pages-text", "actions",
 ]
 
 extension Dictionary where Key == String, Value == Variant {

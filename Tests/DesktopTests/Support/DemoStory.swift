@@ -18,10 +18,12 @@ enum DemoStory {
 
     static var chapter: Int { number("CHAPTER") }
     static var name: String { values["NAME"] ?? "" }
+    /// The next chapter's name (the catalogue has chapter + 1 from the page after the reader's next).
+    static var nextName: String { values["NEXT_NAME"] ?? "" }
     static var progress: Int { number("PROGRESS") }
     /// The page the reader is on.
     static var page: Int { number("PAGE") }
     static var newPages: Int { number("LATEST_PAGE") - page }
-    /// The small rendering (DESIGN §13): `Ch. 42 · 35% · 3 new`.
+    /// The small rendering (the view's panel-text): `Ch. 42 · 35% · 3 new`.
     static var small: String { "Ch. \(chapter) · \(progress)% · \(newPages) new" }
 }

@@ -1,7 +1,8 @@
-// The card, inside the indicator's menu: the cover, the chapter, its name, a progress bar with
-// `35% read`, the new pages, and the actions as buttons (DESIGN §15). Built from cardModel.js's
-// model; every text is an St.Label and every action an St.Button with that text, so screen
-// readers (and the tests, through AT-SPI) read the card as it is shown.
+// The card, inside the indicator's menu: the cover, the entry's view (title, name, a progress bar
+// with its progress-text, new-pages-text) and its actions as buttons (docs/gnome-shell.md). It
+// draws what the service decided and decides nothing; every text is an St.Label and every action
+// an St.Button with that text, so screen readers (and the tests, through AT-SPI) read the card as
+// it is shown.
 import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
 import St from 'gi://St';
@@ -22,7 +23,7 @@ function verticalBox(params) {
 
 export class Card {
     // menu: the PopupMenu to fill; iconFile: the app icon (a Gio.File), shown when there is no
-    // cover; onPress(button): a button of the model was pressed.
+    // cover; onPress(action): a button was pressed, with its entry of the view's `actions`.
     constructor(menu, iconFile, onPress) {
         this._iconFile = iconFile;
         this._onPress = onPress;
@@ -48,9 +49,7 @@ export class Card {
         this._progress = new BarLevel({style_class: 'slider dbmultiverse-progress', x_expand: true});
         this._progressText = new St.Label({style_class: 'dbmultiverse-progress-text'});
         this._newPages = new St.Label({style_class: 'dbmultiverse-new-pages'});
-        this._text = new St.Label({style_class: 'dbmultiverse-placeholder'});
-        this._text.clutter_text.line_wrap = true;
-        for (const child of [this._title, this._name, this._progress, this._progressText, this._newPages, this._text])
+        for (const child of [this._title, this._name, this._progress, this._progressText, this._newPages])
             details.add_child(child);
         this._buttons = verticalBox({style_class: 'dbmultiverse-buttons', x_expand: true});
         details.add_child(this._buttons);
@@ -59,33 +58,28 @@ export class Card {
         menu.addMenuItem(item);
     }
 
-    // Shows a model of cardModel.js.
-    show(model) {
-        this._showCover(model.coverPath);
+    // Draws an entry (the unpacked a{sv}): a text is shown when the view has one.
+    show(entry) {
+        this._showCover(entry['image-path']);
+        this._title.text = entry.title;
+        this._name.text = entry.name;
         for (const label of [this._title, this._name, this._progressText, this._newPages])
-            label.visible = !model.isPlaceholder;
-        this._progress.visible = !model.isPlaceholder;
-        this._text.visible = model.isPlaceholder;
-        if (model.isPlaceholder) {
-            this._text.text = model.text;
-        } else {
-            this._title.text = model.title;
-            this._name.text = model.name;
-            this._progress.value = model.progress;
-            this._progress.accessible_name = model.progressText;
-            this._progressText.text = model.progressText;
-            this._newPages.text = model.newPagesText;
-            this._newPages.visible = model.newPagesText !== '';
-        }
+            label.visible = label.text !== '';
+        this._progressText.text = entry['progress-text'];
+        this._progressText.visible = this._progress.visible = entry['progress-text'] !== '';
+        this._progress.value = Math.min(Math.max(entry.progress, 0), 100) / 100;
+        this._progress.accessible_name = entry['progress-text'];
+        this._newPages.text = entry['new-pages-text'];
+        this._newPages.visible = entry['new-pages-text'] !== '';
         this._buttons.destroy_all_children();
-        for (const button of model.buttons) {
+        for (const action of entry.actions) {
             const widget = new St.Button({
-                label: button.label,
+                label: action.label,
                 style_class: 'button dbmultiverse-button',
                 can_focus: true,
                 x_expand: true,
             });
-            widget.connect('clicked', () => this._onPress(button));
+            widget.connect('clicked', () => this._onPress(action));
             this._buttons.add_child(widget);
         }
     }

@@ -1,4 +1,4 @@
-// The top-bar button: the small rendering of the published entry, and the card as its menu.
+// The top-bar button: the published entry's panel-text, and the card as its menu.
 import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
@@ -9,7 +9,7 @@ import St from 'gi://St';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 
 import {Card} from './card.js';
-import {cardModel} from './cardModel.js';
+import {placeholderEntry} from './cardModel.js';
 import {WidgetClient} from './widgetClient.js';
 
 const APP_ID = 'com.nobadi.DBMultiverse';
@@ -36,8 +36,8 @@ function platformData() {
 
 export const Indicator = GObject.registerClass(
 class DBMultiverseIndicator extends PanelMenu.Button {
-    // extensionPath: the extension's folder (its icon).
-    _init(extensionPath) {
+    // extensionPath: the extension's folder (its icon); gettext: the extension's, for the placeholder.
+    _init(extensionPath, gettext) {
         super._init(0.5, 'DBMultiverse');
         const iconFile = Gio.File.new_for_path(`${extensionPath}/icons/${APP_ID}.svg`);
         const box = new St.BoxLayout({style_class: 'panel-status-indicators-box'});
@@ -46,20 +46,22 @@ class DBMultiverseIndicator extends PanelMenu.Button {
         box.add_child(this._label);
         this.add_child(box);
 
+        this._gettext = gettext;
         this._card = new Card(this.menu, iconFile, button => this._open(button));
         this._client = new WidgetClient(entry => this._show(entry));
         this._show(this._client.entry);
     }
 
+    // Draws the entry's view; the placeholder while no service answers.
     _show(entry) {
-        const model = cardModel(entry);
-        this._label.text = model.panelText;
-        this._card.show(model);
+        entry = entry ?? placeholderEntry(this._gettext);
+        this._label.text = entry['panel-text'];
+        this._card.show(entry);
     }
 
-    _open(button) {
+    _open(action) {
         this.menu.close();
-        this._client.open(button, platformData());
+        this._client.activate(action, platformData());
     }
 
     _onDestroy() {

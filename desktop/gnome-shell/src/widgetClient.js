@@ -52,21 +52,19 @@ export class WidgetClient {
         return this._entry;
     }
 
-    // Opens what a card button names ({uri} or {action, parameter}, see cardModel.js), passing
-    // platformData (a{sv}: the activation token) so that the browser window may take focus.
-    open(button, platformData) {
-        const [method, parameters] = button.uri
-            ? ['Open', new GLib.Variant('(asa{sv})', [[button.uri], platformData])]
-            : ['ActivateAction', new GLib.Variant('(sava{sv})', [button.action,
-                button.parameter === undefined ? [] : [new GLib.Variant('i', button.parameter)],
-                platformData])];
-        Gio.DBus.session.call(BUS_NAME, OBJECT_PATH, APPLICATION_INTERFACE, method, parameters,
+    // Runs an action of the view ({label, action, parameter?}: org.freedesktop.Application's
+    // ActivateAction), passing platformData (a{sv}: the activation token) so that the browser
+    // window may take focus.
+    activate(action, platformData) {
+        const parameters = new GLib.Variant('(sava{sv})', [action.action,
+            action.parameter === undefined ? [] : [new GLib.Variant('i', action.parameter)], platformData]);
+        Gio.DBus.session.call(BUS_NAME, OBJECT_PATH, APPLICATION_INTERFACE, 'ActivateAction', parameters,
             null, Gio.DBusCallFlags.NONE, -1, this._cancellable, (connection, result) => {
                 try {
                     connection.call_finish(result);
                 } catch (error) {
                     if (!error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
-                        console.warn(`DBMultiverse: ${button.label} failed: ${error.message}`);
+                        console.warn(`DBMultiverse: ${action.label} failed: ${error.message}`);
                 }
             });
     }
@@ -94,11 +92,14 @@ export class WidgetClient {
             });
     }
 
-    // Reads the cached property (gone while the name has no owner) and reports a change only.
+    // Reads the cached property (gone while the name has no owner) and reports a change only:
+    // the service's one "changed?" rule, the entry without `date` (docs/dbus-api.md), its keys
+    // sorted (an a{sv} has no order).
     _update() {
         const variant = this._proxy.get_name_owner() ? this._proxy.get_cached_property('Entry') : null;
         const entry = variant ? variant.recursiveUnpack() : null;
-        const shown = JSON.stringify(entry);
+        const shown = JSON.stringify(entry, (key, value) => key === 'date' ? undefined
+            : value?.constructor === Object ? Object.fromEntries(Object.entries(value).sort()) : value);
         if (shown === this._shown)
             return;
         this._entry = entry;

@@ -1,7 +1,8 @@
 // The card's bus client (src/widgetClient.js) under gjs, in both builds, against the real service
 // on the bus in DBUS_SESSION_BUS_ADDRESS (a private bus that activates it, GnomeShellExtensionTests):
 // it starts the service, follows its entry, shows nothing (null) while the service is gone and
-// follows it again when it is back, opens through org.freedesktop.Application, and is silent after
+// follows it again when it is back, runs the view's actions through org.freedesktop.Application, is
+// silent for a reload that changes the date alone, and is silent after
 // destroy(). Each style runs the same steps; the entry changes with the real `dbmultiverse` CLI.
 //
 // gjs -m widgetClient.test.js BUILD_43 BUILD_45 DBMULTIVERSE
@@ -73,9 +74,21 @@ for (const [style, module] of Object.entries(styles)) {
     cli('update', '--chapter', `${chapter}`, '--name', `Chapter ${chapter}`, '--progress', '35');
     check(`${style}: follows a chapter change`,
         waitFor(() => seen.at(-1)?.chapter === chapter && client.entry?.chapter === chapter), JSON.stringify(seen.at(-1)));
-    check(`${style}: the entry has the service's keys`,
-        client.entry['deep-link'] === `dbmultiverse://chapter/${chapter}` && client.entry['next-chapter'] === chapter + 1
-        && client.entry['is-placeholder'] === false, JSON.stringify(client.entry));
+    check(`${style}: the entry has the service's keys and its view`,
+        client.entry['deep-link'] === `dbmultiverse://chapter/${chapter}` && client.entry['is-placeholder'] === false
+        && client.entry.title === `Chapter ${chapter}` && client.entry['panel-text'] === `Ch. ${chapter} \u00B7 35%`
+        && JSON.stringify(client.entry.actions.map(a => [a.label, a.action, a.parameter ?? null]))
+            === JSON.stringify([['Continue reading', 'open-current', null], ['Chapter list', 'open-chapter-list', null]]),
+        JSON.stringify(client.entry));
+
+    // A reload that changes nothing but the entry's date is no change (the one "changed?" rule).
+    const beforeReload = seen.length, reloadsBeforeReload = reloads;
+    cli('reload');
+    waitFor(() => reloads > reloadsBeforeReload);
+    while (GLib.MainContext.default().pending())
+        GLib.MainContext.default().iteration(false);
+    check(`${style}: a new date alone is not shown again`, reloads > reloadsBeforeReload && seen.length === beforeReload,
+        `reloads ${reloads - reloadsBeforeReload}, changes ${seen.length - beforeReload}`);
 
     const count = seen.length;
     GLib.spawn_command_line_sync(`kill ${servicePid()}`);
@@ -83,10 +96,10 @@ for (const [style, module] of Object.entries(styles)) {
     cli('entry');  // starts it again (bus activation)
     check(`${style}: follows the service when it is back`, waitFor(() => seen.at(-1)?.chapter === chapter));
 
-    client.open({label: 'Continue reading', uri: `dbmultiverse://chapter/${chapter}`}, {});
-    check(`${style}: opens a link (Open)`,
+    client.activate(client.entry.actions[0], {});
+    check(`${style}: runs the view's Continue reading (open-current: the entry's deep link)`,
         waitFor(() => opened.some(([n, link]) => n === chapter && link === `dbmultiverse://chapter/${chapter}`)));
-    client.open({label: 'Next chapter', action: 'open-chapter', parameter: chapter + 1},
+    client.activate({label: 'Next chapter', action: 'open-chapter', parameter: chapter + 1},
         {'activation-token': new GLib.Variant('s', 'token')});
     check(`${style}: runs an action with its parameter (ActivateAction)`,
         waitFor(() => opened.some(([n]) => n === chapter + 1)));

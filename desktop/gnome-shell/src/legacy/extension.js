@@ -1,6 +1,7 @@
 // GNOME Shell 43–44 (imports): what ../extension.js is for 45 and later.
 /* exported init */
 const Main = imports.ui.main;
+const ExtensionUtils = imports.misc.extensionUtils;
 const {Indicator} = imports.misc.extensionUtils.getCurrentExtension().imports.indicator;
 
 class DBMultiverseExtension {
@@ -9,7 +10,7 @@ class DBMultiverseExtension {
     }
 
     enable() {
-        this._indicator = new Indicator(this._metadata.path);
+        this._indicator = new Indicator(this._metadata.path, ExtensionUtils.gettext);
         Main.panel.addToStatusArea(this._metadata.uuid, this._indicator);
     }
 
@@ -20,5 +21,7 @@ class DBMultiverseExtension {
 }
 
 function init(metadata) {
+    // The metadata's gettext-domain, bound to the extension's locale/ folder (else the system's).
+    ExtensionUtils.initTranslations();
     return new DBMultiverseExtension(metadata);
 }

@@ -1,48 +1,35 @@
-// The widget in a panel (DESIGN §15): the icon and the small rendering (`Ch. 42 · 35%`,
-// `Ch. 42 · 35% · 3 new`, or `Read Multiverse Reader`). Plain Qt Quick like Card.qml, so
-// qmltestrunner tests it; main.qml makes a click open the card.
+// The widget in a panel (docs/plasma.md): the icon and the entry's panel-text. No Plasmoid in it,
+// like Card.qml, so qmltestrunner tests it; main.qml makes a click open the card.
 import QtQuick 2.15
-import QtQuick.Controls 2.15
 import QtQuick.Layouts 1.15
+import org.kde.plasma.components 3.0 as PlasmaComponents3 //5
+import org.kde.kirigami 2.20 as Kirigami //5
+import org.kde.plasma.components as PlasmaComponents3 //6
+import org.kde.kirigami as Kirigami //6
+import "placeholder.js" as Placeholder
 
 RowLayout {
     id: compact
 
     /// The entry, as in Card.qml.
-    property var entry: null
+    property var entry: Placeholder.entry()
     property url icon: Qt.resolvedUrl("../images/com.nobadi.DBMultiverse.svg")
-    /// The colour of every text: main.qml hands in the Plasma theme's; a label's own by default.
-    property color textColor: paletteSource.color
-    property var tr: function (text, argument) { return argument === undefined ? text : text.replace("%1", argument) }
+    readonly property string text: entry["panel-text"]
 
-    readonly property bool placeholder: !entry || entry["is-placeholder"] === true
-    /// The small rendering, as `dbmultiverse entry --family small` prints it.
-    readonly property string text: placeholder ? tr("Read Multiverse Reader")
-        : tr("Ch. %1", entry.chapter) + " · " + tr("%1%", entry.progress)
-            + ((entry["new-pages"] || 0) > 0 ? " · " + tr("%1 new", entry["new-pages"]) : "")
+    spacing: Kirigami.Units.smallSpacing
 
-    spacing: 4
-
-    Image {
+    Kirigami.Icon {
         source: compact.icon
-        sourceSize.width: height
-        sourceSize.height: height
-        fillMode: Image.PreserveAspectFit
         Layout.fillHeight: true
         Layout.preferredWidth: height
-        Layout.minimumHeight: 16
+        Layout.minimumHeight: Kirigami.Units.iconSizes.small
         Accessible.ignored: true
     }
-    Label {
-        color: compact.textColor
-        objectName: "smallRendering"
+    PlasmaComponents3.Label {
+        objectName: "panelText"
         text: compact.text
+        textFormat: Text.PlainText
         verticalAlignment: Text.AlignVCenter
         Layout.fillHeight: true
-    }
-
-    Label {
-        id: paletteSource
-        visible: false
     }
 }

@@ -1,11 +1,12 @@
-// The DBMultiverse widget (DESIGN §15), for Plasma 5 and Plasma 6 from this one file:
+// The DBMultiverse widget (docs/plasma.md), for Plasma 5 and Plasma 6 from this one file:
 // scripts/plasmoid.sh keeps the lines marked //5 or //6 for its build and drops the others.
 // It owns the data source and chooses the representations; Card.qml and CompactView.qml show.
 //
 // Data: `dbmultiverse watch --format json --next [--after TOKEN]` through the executable data
 // engine, as a long-poll: each answer is the entry (with its token), and the command runs again
-// at once with that token, to exit only at the next change. No timer: between changes the one
-// thing running is that blocked command.
+// at once with that token, to exit only at the next change: between changes the one thing running
+// is that blocked command. Only a failed or unreadable answer starts a timer: the question is asked
+// again after a delay that grows (1 s, doubled up to a minute) until an answer is read.
 import QtQuick 2.15 //5
 import QtQuick //6
 import QtQuick.Layouts 1.15 //5
@@ -14,7 +15,9 @@ import org.kde.plasma.plasmoid 2.0 //5
 import org.kde.plasma.plasmoid //6
 import org.kde.plasma.core 2.0 as PlasmaCore //5
 import org.kde.plasma.plasma5support as P5Support //6
+import org.kde.kirigami 2.20 as Kirigami //5
 import org.kde.kirigami as Kirigami //6
+import "placeholder.js" as Placeholder
 
 Item { //5
 PlasmoidItem { //6
@@ -22,34 +25,37 @@ PlasmoidItem { //6
 
     /// The installed binary, written in by `make install` (scripts/plasmoid.sh).
     readonly property string binary: "@DBMULTIVERSE@"
-    /// The last entry shown (null before the first answer) and its token.
-    property var entry: null
+    /// The last entry shown (the placeholder while no service answers) and its token.
+    property var entry: placeholder()
     property string token: ""
+    /// The wait before asking again after a failed or unreadable answer, in ms.
+    property int retryDelay: 1000
 
     /// The next question: `exec`, so that the shell the engine starts leaves only the command.
     readonly property string watchCommand: "exec " + shellWord(binary) + " watch --format json --next"
         + (token === "" ? "" : " --after " + token)
 
+    /// The no-service placeholder in the session's language (the widget's i18n catalogue).
+    function placeholder() {
+        return Placeholder.entry(function (text) { return i18n(text) })
+    }
+
     function shellWord(text) {
         return "'" + text.replace(/'/g, "'\\''") + "'"
     }
 
-    /// The theme's text colour, for the card's and the panel's texts.
-    readonly property color textColor: PlasmaCore.ColorScope.textColor //5
-    readonly property color textColor: Kirigami.Theme.textColor //6
-
-    function translate(text, argument) {
-        return argument === undefined ? i18n(text) : i18n(text, argument)
-    }
-
-    function translatePlural(one, many, count) {
-        return i18np(one, many, count)
-    }
-
-    /// Runs one of the application's actions, as the tray menu does.
-    function activate(action, number) {
-        var command = "exec " + shellWord(binary) + " activate " + action + (number > 0 ? " " + number : "")
+    /// Runs one of the view's actions, as the tray menu does.
+    function activate(action, parameter) {
+        var command = "exec " + shellWord(binary) + " activate " + shellWord(action) + (parameter > 0 ? " " + parameter : "")
         runner.connectSource(command)
+    }
+
+    /// An answer that could not be used: ask again later, each time waiting longer.
+    function retryLater(why) {
+        console.warn("dbmultiverse: " + why + "; asking again in " + retryDelay + " ms")
+        retry.interval = retryDelay
+        retry.start()
+        retryDelay = Math.min(retryDelay * 2, 60000)
     }
 
     Plasmoid.icon: "com.nobadi.DBMultiverse" //5
@@ -75,28 +81,31 @@ PlasmoidItem { //6
             id: compactView
             anchors.fill: parent
             entry: root.entry
-            tr: root.translate
-            textColor: root.textColor
         }
     }
 
+    // The card fits its content: its own size plus the margins, nothing stretched in between.
     Plasmoid.fullRepresentation: Item { //5
     fullRepresentation: Item { //6
-        Layout.minimumWidth: Math.round(Qt.application.font.pixelSize * 20)
-        Layout.minimumHeight: card.implicitHeight + 24
-        Layout.preferredWidth: Math.round(Qt.application.font.pixelSize * 26)
-        Layout.preferredHeight: card.implicitHeight + 24
+        Layout.minimumWidth: Kirigami.Units.gridUnit * 18
+        Layout.preferredWidth: Kirigami.Units.gridUnit * 22
+        Layout.minimumHeight: card.implicitHeight + 2 * Kirigami.Units.largeSpacing
+        Layout.preferredHeight: Layout.minimumHeight
 
         Card {
             id: card
-            anchors.fill: parent
-            anchors.margins: 12
+            anchors.top: parent.top
+            anchors.left: parent.left
+            anchors.right: parent.right
+            anchors.margins: Kirigami.Units.largeSpacing
             entry: root.entry
-            tr: root.translate
-            trPlural: root.translatePlural
-            textColor: root.textColor
-            onActivated: function (action, number) { root.activate(action, number) }
+            onActivated: function (action, parameter) { root.activate(action, parameter) }
         }
+    }
+
+    Timer {
+        id: retry
+        onTriggered: watcher.connectSource(root.watchCommand)
     }
 
     PlasmaCore.DataSource { //5
@@ -107,13 +116,26 @@ PlasmoidItem { //6
         onNewData: function (sourceName, data) {
             disconnectSource(sourceName)
             if (data["exit code"] !== 0) {
-                // No bus, or no binary: nothing would change by asking again at once.
-                console.warn("dbmultiverse: " + sourceName + " exited " + data["exit code"] + ": " + data.stderr)
+                // No service answered (or no bus, no binary): the placeholder until one does.
+                root.entry = root.placeholder()
+                root.token = ""
+                root.retryLater(sourceName + " exited " + data["exit code"] + ": " + data.stderr)
                 return
             }
-            var answer = JSON.parse(data.stdout)
+            var answer
+            try {
+                answer = JSON.parse(data.stdout)
+            } catch (error) {
+                root.retryLater("unreadable answer (" + error + "): " + data.stdout)
+                return
+            }
+            if (typeof answer !== "object" || answer === null || typeof answer.token !== "string" || !Array.isArray(answer.actions)) {
+                root.retryLater("an answer without a token or actions: " + data.stdout)
+                return
+            }
             root.entry = answer
             root.token = answer.token
+            root.retryDelay = 1000
             connectSource(root.watchCommand)
         }
     }
