@@ -12,26 +12,41 @@
 # configuration (this machine's url.insteadOf points github.com at local copies). Then it moves
 # the .deb, its -dbgsym, the .buildinfo and the .changes to OUTPUT_DIR. Nothing is built in the
 # work tree.
+#   scripts/binary-package.sh --again TREE OUTPUT_DIR
+# builds the same way in TREE, an unpacked source kept from an earlier build, without
+# dpkg-buildpackage's clean step (-nc; dh_clean only forgets which dh steps ran), so the release
+# build in TREE/.build-deb is reused: scripts/test-package.sh's fast route for the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dsc=$(realpath "${1:?usage: $0 SOURCE.dsc OUTPUT_DIR}")
-out=${2:?usage: $0 SOURCE.dsc OUTPUT_DIR}
-build=.build-deb-package
-
-rm -rf "$build"
-mkdir -p "$build" "$out"
-dpkg-source --extract "$dsc" "$build/source" >"$build/extract.log" 2>&1 || { cat "$build/extract.log" >&2; exit 1; }
+usage="usage: $0 SOURCE.dsc OUTPUT_DIR | --again TREE OUTPUT_DIR"
+again=""
+if [ "${1:-}" = "--again" ]; then again=1; shift; fi
+out=${2:?$usage}
+if [ -n "$again" ]; then
+    tree=$(realpath "${1:?$usage}")
+    build=$(dirname "$tree")
+    (cd "$tree" && dh_clean)
+    mkdir -p "$out"
+else
+    dsc=$(realpath "${1:?$usage}")
+    build="$PWD/.build-deb-package"
+    tree="$build/source"
+    rm -rf "$build"
+    mkdir -p "$build" "$out"
+    dpkg-source --extract "$dsc" "$tree" >"$build/extract.log" 2>&1 || { cat "$build/extract.log" >&2; exit 1; }
+fi
 offline=()
 if unshare -n true 2>/dev/null; then
     offline=(unshare -n -- sh -c 'ip link set dev lo up && exec "$@"' offline)
-    echo "binary-package.sh: building $(basename "$dsc") in $build/source with the network off (unshare -n, loopback only)"
+    echo "binary-package.sh: building in $tree with the network off (unshare -n, loopback only)"
 else
     echo "binary-package.sh: unshare -n is not allowed for $(id -un) (root only): building with the network on" >&2
 fi
+rm -rf "$build/home"
 mkdir "$build/home"
-(cd "$build/source" && env HOME="$PWD/../home" GIT_CONFIG_NOSYSTEM=1 "${offline[@]}" dpkg-buildpackage -us -uc -b)
+(cd "$tree" && env HOME="$build/home" GIT_CONFIG_NOSYSTEM=1 "${offline[@]}" dpkg-buildpackage -us -uc -b ${again:+-nc})
 
-version=$(cd "$build/source" && dpkg-parsechangelog -SVersion)
+version=$(cd "$tree" && dpkg-parsechangelog -SVersion)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 for file in "$build"/*_"${version}_$arch".*; do
     mv -f "$file" "$out/"

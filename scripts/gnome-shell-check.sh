@@ -20,6 +20,9 @@
 #            and the extension's own no-service placeholder read in French; card-fr.png kept
 #        scripts/gnome-shell-check.sh --idle SECONDS [PATH]        gnome-shell's CPU time over
 #            SECONDS quiet seconds without the extension, then with it (utime+stime, clock ticks)
+#        scripts/gnome-shell-check.sh --installed                  the check against the installed
+#            package (/usr/bin/dbmultiverse, the system's extension), as root in a throw-away
+#            system: a release's chroot (scripts/release-check.sh runs it there)
 # (default binary: .build/debug/dbmultiverse). Exit status: 0 passed, 1 failed, 77 skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,8 +65,12 @@ if [ "${1:-}" = "--in-bus" ]; then
     trap cleanup EXIT INT TERM
 
     # What the shell reads at start: no animations (the screenshots catch no half-open menu), no
-    # banners over the card, no welcome tour.
+    # banners over the card, no welcome tour, the plain background (Debian 13's wallpaper would be
+    # behind the card in the screenshots, which are cropped on a plain one).
     gsettings set org.gnome.desktop.interface enable-animations false
+    gsettings set org.gnome.desktop.background picture-uri ''
+    gsettings set org.gnome.desktop.background picture-uri-dark ''
+    gsettings set org.gnome.desktop.background primary-color '#023c88'
     gsettings set org.gnome.desktop.notifications show-banners false
     gsettings set org.gnome.shell welcome-dialog-last-shown-version 9999
 
@@ -132,8 +139,9 @@ if [ "${1:-}" = "--session" ]; then
 fi
 
 # ---- Set-up, as whoever runs the script -----------------------------------------------------
-mode=check seconds=0
+mode=check seconds=0 installed=""
 if [ "${1:-}" = "--idle" ]; then mode=idle seconds="${2:?--idle SECONDS}"; shift 2; fi
+if [ "${1:-}" = "--installed" ]; then installed=/usr; set -- /usr/bin/dbmultiverse; fi
 if [ "${1:-}" = "--french" ]; then mode=french; shift; fi
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
@@ -152,10 +160,25 @@ shots="${SCREENSHOT_DIR:-$(mktemp -d /tmp/dbm-gnome-shots.XXXXXX)}"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$shots"
 # Installed as `make install` does it, into a prefix the session puts on XDG_DATA_DIRS (as the
-# package's /usr): a system extension, which the shell never asks extensions.gnome.org about.
-install_into_prefix "$binary"
-[ -f "$work/prefix/share/gnome-shell/extensions/$uuid/metadata.json" ] || { echo "make install put no extension in the prefix" >&2; exit 1; }
-cp -r "scripts/gnome-shell-check/$helper" "$work/prefix/share/gnome-shell/extensions/"
+# package's /usr): a system extension, which the shell never asks extensions.gnome.org about. Or
+# the package's, installed in this throw-away system.
+if [ -n "$installed" ]; then
+    extensions=/usr/share/gnome-shell/extensions
+    [ -f "$extensions/$uuid/metadata.json" ] || { echo "the package installed no extension in $extensions" >&2; exit 1; }
+else
+    install_into_prefix "$binary"
+    extensions="$work/prefix/share/gnome-shell/extensions"
+    [ -f "$extensions/$uuid/metadata.json" ] || { echo "make install put no extension in the prefix" >&2; exit 1; }
+fi
+shell_version="$(gnome-shell --version | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')"
+echo "$(gnome-shell --version); the extension's shell-version: $(/usr/bin/python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["shell-version"]))' "$extensions/$uuid/metadata.json")"
+# The test helper in the form this shell loads: a script up to 44, a module from 45 on.
+if [ "${shell_version:-0}" -ge 45 ]; then
+    mkdir -p "$extensions/$helper"
+    cp scripts/gnome-shell-check/unsafe-mode-45/* "$extensions/$helper/"
+else
+    cp -r "scripts/gnome-shell-check/$helper" "$extensions/"
+fi
 
 # The browser: a recorder of what the service starts (the URL and the activation token it passes).
 cat >"$work/browser" <<SCRIPT

@@ -24,12 +24,17 @@ cd "$(dirname "$0")/.."
 #   and Layouts modules; libqt5svg5: the SVG icon) and Qt 6 (the same from Debian's Qt 6; libqt6svg6).
 # - the notifications in a real notification server (DunstNotificationTests): dunst, under xvfb,
 #   its screenshots taken with imagemagick.
+# - the cards on other Debian releases, from the installed package (ReleaseCardTests): debootstrap
+#   makes the releases' chroots (scripts/release-chroot.sh), and the package is built as debian/
+#   builds it (scripts/test-package.sh: debhelper, dpkg-dev, fakeroot; iproute2: the offline build's
+#   loopback).
 # With the argument `deb` (make dist, make deb, make deb-test), also what builds and checks the
 # Debian package; iproute2: the offline build's loopback (binary-package.sh); xvfb and imagemagick:
 # deb-test.sh's browsers on a display, and its screenshots.
 packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
-    libjpeg-dev libpng-dev sway waybar grim gcc appstream gettext locales libglib2.0-dev)
+    libjpeg-dev libpng-dev sway waybar grim gcc appstream gettext locales libglib2.0-dev
+    debootstrap debhelper dpkg-dev fakeroot iproute2)
 desktop_packages=(python3-pyatspi at-spi2-core
     gnome-shell gjs dconf-service
     plasma-sdk plasma-desktop xvfb imagemagick

@@ -21,12 +21,17 @@
 #        scripts/plasma-card-check.sh --french [PATH]: the card in a French session instead
 #            (LANG=fr_FR.UTF-8 for the viewer, the service and the CLI): the view and the widget's
 #            own no-service placeholder (its catalogue, contents/locale) read French; card-fr.png
+#                                   scripts/plasma-card-check.sh --installed
+# (--installed: the installed package's binary and plasmoid instead of `make install`'s, as root in
+# a throw-away system: a release's chroot, where scripts/release-check.sh runs it.)
 # Exit status: 0 every check passed, 1 one failed, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repository="$PWD"
 french=no
 if [ "${1:-}" = "--french" ]; then french=yes; shift; fi
+installed_package=""
+if [ "${1:-}" = "--installed" ]; then installed_package=/usr; set -- /usr/bin/dbmultiverse; fi
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
 for tool in plasmoidviewer Xvfb import convert dbus-daemon dbus-monitor busctl /usr/bin/python3 /usr/libexec/at-spi-bus-launcher; do
@@ -55,18 +60,25 @@ if [ "$french" = yes ]; then
     unset LANGUAGE LC_ALL LC_MESSAGES
 fi
 
-# Installed as a user installs it (the prefix's binary is the one under test).
-make --no-print-directory -s install PREFIX="$work/prefix" BINARY="$binary" >"$work/install.log" 2>&1 \
-    || { cat "$work/install.log" >&2; exit 1; }
-installed="$work/prefix/bin/dbmultiverse"
-package="$work/prefix/share/plasma/plasmoids/com.nobadi.dbmultiverse"
-[ -f "$package/metadata.json" ] || fail "make install put no plasmoid in $package"
+# Installed as a user installs it (the prefix's binary is the one under test), or by the package.
+prefix="$work/prefix"
+if [ -n "$installed_package" ]; then
+    prefix="$installed_package"
+else
+    make --no-print-directory -s install PREFIX="$prefix" BINARY="$binary" >"$work/install.log" 2>&1 \
+        || { cat "$work/install.log" >&2; exit 1; }
+fi
+installed="$prefix/bin/dbmultiverse"
+package="$prefix/share/plasma/plasmoids/com.nobadi.dbmultiverse"
+[ -f "$package/metadata.json" ] || fail "no plasmoid was installed in $package"
 grep -q "\"$installed\"" "$package/contents/ui/main.qml" || fail "the installed main.qml does not run $installed"
-echo "plasmoid: $package -> $(readlink "$package")"
+# The build installed: Plasma 6's metadata names its minimum API version, Plasma 5's does not.
+build=5; grep -q '"X-Plasma-API-Minimum-Version": "6' "$package/metadata.json" && build=6
+echo "plasmoid: $package -> $(readlink "$package") (Plasma $build build; plasma-workspace $(dpkg-query -W -f='${Version}' plasma-workspace 2>/dev/null || echo '?'))"
 
 # The bus activates the installed service; the accessibility bus (at-spi2-core's launcher) only
 # once a viewer is up (accessibility_bus below).
-cp "$work/prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" "$work/services/"
+cp "$prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" "$work/services/"
 source "$repository/scripts/private-bus.sh"
 start_private_bus "$work/bus" "$work/services"
 export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"

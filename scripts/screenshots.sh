@@ -125,19 +125,25 @@ crop_plasma_card() {
 entries="$(grep -v -e '^#' -e '^[[:space:]]*$' "$manifest")"
 raw="$(mktemp -d /tmp/dbm-screenshots.XXXXXX)"
 chmod 755 "$raw"
+# A check named SCRIPT@RELEASE runs in that Debian release's chroot, from the installed package
+# (scripts/release-check.sh RELEASE SCRIPT: the package and the chroot as ReleaseCardTests has them).
 for check in $(awk '{ print $2 }' <<<"$entries" | sort -u); do
-    [ -x "scripts/$check" ] || { echo "$manifest names scripts/$check, which is not there" >&2; exit 1; }
+    script="${check%@*}" release=""
+    [ "$script" = "$check" ] || release="${check#*@}"
+    [ -x "scripts/$script" ] || { echo "$manifest names scripts/$script, which is not there" >&2; exit 1; }
     mkdir -p "$raw/$check"
     started=$SECONDS
     status=0
+    run=("scripts/$script" "$binary")
+    [ -z "$release" ] || run=(scripts/release-check.sh "$release" "$script")
     # PLASMA_IDLE_SECONDS: the Plasma check's idle measurement, which no picture shows, kept short.
-    SCREENSHOT_DIR="$raw/$check" PLASMA_IDLE_SECONDS=1 "scripts/$check" "$binary" >"$raw/$check.log" 2>&1 || status=$?
+    SCREENSHOT_DIR="$raw/$check" PLASMA_IDLE_SECONDS=1 "${run[@]}" >"$raw/$check.log" 2>&1 || status=$?
     if [ "$status" -ne 0 ]; then
         tail -30 "$raw/$check.log" >&2
-        echo "screenshots: scripts/$check failed (exit $status; its output: $raw/$check.log): no picture changed" >&2
+        echo "screenshots: ${run[*]} failed (exit $status; its output: $raw/$check.log): no picture changed" >&2
         exit 1
     fi
-    echo "scripts/$check passed ($(( SECONDS - started )) s)"
+    echo "${run[*]} passed ($(( SECONDS - started )) s)"
 done
 
 # ---- The pictures: made in the screenshots' folder, moved into docs/images/ when all are made and small

@@ -77,8 +77,13 @@ import Testing
         for entry in made {
             #expect(linked.contains(entry.picture), "no page links images/\(entry.picture)")
             #expect(FileManager.default.fileExists(atPath: Self.images.appendingPathComponent(entry.picture).path), "\(entry.picture) is not in docs/images")
-            let check = repositoryRoot.appendingPathComponent("scripts/" + entry.check).path
-            #expect(FileManager.default.isExecutableFile(atPath: check), "\(entry.picture): no check scripts/\(entry.check)")
+            // SCRIPT@RELEASE: the check run in that release's chroot (scripts/release-check.sh).
+            let (name, release) = (entry.check.split(separator: "@").first.map(String.init) ?? "", entry.check.split(separator: "@").dropFirst().first)
+            let check = repositoryRoot.appendingPathComponent("scripts/" + name).path
+            #expect(FileManager.default.isExecutableFile(atPath: check), "\(entry.picture): no check scripts/\(name)")
+            if let release {
+                #expect(["bookworm", "trixie", "sid"].contains(release), "\(entry.picture): no chroot of a release '\(release)' (scripts/release-chroot.sh)")
+            }
             #expect(entry.screenshot.hasSuffix(".png"), "\(entry.picture): its screenshot is '\(entry.screenshot)'")
             let crop = "crop_" + entry.crop.replacingOccurrences(of: "-", with: "_") + "() {"
             #expect(!entry.crop.isEmpty && script.contains("\n" + crop), "\(entry.picture): scripts/screenshots.sh has no crop '\(entry.crop)'")

@@ -26,46 +26,9 @@ import TestingTraits
     func theTopBarAndTheCardFollowTheServiceAndOpenChapters() throws {
         // The shell's own log is left out of what is printed.
         let (run, shots) = try runHostCheck("gnome-shell-check.sh", name: "gnome", shotsUse: [.otherUsers],
-                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150) { run in
-            run.stdout.split(separator: "\n").filter { !$0.contains("GNOME Shell-") }.joined(separator: "\n")
-        }
-        let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(lines.contains("top bar: \"Read Multiverse Reader\" (dbmultiverse entry --family small: \"Read Multiverse Reader\")"))
-        // Every card the check opens is compared with the view the service published (`the view:`,
-        // the states' lines below); these lines say what that view was.
-        let placeholder = "label \"Read Multiverse Reader\" | label \"A Really Strange Tournament!\" | button \"Start reading\""
-        #expect(lines.contains("placeholder card: " + placeholder), "\(run.stdout)")
-        #expect(lines.contains("Start reading -> OpenRequested(1, 'dbmultiverse://chapter/1')"))
-        // The reader of scripts/demo-story.sh: chapter 42, 35% read, 3 new pages.
-        let (chapter, progress) = (DemoStory.chapter, DemoStory.progress)
-        #expect(lines.contains { $0.hasPrefix("the view: label \"Chapter \(chapter)\"") })
-        #expect(lines.contains("card: label \"Chapter \(chapter)\" | label \"\(DemoStory.name)\" | level bar \"\(progress)% read (\(String(format: "%.2f", Double(progress) / 100)))\""
-                               + " | label \"\(progress)% read\" | label \"\(DemoStory.newPages) new pages\" | button \"Continue reading\""
-                               + " | button \"Next chapter\" | button \"Read new pages\" | button \"Chapter list\""), "\(run.stdout)")
-        #expect(lines.contains("Continue reading -> OpenRequested(\(chapter), 'dbmultiverse://chapter/\(chapter)')"))
-        #expect(lines.contains("Read new pages -> OpenRequested(\(chapter), 'dbmultiverse://page/\(DemoStory.page + 1)')"))
-        #expect(lines.contains { $0.hasPrefix("Chapter list -> browser: url=https://www.dragonball-multiverse.com/en/chapters.html") })
-        // The timings, from the signal to what AT-SPI reads (the script fails past 1 s).
-        for change in ["chapter change: \"Ch. \(chapter) · \(progress - 5)%\" shown ", "progress change: \"\(DemoStory.small)\" shown "] {
-            let line = try #require(lines.first { $0.hasPrefix(change) }, "\(change)")
-            // Signed: AT-SPI's event may reach the script a moment before the bus signal does ("-0 ms").
-            let milliseconds = Int(line.dropFirst(change.count).prefix { $0.isNumber || $0 == "-" }) ?? .max
-            #expect(milliseconds <= 1000, "\(line)")
-        }
-        #expect(lines.contains("special: label \"Special Universe 3 · Chapter 2\" | label \"The Special Begins\" | level bar \"35% read (0.35)\""
-                               + " | label \"35% read\" | button \"Continue reading\" | button \"Chapter list\""), "\(run.stdout)")
-        #expect(lines.contains("last chapter: label \"Chapter \(chapter + 1)\" | label \"\(DemoStory.nextName)\" | level bar \"100% read (1.00)\""
-                               + " | label \"100% read\" | button \"Continue reading\" | button \"Chapter list\""), "\(run.stdout)")
-        // With no service the card keeps its own placeholder (cardModel.js), the service's placeholder view.
-        #expect(lines.contains("card with no service: " + placeholder), "\(run.stdout)")
-        // The reader was last on the last chapter, caught up.
-        #expect(lines.contains("service back: top bar \"Ch. \(chapter + 1) · 100%\""), "\(run.stdout)")
-        #expect(lines.contains("disable -> enable: top bar \"Ch. \(chapter + 1) · 100%\""), "\(run.stdout)")
-        #expect(lines.contains("the shell logged nothing about the extension"))
-        #expect(lines.last == "screenshots: \(shots)" && lines.contains("PASS"))
-        try expectScreenshots(["placeholder.png", "panel.png", "card.png", "card-special.png", "card-last-chapter.png", "panel-no-service.png"],
-                              in: shots, largerThan: 1000)
+                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150,
+                                            shown: withoutShellLog)
+        try expectGnomeShellCard(run, shots: shots)
     }
 
     /// The same shell in a French session (`gnome-shell-check.sh --french`: LANG=fr_FR.UTF-8 for the
@@ -90,4 +53,51 @@ import TestingTraits
         #expect(lines.contains("the shell logged nothing about the extension") && lines.contains("PASS"))
         try expectScreenshots(["card-fr.png"], in: shots, largerThan: 1000)
     }
+}
+
+/// What `scripts/gnome-shell-check.sh` must print and keep, on this machine's shell and on another
+/// release's (ReleaseCardTests): the same card, buttons, timings and a clean log everywhere.
+func expectGnomeShellCard(_ run: CommandResult, shots: String) throws {
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(lines.contains("top bar: \"Read Multiverse Reader\" (dbmultiverse entry --family small: \"Read Multiverse Reader\")"))
+    // Every card the check opens is compared with the view the service published (`the view:`,
+    // the states' lines below); these lines say what that view was.
+    let placeholder = "label \"Read Multiverse Reader\" | label \"A Really Strange Tournament!\" | button \"Start reading\""
+    #expect(lines.contains("placeholder card: " + placeholder), "\(run.stdout)")
+    #expect(lines.contains("Start reading -> OpenRequested(1, 'dbmultiverse://chapter/1')"))
+    // The reader of scripts/demo-story.sh: chapter 42, 35% read, 3 new pages.
+    let (chapter, progress) = (DemoStory.chapter, DemoStory.progress)
+    #expect(lines.contains { $0.hasPrefix("the view: label \"Chapter \(chapter)\"") })
+    #expect(lines.contains("card: label \"Chapter \(chapter)\" | label \"\(DemoStory.name)\" | level bar \"\(progress)% read (\(String(format: "%.2f", Double(progress) / 100)))\""
+                           + " | label \"\(progress)% read\" | label \"\(DemoStory.newPages) new pages\" | button \"Continue reading\""
+                           + " | button \"Next chapter\" | button \"Read new pages\" | button \"Chapter list\""), "\(run.stdout)")
+    #expect(lines.contains("Continue reading -> OpenRequested(\(chapter), 'dbmultiverse://chapter/\(chapter)')"))
+    #expect(lines.contains("Read new pages -> OpenRequested(\(chapter), 'dbmultiverse://page/\(DemoStory.page + 1)')"))
+    #expect(lines.contains { $0.hasPrefix("Chapter list -> browser: url=https://www.dragonball-multiverse.com/en/chapters.html") })
+    // The timings, from the signal to what AT-SPI reads (the script fails past 1 s).
+    for change in ["chapter change: \"Ch. \(chapter) · \(progress - 5)%\" shown ", "progress change: \"\(DemoStory.small)\" shown "] {
+        let line = try #require(lines.first { $0.hasPrefix(change) }, "\(change)")
+        // Signed: AT-SPI's event may reach the script a moment before the bus signal does ("-0 ms").
+        let milliseconds = Int(line.dropFirst(change.count).prefix { $0.isNumber || $0 == "-" }) ?? .max
+        #expect(milliseconds <= 1000, "\(line)")
+    }
+    #expect(lines.contains("special: label \"Special Universe 3 · Chapter 2\" | label \"The Special Begins\" | level bar \"35% read (0.35)\""
+                           + " | label \"35% read\" | button \"Continue reading\" | button \"Chapter list\""), "\(run.stdout)")
+    #expect(lines.contains("last chapter: label \"Chapter \(chapter + 1)\" | label \"\(DemoStory.nextName)\" | level bar \"100% read (1.00)\""
+                           + " | label \"100% read\" | button \"Continue reading\" | button \"Chapter list\""), "\(run.stdout)")
+    // With no service the card keeps its own placeholder (cardModel.js), the service's placeholder view.
+    #expect(lines.contains("card with no service: " + placeholder), "\(run.stdout)")
+    // The reader was last on the last chapter, caught up.
+    #expect(lines.contains("service back: top bar \"Ch. \(chapter + 1) · 100%\""), "\(run.stdout)")
+    #expect(lines.contains("disable -> enable: top bar \"Ch. \(chapter + 1) · 100%\""), "\(run.stdout)")
+    #expect(lines.contains("the shell logged nothing about the extension"))
+    #expect(lines.last == "screenshots: \(shots)" && lines.contains("PASS"))
+    try expectScreenshots(["placeholder.png", "panel.png", "card.png", "card-special.png", "card-last-chapter.png", "panel-no-service.png"],
+                          in: shots, largerThan: 1000)
+}
+
+/// What of a GNOME Shell check is printed: all but the shell's own log lines.
+func withoutShellLog(_ run: CommandResult) -> String {
+    run.stdout.split(separator: "\n").filter { !$0.contains("GNOME Shell-") }.joined(separator: "\n") + run.stderr
 }

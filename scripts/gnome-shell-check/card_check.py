@@ -131,6 +131,13 @@ def shell_app():
     return None
 
 
+def role(accessible):
+    """The accessible's role, named as at-spi2-core 2.46 (Debian 12) names it: later releases
+    (Debian 13, sid) call a push button `button`."""
+    name = accessible.getRoleName()
+    return 'push button' if name == 'button' else name
+
+
 def showing(accessible):
     return accessible is not None and accessible.getState().contains(pyatspi.STATE_SHOWING)
 
@@ -139,9 +146,11 @@ def find_all(root, predicate, only_showing=True):
     found = []
 
     def walk(node):
+        # An accessible gone while being read (the shell destroys actors as it goes): a D-Bus error,
+        # or on GNOME 48 a child count of -1 (ValueError from list()).
         try:
             children = list(node)
-        except GLib.Error:  # gone while being read (the shell destroys actors as it goes)
+        except (GLib.Error, ValueError):
             return
         for child in children:
             try:
@@ -149,7 +158,7 @@ def find_all(root, predicate, only_showing=True):
                     continue
                 if predicate(child):
                     found.append(child)
-            except GLib.Error:
+            except (GLib.Error, ValueError):
                 continue
             walk(child)
     walk(root)
@@ -165,7 +174,7 @@ def panel_button():
         return None
 
     def ours(accessible):
-        if accessible is None or accessible.getRoleName() != 'menu' or accessible.name != 'DBMultiverse':
+        if accessible is None or role(accessible) != 'menu' or accessible.name != 'DBMultiverse':
             return False
         extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         return extents.y == 0 and extents.x > 640
@@ -174,14 +183,14 @@ def panel_button():
 
 
 def panel_label(button):
-    labels = find_all(button, lambda a: a.getRoleName() == 'label', only_showing=False)
+    labels = find_all(button, lambda a: role(a) == 'label', only_showing=False)
     return labels[0] if labels else None
 
 
 def on_name_changed(event):
     source = event.source
     try:
-        if source.getRoleName() == 'label' and source.parent.parent.name == 'DBMultiverse':
+        if role(source) == 'label' and source.parent.parent.name == 'DBMultiverse':
             label_changes.append((time.monotonic(), source.name))
     except Exception:  # an accessible gone while the event was on its way
         pass
@@ -242,8 +251,12 @@ def with_input(act):
 
 
 def screen_size():
+    """The virtual monitor's size: the largest of the shell's windows and their children (GNOME 48's
+    stage itself reads 87x55 through AT-SPI; its child has the monitor's 1280x800)."""
     app = shell_app()
-    sizes = [window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS) for window in app if window is not None]
+    windows = [window for window in app if window is not None]
+    windows += [child for window in windows for child in window if child is not None]
+    sizes = [window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS) for window in windows]
     return max(size.width for size in sizes), max(size.height for size in sizes)
 
 
@@ -254,7 +267,8 @@ def click(accessible):
         width, height = screen_size()
         # Relative motion (mutter accelerates no virtual pointer): to the bottom-right corner, where
         # the screen stops it (far from the top-left hot corner, whose barrier opens the overview),
-        # then to the spot.
+        # then to the spot. Twice to the corner: GNOME 51 clamps the first move from (0, 0) short of it.
+        send('NotifyPointerMotionRelative', '(dd)', (10000.0, 10000.0))
         send('NotifyPointerMotionRelative', '(dd)', (10000.0, 10000.0))
         send('NotifyPointerMotionRelative', '(dd)', (float(x - width + 1), float(y - height + 1)))
         send('NotifyPointerButton', '(ib)', (BTN_LEFT, True))
@@ -271,7 +285,7 @@ def sharing_indicator_hidden():
     """The top bar shows a 'screen sharing' indicator for 5 s after remote input: the screenshots
     wait for it to go."""
     app = shell_app()
-    return not find_all(app, lambda a: a.getRoleName() == 'push button'
+    return not find_all(app, lambda a: role(a) == 'push button'
                         and a.name in ('Stop Screen Sharing', 'Arrêter le partage d’écran'))
 
 
@@ -295,27 +309,27 @@ def screenshot(name, area=None):
 def card_root():
     """The card's menu item, found from a button only it has, while it shows."""
     app = shell_app()
-    buttons = find_all(app, lambda a: a.getRoleName() == 'push button'
+    buttons = find_all(app, lambda a: role(a) == 'push button'
                        and a.name in ('Continue reading', 'Start reading') + FRENCH_FIRST_BUTTONS)
     node = buttons[0] if buttons else None
-    while node is not None and node.getRoleName() != 'menu item':
+    while node is not None and role(node) != 'menu item':
         node = node.parent
     return node
 
 
 def read_card(card):
     """Texts and buttons of the card, top to bottom, as AT-SPI has them."""
-    shown = find_all(card, lambda a: a.getRoleName() in ('label', 'push button', 'level bar'))
+    shown = find_all(card, lambda a: role(a) in ('label', 'push button', 'level bar'))
     items = []
     for accessible in shown:
-        role = accessible.getRoleName()
-        if role == 'push button':
+        kind = role(accessible)
+        if kind == 'push button':
             items.append(('button', accessible.name, accessible))
-        elif role == 'level bar':
+        elif kind == 'level bar':
             value = accessible.queryValue().currentValue
             items.append(('level bar', f'{accessible.name} ({value:.2f})', accessible))
         # Not a button's own label, nor the menu item's ornament (an empty label every item has).
-        elif accessible.parent.getRoleName() != 'push button' and accessible.name:
+        elif role(accessible.parent) != 'push button' and accessible.name:
             items.append(('label', accessible.name, accessible))
     return items
 
@@ -523,10 +537,14 @@ def main():
 
 def close_overview():
     """gnome-shell starts in the overview: Escape leaves it, as a user would (the screenshots then
-    show the desktop). The top bar's Activities toggle is checked while the overview shows."""
+    show the desktop). The top bar's Activities toggle is checked while the overview shows: on 43
+    a toggle button with an Activities label in it, on 48 one with neither name nor label (the
+    workspace dots), the top bar's first toggle either way."""
     def activities_checked():
-        toggles = find_all(shell_app(), lambda a: a.getRoleName() == 'toggle button'
-                           and any(child is not None and child.name in ('Activities', 'Activités') for child in a))
+        toggles = find_all(shell_app(), lambda a: role(a) == 'toggle button'
+                           and (a.name in ('', 'Activities', 'Activités')
+                                or any(child is not None and child.name in ('Activities', 'Activités') for child in a)))
+        toggles = [a for a in toggles if a.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).y == 0]
         return bool(toggles) and toggles[0].getState().contains(pyatspi.STATE_CHECKED)
     wait_until('the overview to show (Activities checked)', activities_checked)
     press_escape()

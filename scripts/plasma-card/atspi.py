@@ -18,6 +18,13 @@ import pyatspi
 ROLES = {"label", "push button", "progress bar"}
 
 
+def role(node):
+    """The node's role, named as at-spi2-core 2.46 (Debian 12) names it: later releases (Debian 13,
+    sid) call a push button `button`."""
+    name = node.getRoleName()
+    return "push button" if name == "button" else name
+
+
 def application(name):
     for app in pyatspi.Registry.getDesktop(0):
         if app is not None and app.name == name:
@@ -50,7 +57,7 @@ def await_label(app_name, name, seconds):
 
     def shown():
         app = application(app_name)
-        return app is not None and any(n.getRoleName() == "label" and n.name == name for n in showing(app))
+        return app is not None and any(role(n) == "label" and n.name == name for n in showing(app))
 
     def changed(event):
         if not found and event.source is not None and event.source.name == name:
@@ -88,11 +95,11 @@ def main(arguments):
         return 1
     if arguments[0] == "dump":
         for node in showing(app):
-            if node.getRoleName() in ROLES and node.name:
-                print(f"{node.getRoleName()}: {node.name}")
+            if role(node) in ROLES and node.name:
+                print(f"{role(node)}: {node.name}")
         return 0
     for node in showing(app):
-        if node.getRoleName() == "push button" and node.name == arguments[2]:
+        if role(node) == "push button" and node.name == arguments[2]:
             node.queryAction().doAction(0)
             return 0
     print(f"no showing button {arguments[2]!r}", file=sys.stderr)

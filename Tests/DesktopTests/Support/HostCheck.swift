@@ -9,8 +9,9 @@ import Testing
 /// script is given its session's folder (in the environment variable `session.variable`), that is
 /// a new `dbm-<name>-check`, removed after the run. `shotsUse` and `session.uses` say what each
 /// folder must allow (a host run as `nobody` writes the screenshots; sockets need a short path).
-/// `shown` is what of the run is printed: all of it, unless a host logs too much.
-func runHostCheck(_ script: String, _ options: [String] = [], name: String, shotsUse: TemporaryDirectoryUse,
+/// `shown` is what of the run is printed: all of it, unless a host logs too much. The script is given
+/// `options`, then the built binary (unless `withBinary` is false: a script that finds its own).
+func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool = true, name: String, shotsUse: TemporaryDirectoryUse,
                   session: (variable: String, uses: TemporaryDirectoryUse)? = nil, timeout: TimeInterval,
                   shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) throws -> (run: CommandResult, shots: String) {
     let shots = try makeTemporaryDirectory("dbm-\(name)-shots", for: shotsUse)
@@ -19,7 +20,7 @@ func runHostCheck(_ script: String, _ options: [String] = [], name: String, shot
     let sessionFolder = try session.map { try makeTemporaryDirectory("dbm-\(name)-check", for: $0.uses) }
     defer { if let sessionFolder { try? FileManager.default.removeItem(atPath: sessionFolder) } }
     if let session, let sessionFolder { environment[session.variable] = sessionFolder }
-    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/" + script).path] + options + [Binary.dbmultiverse],
+    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/" + script).path] + options + (withBinary ? [Binary.dbmultiverse] : []),
                              environment: environment, timeout: timeout)
     print("\(script) exited \(run.status); screenshots in \(shots)\n" + shown(run))
     return (run, shots)
