@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// How the release binary is linked on Linux, to keep the long-running service and notifier small
-/// in memory (figures in README's benchmark section):
+/// in memory (figures in docs/benchmarks.md):
 /// - lld, laying out the functions they run first (`linker/dbmultiverse.order`, made by
 ///   `scripts/symbol-order.sh`), so the pages the kernel maps around them hold code that runs;
 /// - relative relocations packed (DT_RELR), so the loader does not read ~900 KB of relocation
@@ -140,7 +140,7 @@ let package = Package(
         ),
         // The long-running service: publishes the entry, applies the sync rules, opens links
         // (org.freedesktop.Application). Never touches the network: no Site, no HTTP (the
-        // ServiceLayeringTests check its dependencies).
+        // LayeringTests check its dependencies).
         .target(
             name: "Service",
             dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", .product(name: "Logging", package: "swift-log")]

@@ -41,8 +41,9 @@ packages_of() {
     local plasma=(plasma-sdk plasma-desktop)
     case "$1" in
         bookworm) echo "${common[@]}" "${plasma[@]}" ;;
-        # Qt 6's QML test runner and modules: the Plasma widget's QML tests under Plasma 6's Qt.
-        trixie) echo "${common[@]}" "${plasma[@]}" qt6-declarative-dev-tools qml6-module-qttest \
+        # Qt 6's QML test runner and modules, and msgfmt (the widget's catalogues): the Plasma
+        # widget's QML tests under Plasma 6's Qt (PlasmoidQMLTests).
+        trixie) echo "${common[@]}" "${plasma[@]}" gettext qt6-declarative-dev-tools qml6-module-qttest \
             qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-templates \
             qml6-module-qtquick-window qml6-module-qtqml-workerscript libqt6svg6 ;;
         sid) echo "${common[@]}" ;;

@@ -1,3 +1,4 @@
+import ComicDomain
 import DBusTestSupport
 import Foundation
 import Testing
@@ -48,5 +49,52 @@ import TestingTraits
         #expect(run.stdout.contains("(Plasma \(build) build; plasma-workspace \(workspace)"),
                 "the package installed no Plasma \(build) widget on plasma-workspace \(workspace)x: \(run.stdout)")
         try expectPlasmaCard(run, shots: shots)
+    }
+
+    /// A dist-upgrade from Debian 12 keeps the card (docs/gnome-shell.md, docs/plasma.md): in the
+    /// Debian 13 chroot, with the links as a Debian 12 install leaves them, gnome-shell and
+    /// plasma-workspace unpacked again by dpkg (as an upgrade unpacks them) make dpkg's file trigger
+    /// run the package's postinst, which points the links at the builds for GNOME 48 and Plasma 6;
+    /// removing the package leaves no link (scripts/release-upgrade-check.sh).
+    @Test("Desktop: the cards follow an upgrade to Debian 13's GNOME Shell 48 and Plasma 6 (dpkg trigger)")
+    func theCardsFollowTheDesktopsUpgrade() throws {
+        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/release-upgrade-check.sh").path, "trixie"],
+                                 environment: testEnvironment(), timeout: 1200)
+        print("release-upgrade-check.sh exited \(run.status)\n\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(run.status == 0, "\(run)")
+        #expect(lines.contains("installed: ../../dbmultiverse/cards/gnome-shell-45 ../../dbmultiverse/cards/plasma-6"), "\(run.stdout)")
+        #expect(lines.contains("as after Debian 12: ../../dbmultiverse/cards/gnome-shell-43 ../../dbmultiverse/cards/plasma-5"), "\(run.stdout)")
+        #expect(lines.contains("dpkg: Processing triggers for dbmultiverse (\(ProjectInfo.version)) ..."), "\(run.stdout)")
+        #expect(lines.contains("after the desktop's upgrade: ../../dbmultiverse/cards/gnome-shell-45 ../../dbmultiverse/cards/plasma-6"), "\(run.stdout)")
+        #expect(lines.contains("removed: none none"), "\(run.stdout)")
+    }
+
+    /// The Plasma 6 build's card under Qt 6's qmltestrunner with Plasma 6's QML modules
+    /// (PlasmaComponents3, Kirigami), which Debian 12 lacks: scripts/plasmoid-qml-tests.sh 6 in the
+    /// Debian 13 chroot, every state of ViewState's table (PlasmoidQMLTests runs the Plasma 5 build
+    /// on this machine).
+    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget's QML tests under Qt 6")
+    func plasma6CardTests() throws {
+        let folder = try makeTemporaryDirectory("dbm-card-states-6")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ViewState.statesScript().write(toFile: folder + "/states.js", atomically: true, encoding: .utf8)
+        let chroot = repositoryRoot.appendingPathComponent("scripts/release-chroot.sh").path
+        let prepare = try runCommand([chroot, "prepare", "trixie"], environment: testEnvironment(), timeout: 1200)
+        #expect(prepare.status == 0, "\(prepare)")
+        let root = repositoryRoot.path
+        let run = try runCommand([chroot, "run", "trixie", "--bind", "\(root):\(root)", "--bind", "\(folder):\(folder)", "--",
+                                  "env", "-i", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TMPDIR=/tmp", "STATES=\(folder)/states.js",
+                                  root + "/scripts/plasmoid-qml-tests.sh", "6"],
+                                 environment: testEnvironment(), timeout: 300)
+        print("plasmoid-qml-tests.sh 6 (trixie) exited \(run.status)\n\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("Using QtTest library 6."), "\(run.stdout)")
+        let totals = "Totals: \(PlasmoidQMLTests.testFunctions + 2 + ViewState.all.count - 1) passed, 0 failed, 0 skipped"
+        #expect(run.stdout.contains(totals), "\(totals)\n\(run.stdout)")
+        for state in ViewState.all {
+            #expect(run.stdout.contains("PASS   : qmltestrunner::Card::test_eachStateShowsExactlyItsView(\(state.name))"), "\(state.name)")
+        }
+        #expect(!run.stdout.contains("FAIL"), "\(run.stdout)")
     }
 }
