@@ -333,10 +333,27 @@ struct DataFolderTests {
             #expect(folder.readChapterData() == .valid(data))
         }
     }
+
+    /// Issue 30, defect 1: no write may produce a file the reader refuses (over 64 KiB): it would
+    /// replace the stored position with one nobody can read. A cover path long enough for that is
+    /// refused, and the stored file stays.
+    @Test func aWriteNeverLeavesAFileTheReaderRefuses() throws {
+        try withDataFolder { folder in
+            let stored = try ChapterData(validatingNumber: 42, name: "Vegeta", progress: 35)
+            try folder.writeChapterData(stored)
+            let long = try ChapterData(validatingNumber: 43, name: "Next", progress: 1,
+                                       coverImagePath: "/" + String(repeating: "c", count: Limits.maxChapterFileBytes))
+            let error = thrownError { () throws(ComicError) in try folder.writeChapterData(long) }
+            #expect(error?.kind == .storageFailed && error?.message.contains("more than the 65536 the reader accepts") == true, "\(String(describing: error))")
+            #expect(thrownError { () throws(ComicError) in try folder.writeChapter(long, cover: []) }?.kind == .storageFailed)
+            #expect(folder.readChapterData().value == stored)
+        }
+    }
 }
 
 private func realPathOf(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
+
 }
