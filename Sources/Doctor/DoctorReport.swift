@@ -1,3 +1,4 @@
+internal import ComicDomain
 internal import JSON
 
 /// Every check's result, in the order the pieces are checked, and whether the essentials work.
@@ -15,8 +16,9 @@ package struct DoctorReport: Sendable, Equatable {
         Self.essentials.allSatisfy { essential in checks.contains { $0.name == essential && $0.status == .ok } }
     }
 
-    /// One line per check, `✓ name: detail`, its fix on an indented line below. The mark is a
-    /// shape, never a colour: ✓ working, ✗ to fix, – off or not available here.
+    /// One line per check, `✓ name: detail`, its fix on an indented line below, each made one safe
+    /// line (`displayLine`). The mark is a shape, never a colour: ✓ working, ✗ to fix, – off or
+    /// not available here.
     package var text: String {
         var lines: [String] = []
         for check in checks {
@@ -25,8 +27,9 @@ package struct DoctorReport: Sendable, Equatable {
             case .missing: "✗"
             case .off, .unavailable: "–"
             }
-            lines.append("\(mark) \(check.name): \(check.detail)")
-            if let fix = check.fix { lines.append("    \(check.status == .off ? "to turn it on" : "fix"): \(fix)") }
+            // Details quote files and peers (a browser's name, a bus error): one safe line each.
+            lines.append("\(mark) \(displayLine(check.name)): \(displayLine(check.detail))")
+            if let fix = check.fix { lines.append("    \(check.status == .off ? "to turn it on" : "fix"): \(displayLine(fix))") }
         }
         lines.append(essentialsWork
             ? "The essentials work (the service answers, the data folder is usable)."
