@@ -17,16 +17,23 @@ struct ActivateCommand: ParsableCommand {
             """)
 
     @Argument(help: "open-current, open-chapter, open-page or open-chapter-list.") var action: String?
-    @Argument(help: "The chapter (open-chapter) or page (open-page), 1…99999.") var number: Int?
+    // Text, read by the deep links' rule (no sign, no leading zero); `-1` is taken as the number
+    // it is, not as an option, so it is said to be out of range.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The chapter (open-chapter) or page (open-page), 1…99999.", valueName: "number"))
+    var numbers: [String] = []
+
+    private var number: String? { numbers.first }
 
     /// The action asked for; nil for `Activate`.
     func requested() throws -> ApplicationAction? {
-        func numbered(_ what: String, _ range: ClosedRange<Int>) throws -> Int {
+        if numbers.count > 1 { throw ValidationError("unexpected argument '\(numbers[1])': an action takes at most one number") }
+        func numbered(_ what: String) throws -> Int {
             guard let number else { throw ValidationError("\(action ?? "") needs a \(what) number") }
-            guard range.contains(number) else {
-                throw ValidationError("\(what) \(number) is out of range \(range.lowerBound)…\(range.upperBound)")
+            do {
+                return try DeepLink.plainNumber(number, what: what)
+            } catch {
+                throw ValidationError(error.message)
             }
-            return number
         }
         func alone(_ action: ApplicationAction) throws -> ApplicationAction {
             if let number { throw ValidationError("\(action.name) takes no number (got \(number))") }
@@ -34,8 +41,8 @@ struct ActivateCommand: ParsableCommand {
         }
         switch action {
         case nil: return nil
-        case "open-chapter": return .openChapter(try numbered("chapter", Limits.chapters))
-        case "open-page": return .openPage(try numbered("page", Limits.pages))
+        case "open-chapter": return .openChapter(try numbered("chapter"))
+        case "open-page": return .openPage(try numbered("page"))
         case "open-current": return try alone(.openCurrent)
         case "open-chapter-list": return try alone(.openChapterList)
         case let other?:
