@@ -7,8 +7,12 @@ internal import Widget
 /// it: already running, or started by D-Bus activation now.
 package struct ServiceCheck: Sendable {
     package static let name = "service"
-    /// How long activation and the first answer may take.
+    /// How long activation and the first answer may take (a service already running is a peer
+    /// like any other: `DoctorBus.peerTimeout`).
     package static let timeout = Duration.seconds(10)
+
+    /// The wait for the service's answer: a running one answers at once, a started one may take long.
+    static func timeout(wasRunning: Bool) -> Duration { wasRunning ? DoctorBus.peerTimeout : timeout }
 
     package enum Reading: Sendable {
         /// No session bus to ask (why).
@@ -26,7 +30,7 @@ package struct ServiceCheck: Sendable {
     /// Calls `GetCurrentEntry` (with activation), then reads which binary answered.
     package static func read(_ bus: DoctorBus, _ surroundings: Surroundings) -> Reading {
         let wasRunning = bus.owner(of: WidgetBus.busName.rawValue) != nil
-        switch bus.call(WidgetClient().currentEntry(), timeout: timeout) {
+        switch bus.call(WidgetClient().currentEntry(), timeout: timeout(wasRunning: wasRunning)) {
         case .failure(let error):
             return .failed(wasRunning: wasRunning, error)
         case .success(let entry):
@@ -67,7 +71,7 @@ package struct ServiceCheck: Sendable {
             return CheckResult(Self.name, .missing, "D-Bus activation failed: \(error.message)",
                                fix: "dbmultiverse service (runs it here, saying why it stops), or journalctl --user -u dbmultiverse.service")
         case .failed(let wasRunning, let error) where error.name == DBusError.Name.noReply || error.name == DBusError.Name.timeout:
-            return CheckResult(Self.name, .missing, "no answer within \(Self.timeout.components.seconds) s\(wasRunning ? " (it is running)" : "")",
+            return CheckResult(Self.name, .missing, "no answer within \(Self.timeout(wasRunning: wasRunning).components.seconds) s\(wasRunning ? " (it is running)" : "")",
                                fix: "systemctl --user restart dbmultiverse.service")
         case .failed(_, let error) where error.name == DBusError.Name.noServer || error.name == DBusError.Name.disconnected:
             return CheckResult(Self.name, .missing, "no session bus (\(error.message))", fix: Self.noBusFix)

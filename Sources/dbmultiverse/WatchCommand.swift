@@ -41,7 +41,7 @@ struct WatchCommand: ParsableCommand {
         let format = options.format, family = options.family
         var failure: DBusError?
         connection.onDisconnect = {
-            failure = DBusError.disconnected("the session bus went away")
+            failure = DBusError.disconnected("the session bus at \(connection.address) went away")
             caller.loop.stop()
         }
         // Subscribe first, then read the current entry: no reload can fall in between. Reloads are
