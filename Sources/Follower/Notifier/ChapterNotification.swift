@@ -19,9 +19,8 @@ package enum ChapterNotification {
     /// The `Notify` arguments for `entry`.
     ///
     /// - summary `Chapter 42: <name>`, plain text (the specification gives summaries no markup);
-    /// - body `35% read`, with `&`, `<`, `>` escaped whatever the server advertises: servers
-    ///   without `body-markup` are told to strip markup, and escaping keeps a name-free body
-    ///   correct on both kinds;
+    /// - body `35% read`, escaped for a server that advertises `body-markup`, plain text for
+    ///   one that does not (`NotificationRequest.body(_:for:)`);
     /// - actions `["default", "Continue reading"]` only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` (a byte), the stack tags, `value` (the
     ///   progress, `i` 0…100: a bar on dunst, swaync and Plasma) and, when the entry has a cover,
@@ -35,7 +34,7 @@ package enum ChapterNotification {
             replacesID: id,
             appIcon: appIcon,
             summary: "Chapter \(entry.chapter): \(entry.name)",
-            body: escapedForMarkup("\(entry.progress)% read"),
+            body: NotificationRequest.body("\(entry.progress)% read", for: capabilities),
             actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
             hints: hints,
             expireTimeout: -1

@@ -12,7 +12,8 @@ package enum PagesNotification {
     /// The `Notify` arguments announcing `newPages` new pages after `entry`'s chapter.
     ///
     /// - summary `3 new pages` (`1 new page`), plain text;
-    /// - body `After Chapter 42: <name>`, `&`, `<`, `>` escaped as in the chapter notification;
+    /// - body `After Chapter 42: <name>`, escaped only for a server that takes body markup, as
+    ///   in the chapter notification;
     /// - actions `["default", "Read now"]` only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` and the stack tags; the cover's
     ///   `image-path` when the entry has one.
@@ -24,7 +25,7 @@ package enum PagesNotification {
             replacesID: id,
             appIcon: ChapterNotification.appIcon,
             summary: summary(newPages: newPages),
-            body: escapedForMarkup("After Chapter \(entry.chapter): \(entry.name)"),
+            body: NotificationRequest.body("After Chapter \(entry.chapter): \(entry.name)", for: capabilities),
             actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
             hints: hints,
             expireTimeout: -1
