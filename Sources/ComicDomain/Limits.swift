@@ -22,6 +22,9 @@ public enum Limits {
     public static let maxChapterFileBytes = 64 * 1024
     /// Largest cover image that is stored or served.
     public static let maxCoverBytes = 8 * 1024 * 1024
+    /// Longest side of a cover, in pixels, as its header states it (PNG IHDR, JPEG SOF): a small
+    /// file can declare a huge image, whose decoding would stall the tray's loop for seconds.
+    public static let maxCoverSide = 4096
 
     /// Whether `code` is a usable site language code: 1…16 ASCII characters, a letter first,
     /// then letters, digits, `_` or `-`. It goes into a URL path, so nothing else is allowed.

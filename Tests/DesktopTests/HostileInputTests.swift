@@ -225,4 +225,31 @@ struct HostileInputTests {
         #expect(try service.tool("busctl", "--address=\(service.bus.address)", "status", "com.nobadi.DBMultiverse").status != 0,
                 "nothing reached the bus")
     }
+
+    /// A PNG whose header states `width` × `height` (IHDR only: what the size check reads).
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        CoverImage.pngSignature + [0, 0, 0, 13] + Array("IHDR".utf8)
+            + withUnsafeBytes(of: width.bigEndian) { Array($0) } + withUnsafeBytes(of: height.bigEndian) { Array($0) }
+            + [8, 6, 0, 0, 0, 0, 0, 0, 0]
+    }
+
+    /// Issue 30, defect 7: a 16384×16384 PNG (818 KB) passed the size and magic checks, and
+    /// decoding it blocked the notifier's loop ~2.7 s. `UpdateChapter` refuses a cover whose
+    /// header states more than 4096 pixels a side (`CoverRejected`), and nothing is stored.
+    @Test func aCoverOfTooManyPixelsIsRejected() async throws {
+        let service = try ActivatedService()
+        defer { service.stop() }
+        let client = try await BusClient.connect(.address(service.bus.address))
+        do {
+            _ = try await client.call(destination: WidgetBus.busName, path: WidgetBus.objectPath, interface: Widget1.name,
+                                      member: "UpdateChapter", Int32(42), "Vegeta", Int32(35),
+                                      Self.pngHeader(width: 16384, height: 16384), [String: Variant]())
+            Issue.record("a 16384×16384 cover was stored")
+        } catch let error as DBusError {
+            #expect(error.name == Self.widgetError + "CoverRejected", "\(error)")
+            #expect(error.message.contains("16384×16384 pixels, more than 4096 a side"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: service.folder + "/currentChapterData.json"))
+        #expect(!FileManager.default.fileExists(atPath: service.folder + "/chapterCoverImage.jpg"))
+    }
 }
