@@ -315,9 +315,14 @@ FUZZ_SECONDS ?= 60
 TSAN_SUPPRESSIONS = $(CURDIR)/scripts/tsan-suppressions.txt
 LSAN_SUPPRESSIONS = $(CURDIR)/scripts/lsan-suppressions.txt
 
-.PHONY: fuzz sanitize sanitize-address sanitize-thread
+.PHONY: fuzz fuzz-long sanitize sanitize-address sanitize-thread
 fuzz:
 	./scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Deep: each target to 10 million executions (an hour at most each), niced, one at a time, the
+# quick ones first.
+fuzz-long:
+	FUZZ_RUNS=10000000 nice -n 10 ./scripts/fuzz.sh 3600 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken
 
 sanitize: sanitize-address sanitize-thread
 

@@ -1,6 +1,9 @@
 #!/bin/sh
 # libFuzzer over the parsers that take outside input: `make fuzz` or
 # `scripts/fuzz.sh [SECONDS] [TARGET...]`; `scripts/fuzz.sh --seeds` rewrites the dbusbody and sitemarkup seeds.
+# With FUZZ_RUNS=N (`make fuzz-long`: 10 million) each target runs until N executions, SECONDS
+# being then its time limit; the summary gives per target the executions, the coverage (libFuzzer's
+# cov and ft) and the time taken.
 #
 # Each target in fuzz/ is compiled with swiftc (not SwiftPM) together with the sources it
 # exercises, into one module, so it reaches internal API; with -sanitize=fuzzer,address. The
@@ -8,7 +11,9 @@
 # static libraries. Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain), dbusbody
 # (Sources/DBus, libdbus), sitemarkup (Sources/Site: the chapter list, page and feed extractors
 # on libxml2, and the catalogue file's JSON) and browsermessage (the browser host's framing and
-# requests, Sources/Recorder/BrowserHost). Each runs SECONDS (default 60) on a scratch copy of its
+# requests, Sources/Recorder/BrowserHost), entrydict (the widget entry's a{sv} as clients read it,
+# and the outputs made from it: Sources/Widget) and watchtoken (the long-poll's token and the text
+# outputs' sanitiser). Each runs SECONDS (default 60) on a scratch copy of its
 # committed seed corpus fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints
 # per target the executions and whether a crash was found; exits non-zero when any target crashed.
 set -eu
@@ -18,7 +23,12 @@ export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-deeplink chapterjson syncjson dbusbody sitemarkup browsermessage}
+TARGETS=${*:-deeplink chapterjson syncjson dbusbody sitemarkup browsermessage entrydict watchtoken}
+RUNS=${FUZZ_RUNS:-}
+# A long run skips recording a stack trace at each allocation (a fifth of the string targets'
+# time, measured with perf): a crash still shows where it happened, and running its artifact
+# again (`.build-fuzz/TARGET fuzz-artifacts/TARGET-crash-…`) shows where the memory came from.
+if [ -n "$RUNS" ]; then export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_context_size=0"; fi
 BUILD=.build-fuzz
 ARTIFACTS=fuzz-artifacts
 mkdir -p "$BUILD" "$ARTIFACTS"
@@ -60,6 +70,18 @@ build() { # target
                 Sources/Widget/EntryKeys.swift Sources/Widget/Widget1.swift Sources/Widget/ReloadReasonArgument.swift \
                 fuzz/DBusBodyFuzz.swift \
                 "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/dbusbody" ;;
+        # The entry's keys, formats and token (Sources/Widget), as dbusbody builds them.
+        entrydict | watchtoken)
+            module JSON
+            module ComicDomain
+            module EventLoop -I Sources/CLinuxEvents
+            module DBus $DBUS_FLAGS
+            source=fuzz/EntryDictionaryFuzz.swift
+            [ "$1" = watchtoken ] && source=fuzz/WatchTokenFuzz.swift
+            swiftc $SWIFT_FLAGS $DBUS_FLAGS -I "$BUILD/modules" -module-name "Fuzz$1" \
+                Sources/Widget/EntryKeys.swift Sources/Widget/Widget1.swift Sources/Widget/ReloadReasonArgument.swift \
+                Sources/Widget/EntryFormat.swift Sources/Widget/EntryToken.swift "$source" \
+                "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/$1" ;;
         # The site module with its C shim (compiled by clang with the fuzzer's coverage, given a
         # module map here as SwiftPM would), the modules it imports built alongside.
         sitemarkup)
@@ -71,8 +93,10 @@ build() { # target
                 "$PWD/Sources/CSiteLibraries/include/CSiteLibraries.h" > "$BUILD/csite/module.modulemap"
             clang -c -O1 -g -fsanitize=fuzzer-no-link,address $(pkg-config --cflags libxml-2.0) \
                 -I Sources/CSiteLibraries/include Sources/CSiteLibraries/CSiteLibraries.c -o "$BUILD/csite/CSiteLibraries.o"
+            # libxml2's own heap bypasses ASan (fuzz/SiteMarkupAllocator.c says why): not instrumented.
+            clang -c -O2 fuzz/SiteMarkupAllocator.c -o "$BUILD/csite/SiteMarkupAllocator.o"
             swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I "$BUILD/csite" -I Sources/CLinuxEvents -module-name FuzzSiteMarkup \
-                Sources/Site/*.swift fuzz/SiteMarkupFuzz.swift "$BUILD/csite/CSiteLibraries.o" "$BUILD/libComicDomain.a" \
+                Sources/Site/*.swift fuzz/SiteMarkupFuzz.swift "$BUILD/csite/CSiteLibraries.o" "$BUILD/csite/SiteMarkupAllocator.o" "$BUILD/libComicDomain.a" \
                 "$BUILD/libJSON.a" "$BUILD/libEventLoop.a" -o "$BUILD/sitemarkup" ;;
         # The browser host's pure files (no Logging, no I/O) over the domain built as its own module.
         browsermessage)
@@ -115,13 +139,21 @@ for target in $TARGETS; do
     corpus="$BUILD/corpus-$target"
     rm -rf "$corpus" && mkdir -p "$corpus"
     [ -d "fuzz/corpus/$target" ] && cp -R "fuzz/corpus/$target/." "$corpus/"
-    echo "== $target: fuzzing for ${SECONDS_PER_TARGET}s"
+    echo "== $target: fuzzing for ${RUNS:+$RUNS executions, at most }${SECONDS_PER_TARGET}s"
     log="$BUILD/$target.log"
     status=0
-    "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 \
-        -artifact_prefix="$ARTIFACTS/$target-" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+    started=$(date +%s)
+    # Inputs up to 4 KiB; the token target's are a token and a name, whose checks go scalar by
+    # scalar: longer ones add no paths, only time (each serialises the entry four times).
+    max_len=4096
+    [ "$target" = watchtoken ] && max_len=512
+    "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" ${RUNS:+-runs="$RUNS"} -print_final_stats=1 \
+        -artifact_prefix="$ARTIFACTS/$target-" -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 \
         "$corpus" >"$log" 2>&1 || status=$?
+    took=$(( $(date +%s) - started ))
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    # libFuzzer's last status line: "#N DONE cov: C ft: F corp: …" (or the last progress line).
+    coverage=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -n 's/.*cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p')
     if [ "$status" -ne 0 ]; then
         result="CRASH (exit $status; see $log and $ARTIFACTS/$target-*)"
         failed="$failed $target"
@@ -129,7 +161,7 @@ for target in $TARGETS; do
     else
         result="no crash"
     fi
-    line="$target: ${SECONDS_PER_TARGET}s, ${executions:-?} executions, $result"
+    line="$target: ${took}s, ${executions:-?} executions, ${coverage:-cov ?}, $result"
     echo "== $line"
     summary="$summary$line
 "

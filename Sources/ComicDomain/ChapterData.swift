@@ -141,10 +141,20 @@ public struct ChapterData: Sendable, Equatable {
         return universe == 0 ? nil : universe
     }
 
-    /// Trims whitespace and newlines at both ends and checks the length.
+    /// Trims whitespace and newlines at both ends and checks the length: in characters
+    /// (`Limits.nameLength`), Unicode scalars (`Limits.maxNameScalars`) and UTF-8 bytes
+    /// (`Limits.maxNameBytes`), the cheap counts first.
     /// - Throws: `invalidName` when blank, too long, or containing NUL (D-Bus cannot carry it).
     public static func validName(_ name: String) throws(ComicError) -> String {
         let trimmed = trimmed(name)
+        let bytes = trimmed.utf8.count
+        guard bytes <= Limits.maxNameBytes else {
+            throw ComicError(.invalidName, "name is \(bytes) bytes long in UTF-8, more than \(Limits.maxNameBytes)")
+        }
+        let scalars = trimmed.unicodeScalars.count
+        guard scalars <= Limits.maxNameScalars else {
+            throw ComicError(.invalidName, "name has \(scalars) Unicode scalars, more than \(Limits.maxNameScalars)")
+        }
         let length = trimmed.count
         guard length >= Limits.nameLength.lowerBound else {
             throw ComicError(.invalidName, "name is blank; it must have \(Limits.describe(Limits.nameLength)) characters after trimming")

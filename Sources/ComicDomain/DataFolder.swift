@@ -229,8 +229,20 @@ public struct DataFolder: Sendable, Equatable {
     /// Atomically replaces `currentChapterData.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
     public func writeChapterData(_ data: ChapterData) throws(ComicError) {
+        let file = try Self.chapterDataFile(data)
         try create()
-        try AtomicFile.replace([(Self.chapterDataFile, data.encodeJSON() + [0x0A])], in: path)
+        try AtomicFile.replace([file], in: path)
+    }
+
+    /// The data's file, checked against what `readChapterData` accepts: a write never leaves a
+    /// file the reader refuses (it would lose the position it replaced).
+    /// - Throws: `storageFailed` when the encoded data is over `Limits.maxChapterFileBytes`.
+    private static func chapterDataFile(_ data: ChapterData) throws(ComicError) -> (name: String, bytes: [UInt8]) {
+        let bytes = data.encodeJSON() + [0x0A]
+        guard bytes.count <= Limits.maxChapterFileBytes else {
+            throw ComicError(.storageFailed, "the chapter data would be \(bytes.count) bytes, more than the \(Limits.maxChapterFileBytes) the reader accepts; nothing was written")
+        }
+        return (chapterDataFile, bytes)
     }
 
     /// Stores a chapter with its cover (`UpdateChapter`), creating the folder if needed. With a
@@ -239,11 +251,12 @@ public struct DataFolder: Sendable, Equatable {
     /// old pair or the new one, except between the two renames (microseconds apart), when the new
     /// cover would show with the old chapter. An empty cover removes the stored one, then writes
     /// the data (which then names no cover).
-    /// - Throws: `coverRejected` (nothing is written) or `storageFailed`.
+    /// - Throws: `coverRejected` or an oversized data file's `storageFailed` (nothing is written),
+    ///   or `storageFailed`.
     public func writeChapter(_ data: ChapterData, cover: [UInt8]) throws(ComicError) {
         if !cover.isEmpty { try CoverImage.validate(cover) }
+        let dataFile = try Self.chapterDataFile(data)
         try create()
-        let dataFile = (name: Self.chapterDataFile, bytes: data.encodeJSON() + [0x0A])
         if cover.isEmpty {
             try removeCover()
             try AtomicFile.replace([dataFile], in: path)

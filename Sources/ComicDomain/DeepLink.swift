@@ -128,19 +128,54 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
             let first = rest.first ?? UInt8(ascii: "/")
             return fail(.extraParts, first == UInt8(ascii: "/") ? "nothing may follow the \(what) number but one \"/\"" : extraDescription(first))
         }
+        switch number(digits, what: what) {
+        case .success(let value): return .success((matchedHost, value))
+        case .failure(let failure): return fail(failure.problem, failure.why)
+        }
+    }
+
+    /// A link's number from its decimal digits: no leading zero, in the range chapters and pages
+    /// share (1…99999).
+    private static func number(_ digits: ArraySlice<UInt8>, what: String) -> Result<Int, NumberProblem> {
         guard digits.count == 1 || digits.first != UInt8(ascii: "0") else {
-            return fail(.notANumber, "the \(what) number has a leading zero")
+            return .failure(NumberProblem(problem: .notANumber, why: "the \(what) number has a leading zero"))
         }
         // Decimal digits only here; more than 5 digits (or a lone 0) is out of range anyway.
         var value = 0
         if digits.count <= 5 {
             for digit in digits { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
         }
-        // Chapters and pages share the range 1…99999.
         guard digits.count <= 5, Limits.chapters.contains(value), Limits.pages.contains(value) else {
-            return fail(.outOfRange, "\(what) \(shortened(String(decoding: digits, as: UTF8.self))) is out of range \(Limits.describe(Limits.chapters))")
+            return .failure(NumberProblem(
+                problem: .outOfRange, why: "\(what) \(shortened(String(decoding: digits, as: UTF8.self))) is out of range \(Limits.describe(Limits.chapters))"))
         }
-        return .success((matchedHost, value))
+        return .success(value)
+    }
+
+    private struct NumberProblem: Error {
+        let problem: Problem
+        let why: String
+    }
+
+    /// A chapter or page number as a command line writes it (`activate open-chapter N`), by the
+    /// links' rule: decimal digits, no sign, no leading zero, in 1…99999. A negative number is
+    /// said to be out of range.
+    /// - Throws: `invalidChapter` (`what` "chapter") or `invalidPage` with the reason.
+    public static func plainNumber(_ text: String, what: String) throws(ComicError) -> Int {
+        let kind: ComicError.Kind = what == "chapter" ? .invalidChapter : .invalidPage
+        var digits = Array(text.utf8)[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else {
+            throw ComicError(kind, "the \(what) \(quotedForMessage(text)) is not a plain decimal number")
+        }
+        if negative {
+            throw ComicError(kind, "\(what) \(shortened(text)) is out of range \(Limits.describe(Limits.chapters))")
+        }
+        switch number(digits, what: what) {
+        case .success(let value): return value
+        case .failure(let failure): throw ComicError(kind, failure.why)
+        }
     }
 
     private static func whitespaceNote(_ bytes: ArraySlice<UInt8>) -> String {

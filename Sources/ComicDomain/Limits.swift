@@ -4,8 +4,14 @@ public enum Limits {
     public static let chapters: ClosedRange<Int> = 1...99999
     /// Read progress in percent.
     public static let progress: ClosedRange<Int> = 0...100
-    /// Chapter name length in characters, after trimming whitespace and newlines at both ends.
+    /// Chapter name length in characters (graphemes), after trimming whitespace and newlines at
+    /// both ends.
     public static let nameLength: ClosedRange<Int> = 1...256
+    /// Largest chapter name in Unicode scalars and in UTF-8 bytes (after trimming): one character
+    /// can hold any number of combining marks, so the character count alone bounds nothing.
+    /// Escaped as JSON (at most 6 bytes a scalar) a name stays far below `maxChapterFileBytes`.
+    public static let maxNameScalars = 1024
+    public static let maxNameBytes = 4096
     /// Page numbers on the comic's site.
     public static let pages: ClosedRange<Int> = 1...99999
     /// Universes as written in storage and on the bus: 0 is the main story, others a special.
@@ -14,6 +20,9 @@ public enum Limits {
     public static let maxChapterFileBytes = 64 * 1024
     /// Largest cover image that is stored or served.
     public static let maxCoverBytes = 8 * 1024 * 1024
+    /// Longest side of a cover, in pixels, as its header states it (PNG IHDR, JPEG SOF): a small
+    /// file can declare a huge image, whose decoding would stall the tray's loop for seconds.
+    public static let maxCoverSide = 4096
 
     /// "1…99999" — how ranges are written in messages.
     static func describe(_ range: ClosedRange<Int>) -> String {

@@ -31,28 +31,43 @@ public final class Connection {
         case address(String)
     }
 
-    /// Connects and registers on the bus (the blocking `Hello`), then hands the connection to `loop`.
-    public init(_ address: Address, loop: EventLoop) throws(DBusError) {
+    /// How long connecting may take: the socket, authentication and `Hello`. A bus that accepts
+    /// and never answers (frozen, or a stray socket) fails after this instead of hanging.
+    public static let connectTimeout = Duration.seconds(5)
+    /// How long `close` and `flush` wait for queued messages to be written.
+    public static let flushTimeout = Duration.seconds(2)
+
+    /// The bus's address as connected to, or how it was found ("the session bus") when libdbus
+    /// chose it: for messages that name the bus.
+    public let address: String
+
+    /// Connects and registers on the bus (`Hello`), within `timeout`, then hands the connection to
+    /// `loop`.
+    /// - Throws: the connection's error, or `Timeout` naming the bus when it does not answer in time.
+    public init(_ address: Address, loop: EventLoop, timeout: Duration = Connection.connectTimeout) throws(DBusError) {
         dbus_threads_init_default()
+        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
         let resolved: String?
         switch address {
-        case .session: resolved = nil
-        case .starter: resolved = getenv("DBUS_STARTER_ADDRESS").map { String(cString: $0) }
+        case .session: resolved = environment("DBUS_SESSION_BUS_ADDRESS") ?? Self.runtimeBus(environment)
+        case .starter: resolved = environment("DBUS_STARTER_ADDRESS") ?? environment("DBUS_SESSION_BUS_ADDRESS") ?? Self.runtimeBus(environment)
         case .address(let text): resolved = text
         }
         let connection: OpaquePointer
         if let resolved {
             connection = try DBusError.check { dbus_connection_open_private(resolved, $0) }
             do {
-                _ = try DBusError.check { dbus_bus_register(connection, $0) != 0 ? true : nil }
+                try Self.register(connection, address: resolved, timeout: timeout)
             } catch {
                 dbus_connection_close(connection)
                 dbus_connection_unref(connection)
                 throw error
             }
         } else {
+            // No address anywhere: libdbus's own search (autolaunch), which cannot be bounded.
             connection = try DBusError.check { dbus_bus_get_private(DBUS_BUS_SESSION, $0) }
         }
+        self.address = resolved ?? "the session bus"
         raw = connection
         self.loop = loop
         // The process decides what a lost bus means (the service exits with a message).
@@ -60,6 +75,47 @@ public final class Connection {
         installFilter()
         // Should this throw, deinit closes the connection: every stored property is set.
         try LoopIntegration.install(loop: loop, connection: raw)
+    }
+
+    /// `$XDG_RUNTIME_DIR/bus` when that socket exists: where libdbus looks without an address.
+    private static func runtimeBus(_ environment: (String) -> String?) -> String? {
+        guard let directory = environment("XDG_RUNTIME_DIR"), !directory.isEmpty else { return nil }
+        var status = stat()
+        guard stat(directory + "/bus", &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        return "unix:path=\(directory)/bus"
+    }
+
+    /// Authenticates and sends `Hello` with a deadline. libdbus's own `dbus_bus_register` blocks
+    /// in a flush without any timeout until authentication completes, so a silent peer would hang
+    /// it forever: here the socket is driven one bounded step at a time instead.
+    private static func register(_ connection: OpaquePointer, address: String, timeout: Duration) throws(DBusError) {
+        let hello = Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                       interface: "org.freedesktop.DBus", member: "Hello")
+        var sent: OpaquePointer?
+        guard dbus_connection_send_with_reply(connection, hello.raw, &sent, milliseconds(timeout)) != 0, let pending = sent else {
+            throw DBusError.disconnected("the bus at \(address) closed the connection")
+        }
+        defer { dbus_pending_call_unref(pending) }
+        let deadline = ContinuousClock.now + timeout
+        while dbus_pending_call_get_completed(pending) == 0 {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { break }
+            // One read or write, waiting at most `remaining`; the dispatch completes the call.
+            guard dbus_connection_read_write_dispatch(connection, max(milliseconds(remaining), 1)) != 0 else { break }
+        }
+        guard dbus_pending_call_get_completed(pending) != 0, let replyRaw = dbus_pending_call_steal_reply(pending) else {
+            dbus_pending_call_cancel(pending)
+            if dbus_connection_get_is_connected(connection) == 0 {
+                throw DBusError.disconnected("the bus at \(address) closed the connection before it was set up")
+            }
+            throw DBusError(name: DBusError.Name.timeout,
+                            message: "the bus at \(address) did not answer within \(timeout.components.seconds) s (it accepts connections but is frozen or not a bus)")
+        }
+        let reply = Message(owning: replyRaw)
+        if let error = reply.error { throw error }
+        guard let name = try? reply.decode(String.self), dbus_bus_set_unique_name(connection, name) != 0 else {
+            throw DBusError.failed("the bus at \(address) answered Hello without a unique name")
+        }
     }
 
     deinit {
@@ -73,7 +129,7 @@ public final class Connection {
     public func close() {
         guard !closed else { return }
         closed = true
-        dbus_connection_flush(raw)
+        flush()
         dbus_connection_close(raw)
     }
 
@@ -126,8 +182,15 @@ public final class Connection {
         _ = dbus_connection_send(raw, message.raw, nil)
     }
 
-    /// Writes out everything queued (blocking): before exiting.
-    public func flush() { dbus_connection_flush(raw) }
+    /// Writes out everything queued (blocking, at most `flushTimeout`: a bus that stopped reading
+    /// must not hold up an exit): before exiting.
+    public func flush() {
+        let deadline = ContinuousClock.now + Self.flushTimeout
+        while dbus_connection_get_is_connected(raw) != 0, dbus_connection_has_messages_to_send(raw) != 0 {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero, dbus_connection_read_write(raw, max(Self.milliseconds(remaining), 1)) != 0 else { return }
+        }
+    }
 
     /// A call in flight; cancelling it means its completion is called with `Cancelled` at once.
     public final class PendingCall {
@@ -153,13 +216,19 @@ public final class Connection {
     }
 
     /// Sends a method call; `completion` runs on the loop thread with the reply, or with the error
-    /// reply as a `DBusError` (name and message as sent), or `NoReply` after `timeout`.
+    /// reply as a `DBusError` (name and message as sent), or `NoReply` after `timeout`, its message
+    /// naming the peer, the member and the bus.
     @discardableResult
     public func call(
         _ message: Message, timeout: Duration = .seconds(25),
         completion: @escaping (Result<Message, DBusError>) -> Void
     ) -> PendingCall {
-        let call = PendingCall(completion: completion)
+        let peer = message.destination ?? "the peer", member = message.member ?? "the call", address = address
+        let call = PendingCall { result in
+            guard case .failure(let error) = result, error.name == DBusError.Name.noReply else { return completion(result) }
+            completion(.failure(DBusError(
+                name: error.name, message: "\(peer) did not answer \(member) within \(timeout.components.seconds) s on the bus at \(address)")))
+        }
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(raw, message.raw, &pending, Self.milliseconds(timeout)) != 0, let pending else {
             loop.post { call.complete(.failure(DBusError.disconnected("not connected to the bus"))) }

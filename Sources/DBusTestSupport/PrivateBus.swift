@@ -99,6 +99,9 @@ public final class PrivateBus: @unchecked Sendable {
         try text.write(to: serviceDirectory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
     }
 
+    /// The daemon's process id (a test freezes it with SIGSTOP to play a hung bus).
+    public var processIdentifier: pid_t { daemon.processIdentifier }
+
     /// The environment a stock client needs to talk to this bus: `testEnvironment()` with
     /// `DBUS_SESSION_BUS_ADDRESS` naming it.
     public var clientEnvironment: [String: String] {

@@ -37,10 +37,11 @@ package final class DoctorBus {
 
     private let caller: BlockingCaller
 
-    /// Connects to `address` (the session bus by default).
+    /// Connects to `address` (the session bus by default); a bus that does not answer is a silent
+    /// peer too (`peerTimeout`).
     package init(address: Connection.Address = .session) throws(DBusError) {
         do {
-            caller = try BlockingCaller(address: address)
+            caller = try BlockingCaller(address: address, connectTimeout: Self.peerTimeout)
         } catch let error as DBusError {
             throw error
         } catch {

@@ -1,3 +1,4 @@
+internal import ComicDomain
 internal import JSON
 internal import Localization
 
@@ -16,8 +17,9 @@ package struct DoctorReport: Sendable, Equatable {
         Self.essentials.allSatisfy { essential in checks.contains { $0.name == essential && $0.status == .ok } }
     }
 
-    /// One line per check, `✓ name: detail`, its fix on an indented line below. The mark is a
-    /// shape, never a colour: ✓ working, ✗ to fix, – off or not available here.
+    /// One line per check, `✓ name: detail`, its fix on an indented line below, each made one safe
+    /// line (`displayLine`). The mark is a shape, never a colour: ✓ working, ✗ to fix, – off or
+    /// not available here.
     package var text: String {
         var lines: [String] = []
         for check in checks {
@@ -26,13 +28,14 @@ package struct DoctorReport: Sendable, Equatable {
             case .missing: "✗"
             case .off, .unavailable: "–"
             }
-            lines.append("\(mark) \(check.name): \(check.detail)")
+            // Details quote files and peers (a browser's name, a bus error): one safe line each.
+            lines.append("\(mark) \(displayLine(check.name)): \(displayLine(check.detail))")
             if let fix = check.fix {
                 lines.append("    " + (check.status == .off
                     // TRANSLATORS: doctor, below a piece the user turned off: the command that turns it on.
-                    ? gettext("to turn it on: %s", fix)
+                    ? gettext("to turn it on: %s", displayLine(fix))
                     // TRANSLATORS: doctor, below a missing piece: the command that fixes it.
-                    : gettext("fix: %s", fix)))
+                    : gettext("fix: %s", displayLine(fix))))
             }
         }
         lines.append(essentialsWork

@@ -8,8 +8,12 @@ internal import Localization
 /// it: already running, or started by D-Bus activation now.
 package struct ServiceCheck: Sendable {
     package static let name = "service"
-    /// How long activation and the first answer may take.
+    /// How long activation and the first answer may take (a service already running is a peer
+    /// like any other: `DoctorBus.peerTimeout`).
     package static let timeout = Duration.seconds(10)
+
+    /// The wait for the service's answer: a running one answers at once, a started one may take long.
+    static func timeout(wasRunning: Bool) -> Duration { wasRunning ? DoctorBus.peerTimeout : timeout }
 
     package enum Reading: Sendable {
         /// No session bus to ask (why).
@@ -27,7 +31,7 @@ package struct ServiceCheck: Sendable {
     /// Calls `GetCurrentEntry` (with activation), then reads which binary answered.
     package static func read(_ bus: DoctorBus, _ surroundings: Surroundings) -> Reading {
         let wasRunning = bus.owner(of: WidgetBus.busName.rawValue) != nil
-        switch bus.call(WidgetClient().currentEntry(), timeout: timeout) {
+        switch bus.call(WidgetClient().currentEntry(), timeout: timeout(wasRunning: wasRunning)) {
         case .failure(let error):
             return .failed(wasRunning: wasRunning, error)
         case .success(let entry):
@@ -74,8 +78,8 @@ package struct ServiceCheck: Sendable {
                                fix: gettext("dbmultiverse service (runs it here, saying why it stops), or journalctl --user -u dbmultiverse.service"))
         case .failed(let wasRunning, let error) where error.name == DBusError.Name.noReply || error.name == DBusError.Name.timeout:
             return CheckResult(Self.name, .missing, wasRunning
-                                   ? gettext("no answer within %d s (it is running)", Int(Self.timeout.components.seconds))
-                                   : gettext("no answer within %d s", Int(Self.timeout.components.seconds)),
+                                   ? gettext("no answer within %d s (it is running)", Int(Self.timeout(wasRunning: wasRunning).components.seconds))
+                                   : gettext("no answer within %d s", Int(Self.timeout(wasRunning: wasRunning).components.seconds)),
                                fix: "systemctl --user restart dbmultiverse.service")
         case .failed(_, let error) where error.name == DBusError.Name.noServer || error.name == DBusError.Name.disconnected:
             return CheckResult(Self.name, .missing, gettext("no session bus (%s)", error.message), fix: Self.noBusFix)

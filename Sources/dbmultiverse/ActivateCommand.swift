@@ -18,26 +18,36 @@ struct ActivateCommand: ParsableCommand {
             """)
 
     @Argument(help: "open-current, open-chapter, open-page or open-chapter-list.") var action: String?
-    @Argument(help: "The chapter (open-chapter) or page (open-page), 1…99999.") var number: Int?
+    // Text, read by the deep links' rule (no sign, no leading zero); `-1` is taken as the number
+    // it is, not as an option, so it is said to be out of range.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The chapter (open-chapter) or page (open-page), 1…99999.", valueName: "number"))
+    var numbers: [String] = []
+
+    private var number: String? { numbers.first }
 
     /// The action asked for, read as the service reads it (ApplicationAction); nil for `Activate`.
     func requested() throws -> ApplicationAction? {
         guard let action else { return nil }
-        let requested: ApplicationAction
+        if numbers.count > 1 {
+            // TRANSLATORS: `activate` was given two numbers; %s is the second.
+            throw ValidationError(gettext("unexpected argument '%s': an action takes at most one number", numbers[1]))
+        }
+        // The number by the deep links' rule (no sign, no leading zero, in range), then the action
+        // as the service reads it (ApplicationAction: its names, and which take a number).
+        var parameter: [Variant] = []
+        if let number {
+            do {
+                parameter = [Variant(Int32(try DeepLink.plainNumber(number, what: action == "open-page" ? "page" : "chapter")))]
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
         do {
-            requested = try ApplicationAction(name: action, parameter: number.map { [Variant(Int32(clamping: $0))] } ?? [])
+            return try ApplicationAction(name: action, parameter: parameter)
         } catch let error as DBusError {
             throw ValidationError(error.message)
         } catch let error as ComicError {
             throw ValidationError(error.message)
-        }
-        switch (requested, number) {
-        case (.openChapter, let number?) where !Limits.chapters.contains(number):
-            throw ValidationError(gettext("chapter %d is out of range %d…%d", number, Limits.chapters.lowerBound, Limits.chapters.upperBound))
-        case (.openPage, let number?) where !Limits.pages.contains(number):
-            throw ValidationError(gettext("page %d is out of range %d…%d", number, Limits.pages.lowerBound, Limits.pages.upperBound))
-        default:
-            return requested
         }
     }
 

@@ -5,12 +5,13 @@ import EventLoop
 import Glibc
 import Localization
 
-/// `watch --format json --next [--after TOKEN]` (DESIGN §15): one answer of the widget's long-poll.
-/// Prints the current entry — the `Entry` property, what the last reload published — with its
-/// token as soon as that token differs from `after`, then returns. With no service the current
-/// entry is the placeholder; it then waits for the service to appear. The first question (no
-/// `after`) starts the service by bus activation, as `entry` does; later ones never do, so a
-/// service that stopped is shown as stopped rather than started again by the widget.
+/// `watch --format json --next [--after TOKEN]` (docs/usage.md): one answer of the widget's
+/// long-poll. Prints the current entry — the `Entry` property, what the last reload published —
+/// with its token as soon as that token differs from `after`, then returns. Every read may start
+/// the service by bus activation: a service that crashed or was stopped comes back with the stored
+/// entry (a dead service never reads as a new reader's placeholder). A service that cannot be
+/// started or does not answer, or a bus that goes away, is an error (exit 1, the message naming
+/// the bus): the widget retries, with a growing delay.
 struct NextEntry {
     let family: WidgetFamily
     let after: String?
@@ -47,29 +48,35 @@ struct NextEntry {
         var answered = false
         var failure: DBusError?
         connection.onDisconnect = {
-            failure = DBusError.disconnected(gettext("the session bus went away"))
+            // TRANSLATORS: %s is the bus's address.
+            failure = DBusError.disconnected(gettext("the session bus at %s went away", connection.address))
             caller.loop.stop()
         }
         let offer = { (entry: ChapterEntry) in
-            guard !answered, entry.token(family: family) != after else { return }
+            guard !answered, failure == nil, entry.token(family: family) != after else { return }
             answered = true
             Output.line(entry.nextJSON(family: family))
             caller.loop.stop()
         }
-        let placeholder = { ChapterEntry.placeholder(family: .medium, date: Int64(time(nil))) }
-        let read = { (activate: Bool) in
+        let read = {
             let call = widget.property(Widget1.entry).map(ChapterEntry.init(dbusDictionary:))
-            connection.call(activate ? call : call.withoutActivation()) { result in
-                offer((try? result.get()) ?? placeholder())
+            connection.call(call, timeout: BlockingCaller.callTimeout) { result in
+                switch result {
+                case .success(let entry): offer(entry)
+                case .failure(let error):
+                    guard !answered, failure == nil else { return }
+                    failure = error
+                    caller.loop.stop()
+                }
             }
         }
         // Subscribed before the entry is read: no reload can fall in between. Reloads count only
         // from the owner of the service's name.
         let reloads = try widget.subscribeToReloads(on: connection) { offer($0.entry) }
-        let restarts = try widget.onServiceChange(on: connection) { owner in
-            if owner == nil { offer(placeholder()) } else { read(false) }
-        }
-        read(after == nil)
+        // A service that left (crashed, stopped) is started again and read; one that came back
+        // (the activation, or another start) is read.
+        let restarts = try widget.onServiceChange(on: connection) { _ in read() }
+        read()
         while !answered, failure == nil { try caller.loop.run() }
         withExtendedLifetime((reloads, restarts)) {}
         if let failure, !answered { throw failure }

@@ -24,7 +24,7 @@ struct UpdateCommand: ParsableCommand {
             """)
 
     @Option(help: "Chapter number, 1…99999.") var chapter: Int?
-    @Option(help: "Chapter name, 1…256 characters.") var name: String?
+    @Option(help: "Chapter name, 1…256 characters (at most 1024 Unicode scalars, 4096 UTF-8 bytes).") var name: String?
     @Option(help: "Read progress, 0…100.") var progress: Int?
     @Option(help: "Cover image file (JPEG or PNG, at most 8 MiB).") var cover: String?
     @Option(help: "The page being read on the comic's site, 1…99999; alone, the chapter is looked up.") var page: Int?

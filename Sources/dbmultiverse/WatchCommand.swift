@@ -42,7 +42,8 @@ struct WatchCommand: ParsableCommand {
         let format = options.format, family = options.family
         var failure: DBusError?
         connection.onDisconnect = {
-            failure = DBusError.disconnected(gettext("the session bus went away"))
+            // TRANSLATORS: %s is the bus's address.
+            failure = DBusError.disconnected(gettext("the session bus at %s went away", connection.address))
             caller.loop.stop()
         }
         // Subscribe first, then read the current entry: no reload can fall in between. Reloads are

@@ -65,6 +65,30 @@ struct ChapterDataTests {
         #expect(error == ComicError(.invalidName, "name is 257 characters long, more than 256"))
     }
 
+    /// Issue 30, defect 1: one character can carry any number of combining marks, so the
+    /// character count alone let an 80 KB name through (and the file written could not be read
+    /// back). Names are bounded in UTF-8 bytes and in Unicode scalars too, on every path that
+    /// validates one (stored chapters, the catalogue's chapters).
+    @Test func nameLengthIsBoundedInBytesAndScalars() throws {
+        let huge = "a" + String(repeating: "\u{0301}", count: 40_000)
+        #expect(huge.count == 1)
+        #expect(thrownError { () throws(ComicError) in try ChapterData(validatingNumber: 1, name: huge, progress: 0) }
+            == ComicError(.invalidName, "name is 80001 bytes long in UTF-8, more than 4096"))
+        let marks = "a" + String(repeating: "\u{0301}", count: 1100)  // 2 201 bytes
+        #expect(thrownError { () throws(ComicError) in try ChapterData(validatingNumber: 1, name: marks, progress: 0) }
+            == ComicError(.invalidName, "name has 1101 Unicode scalars, more than 1024"))
+        let decoded = thrownError { () throws(ComicError) in
+            try ChapterData.decode(Array(#"{"number":1,"name":"\#(marks)","progress":0}"#.utf8))
+        }
+        #expect(decoded?.kind == .invalidName)
+        let chapter = thrownError { () throws(ComicError) in
+            try Catalogue.Chapter(number: 1, name: marks, startPage: 1, endPage: 2, universe: nil, thumbnailURL: "")
+        }
+        #expect(chapter?.kind == .invalidName)
+        let largest = "a" + String(repeating: "\u{0301}", count: 1023)
+        #expect(try ChapterData(validatingNumber: 1, name: largest, progress: 0).name == largest)
+    }
+
     @Test func rejectsNULInNames() {
         let error = thrownError { () throws(ComicError) in try ChapterData(validatingNumber: 1, name: "a\u{0}b", progress: 0) }
         #expect(error?.kind == .invalidName)

@@ -258,6 +258,26 @@ struct DataFolderTests {
         }
     }
 
+    /// Issue 30, defect 7: covers are bounded in pixels too, read from the header (PNG IHDR, JPEG
+    /// SOF after any other segments) without decoding; a header that states no size passes.
+    @Test func coverSizeIsReadFromTheHeader() {
+        func png(_ width: UInt8, _ height: UInt8) -> [UInt8] {
+            CoverImage.pngSignature + [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, width, 0, 0, 0, height, 0, 8, 6, 0, 0, 0]
+        }
+        func jpeg(width: Int, height: Int, sof: UInt8 = 0xC2) -> [UInt8] {
+            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x06, 1, 2, 3, 4, 0xFF, 0xFF, 0xC4, 0x00, 0x03, 9, 0xFF, sof, 0x00, 0x11, 0x08,
+             UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3, 0, 0]
+        }
+        #expect(CoverImage.dimensions(png(0x10, 0x20)).map { [$0.width, $0.height] } == [0x1000, 0x2000])
+        #expect(CoverImage.dimensions(jpeg(width: 800, height: 1130)).map { [$0.width, $0.height] } == [800, 1130])
+        #expect(CoverImage.dimensions([0xFF, 0xD8, 0xFF, 0xDA]) == nil)
+        let check = { (bytes: [UInt8]) in thrownError { () throws(ComicError) in try CoverImage.validate(bytes) } }
+        #expect(check(jpeg(width: 800, height: 1130)) == nil)
+        #expect(check(jpeg(width: 4096, height: 4096, sof: 0xC0)) == nil)
+        #expect(check(jpeg(width: 5000, height: 100)) == ComicError(.coverRejected, "cover is 5000×100 pixels, more than 4096 a side"))
+        #expect(check(png(0x40, 0x40)) == ComicError(.coverRejected, "cover is 16384×16384 pixels, more than 4096 a side"))
+    }
+
     @Test func coverValidation() {
         func check(_ bytes: [UInt8]) -> ComicError? {
             thrownError { () throws(ComicError) in try CoverImage.validate(bytes) }
@@ -333,10 +353,27 @@ struct DataFolderTests {
             #expect(folder.readChapterData() == .valid(data))
         }
     }
+
+    /// Issue 30, defect 1: no write may produce a file the reader refuses (over 64 KiB): it would
+    /// replace the stored position with one nobody can read. A cover path long enough for that is
+    /// refused, and the stored file stays.
+    @Test func aWriteNeverLeavesAFileTheReaderRefuses() throws {
+        try withDataFolder { folder in
+            let stored = try ChapterData(validatingNumber: 42, name: "Vegeta", progress: 35)
+            try folder.writeChapterData(stored)
+            let long = try ChapterData(validatingNumber: 43, name: "Next", progress: 1,
+                                       coverImagePath: "/" + String(repeating: "c", count: Limits.maxChapterFileBytes))
+            let error = thrownError { () throws(ComicError) in try folder.writeChapterData(long) }
+            #expect(error?.kind == .storageFailed && error?.message.contains("more than the 65536 the reader accepts") == true, "\(String(describing: error))")
+            #expect(thrownError { () throws(ComicError) in try folder.writeChapter(long, cover: []) }?.kind == .storageFailed)
+            #expect(folder.readChapterData().value == stored)
+        }
+    }
 }
 
 private func realPathOf(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
+
 }

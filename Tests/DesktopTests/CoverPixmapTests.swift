@@ -95,7 +95,7 @@ import Testing
         // An image too large to decode is refused from its header: 20000 × 8 in the IHDR.
         var huge = ImageFixtures.halfBluePNG
         huge.replaceSubrange(16..<24, with: [0x00, 0x00, 0x4E, 0x20, 0x00, 0x00, 0x00, 0x08])
-        #expect(reason(try file("huge.png", huge)).contains("PNG"))
+        #expect(reason(try file("huge.png", huge)).contains("20000×8 pixels, more than 4096 a side"))
         // A FIFO in the cover's place does not block.
         let fifo = directory + "/fifo.jpg"
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -116,5 +116,14 @@ import Testing
         #expect(rename(next, path) == 0)
         #expect(CoverPixmap.identity(of: path) != first)
         #expect(CoverPixmap.identity(of: "") == nil && CoverPixmap.identity(of: directory + "/none") == nil)
+    }
+
+    /// Issue 30, defect 7: the tray decoded whatever the cover file declared (a 16384×16384 PNG
+    /// stalled its loop ~2.7 s). The header's size is checked first, without decoding.
+    @Test func aCoverStatingTooManyPixelsIsNotDecoded() throws {
+        let png = CoverImage.pngSignature + [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0x40, 0, 0, 0, 0x40, 0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        let error = #expect(throws: ComicError.self) { try CoverPixmap.decode(path: try self.file("huge.png", png)) }
+        #expect(error?.kind == .coverRejected && error?.message.contains("16384×16384 pixels, more than 4096 a side") == true,
+                "\(String(describing: error))")
     }
 }

@@ -206,11 +206,18 @@ import TestingTraits
         #expect(ChapterNotification.fileURI(forPath: "relative/cover.jpg") == nil)
     }
 
-    @Test func theBodyIsEscapedWhateverTheServerAdvertises() {
+    /// Issue 30, defect 5: the body was escaped for every server, so one without `body-markup`
+    /// (which shows the body as plain text) showed `&lt;b&gt;`. Escaped only for servers that
+    /// take markup.
+    @Test func theBodyIsEscapedOnlyForServersThatTakeMarkup() {
         let entry = NotifierTestWidget.entry(42, name: "<b>Bold</b> & co", progress: 35)
         for capabilities: Set<String> in [[], ["body"], ["body", "body-markup"], ["actions", "body-markup"]] {
+            let markup = capabilities.contains("body-markup")
+            let pages = PagesNotification.request(for: entry, replacing: 0, capabilities: capabilities)
+            #expect(pages.body == (markup ? "After Chapter 42: &lt;b&gt;Bold&lt;/b&gt; &amp; co" : "After Chapter 42: <b>Bold</b> & co"),
+                    "\(capabilities)")
             let request = ChapterNotification.request(for: entry, replacing: 3, capabilities: capabilities)
-            #expect(request.body == escapedForMarkup("35% read"))
+            #expect(request.body == "35% read")
             #expect(request.summary == "Chapter 42: <b>Bold</b> & co")
             #expect(request.replacesID == 3)
             #expect(request.actions == (capabilities.contains("actions") ? ["default", "Continue reading"] : []))

@@ -130,9 +130,11 @@ import TestingTraits
         #expect(try answer(of: last, "the change after the burst").chapter == 48)
     }
 
-    /// With no service the current entry is the placeholder; a question that already shows it
-    /// waits for the service to come back (started here by bus activation) with something else.
-    @Test func followsTheServiceAwayAndBack() async throws {
+    /// Issue 30, defect 6: a question that was waiting when the service was killed printed the
+    /// placeholder with exit 0, and the next question (after the placeholder's token) never started
+    /// the service again. The service is bus-activatable: it is started again, the stored entry
+    /// has the same token, so the question goes on waiting, for a real change.
+    @Test func aKilledServiceIsStartedAgainAndItsEntryKept() async throws {
         let (service, chapter) = try serviceShowingChapter42()
         defer { service.stop() }
         let waiter = try waiting(service, after: chapter.token)
@@ -140,19 +142,38 @@ import TestingTraits
         let client = try await BusClient.connect(.address(service.bus.address))
         let owners = try await service.ownerChanges(client)
         kill(try service.servicePID(), SIGKILL)
-        _ = try await DBusTestSupport.next(owners, "the killed service to lose its name")
-        let gone = try answer(of: waiter, "the placeholder once the service is gone")
-        #expect(gone.isPlaceholder == true)
+        let (_, _, gone) = try await DBusTestSupport.next(owners, "the killed service to lose its name").decode(String.self, String.self, String.self)
+        #expect(gone.isEmpty)
+        let (_, _, back) = try await DBusTestSupport.next(owners, "the service started again by the question")
+            .decode(String.self, String.self, String.self)
+        #expect(!back.isEmpty)
+        #expect(waiter.output.isEmpty && waiter.terminationStatus == nil, "still waiting: \(waiter.output)")
+        #expect(try service.cli("update", "--chapter", "43", "--name", "Next", "--progress", "10").status == 0)
+        #expect(try answer(of: waiter, "the change after the restart").chapter == 43)
 
-        // Asked again with the placeholder's token and no service: no answer, and no activation.
-        let back = try waiting(service, after: gone.token)
-        defer { back.stop() }
-        #expect(try service.tool("busctl", "--address=\(service.bus.address)", "status", "com.nobadi.DBMultiverse").status != 0,
-                "the question started no service")
-        #expect(try service.cli("reload").status == 0) // activates the service, which serves chapter 42 again
-        let returned = try answer(of: back, "the entry of the restarted service")
-        #expect(returned.chapter == 42)
-        #expect(returned.token == chapter.token, "the same entry, the same token")
+        // Asked with the placeholder's token while no service runs: it is started, with the stored entry.
+        kill(try service.servicePID(), SIGKILL)
+        _ = try await DBusTestSupport.next(owners, "the service to lose its name again")
+        let placeholder = ChapterEntry.placeholder(family: .medium, date: 0).token(family: .medium)
+        let returned = try next(service, after: placeholder)
+        #expect(returned.chapter == 43 && returned.isPlaceholder == false)
+    }
+
+    /// Issue 30, defect 6: a frozen service (SIGSTOP) answered as the placeholder, exit 0, after
+    /// 25 s. It is an error now: exit 1, nothing on stdout, the message naming the service and the bus.
+    @Test func aFrozenServiceIsAnErrorNotAPlaceholder() async throws {
+        let (service, _) = try serviceShowingChapter42()
+        defer { service.stop() }
+        let pid = try service.servicePID()
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        let started = Date()
+        let run = try runCommand([Binary.dbmultiverse, "watch", "--format", "json", "--next"], environment: service.environment, timeout: 30)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(run.status == 1 && !run.timedOut && run.stdout.isEmpty, "\(run)")
+        let bus = String(service.bus.address.split(separator: ",").first ?? "")
+        #expect(run.stderr.contains("com.nobadi.DBMultiverse did not answer Get within 10 s on the bus at \(bus)"), "\(run.stderr)")
+        #expect(seconds < 20, "took \(seconds) s")
     }
 
     @Test func badArgumentsExitTwoWithAMessage() async throws {

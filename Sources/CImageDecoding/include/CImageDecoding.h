@@ -27,8 +27,9 @@ typedef struct {
 /// damaged file, an interlaced PNG, more than CIMAGE_MAX_SIDE pixels a side).
 int cimage_decode(int fd, int max_side, cimage_pixmap *out, char *error, size_t error_size);
 
-/// The longest side of an image this decodes (larger images are refused before decoding).
-#define CIMAGE_MAX_SIDE 16384
+/// The longest side of an image this decodes (larger images are refused before decoding): the
+/// covers' limit, Limits.maxCoverSide, which callers check first from the header in Swift.
+#define CIMAGE_MAX_SIDE 4096
 
 void cimage_free(uint8_t *pixels);
 

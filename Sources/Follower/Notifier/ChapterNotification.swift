@@ -19,9 +19,8 @@ package enum ChapterNotification {
     /// The `Notify` arguments for `entry`.
     ///
     /// - summary `Chapter 42: <name>`, plain text (the specification gives summaries no markup);
-    /// - body the view's `progress-text`, `35% read`, with `&`, `<`, `>` escaped whatever the server advertises: servers
-    ///   without `body-markup` are told to strip markup, and escaping keeps a name-free body
-    ///   correct on both kinds;
+    /// - body the view's `progress-text`, `35% read`, escaped for a server that advertises
+    ///   `body-markup`, plain text for one that does not (`NotificationRequest.body(_:for:)`);
     /// - actions `["default", "Continue reading"]` (the label of the view's `open-current`, which
     ///   the action runs) only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` (a byte), the stack tags, `value` (the
@@ -38,7 +37,7 @@ package enum ChapterNotification {
             appIcon: appIcon,
             // TRANSLATORS: a notification's title: the chapter's number and its name.
             summary: gettext("Chapter %d: %s", entry.chapter, entry.name),
-            body: escapedForMarkup(view.progressText),
+            body: NotificationRequest.body(view.progressText, for: capabilities),
             actions: capabilities.contains("actions") ? [defaultAction, view.label(of: .openCurrent) ?? ""] : [],
             hints: hints,
             expireTimeout: -1

@@ -1,4 +1,5 @@
 package import DBus
+internal import ComicDomain
 
 /// `org.freedesktop.Notifications` (Desktop Notifications Specification 1.2), the members the
 /// notifier uses, and where the desktop's notification server lives.
@@ -34,7 +35,7 @@ package struct NotificationRequest: Sendable, Equatable {
     package var appIcon: String
     /// Plain text: the specification gives the summary no markup.
     package var summary: String
-    /// May hold the server's body markup when it advertises `body-markup`.
+    /// May hold the server's body markup when it advertises `body-markup` (see `body(_:for:)`).
     package var body: String
     /// Flat pairs as on the wire: key, label, key, label… (`"default"` is the click on the bubble).
     package var actions: [String]
@@ -42,6 +43,13 @@ package struct NotificationRequest: Sendable, Equatable {
     package var hints: [String: Variant]
     /// Milliseconds; -1 lets the server choose, 0 never expires.
     package var expireTimeout: Int32
+
+    /// `text` as a body for a server with `capabilities`: escaped (`&`, `<`, `>`) for one that
+    /// advertises `body-markup`, as it is for one that does not — the specification has those
+    /// show the body as plain text, so an entity would show as typed (`&lt;b&gt;`).
+    package static func body(_ text: String, for capabilities: Set<String>) -> String {
+        capabilities.contains("body-markup") ? escapedForMarkup(text) : text
+    }
 
     package init(
         appName: String, replacesID: UInt32 = 0, appIcon: String = "", summary: String, body: String = "",

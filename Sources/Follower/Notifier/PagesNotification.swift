@@ -18,7 +18,8 @@ package enum PagesNotification {
     /// The `Notify` arguments announcing `entry`'s new pages.
     ///
     /// - summary the view's `new-pages-text`, `3 new pages` (`1 new page`), plain text;
-    /// - body `After Chapter 42: <name>`, `&`, `<`, `>` escaped as in the chapter notification;
+    /// - body `After Chapter 42: <name>`, escaped only for a server that takes body markup, as
+    ///   in the chapter notification;
     /// - actions `["default", "Read now"]` only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` and the stack tags; the cover's
     ///   `image-path` when the entry has one.
@@ -32,7 +33,7 @@ package enum PagesNotification {
             summary: entry.view.newPagesText,
             // TRANSLATORS: the new pages notification's text: they come after the chapter being
             // read (its number and its name).
-            body: escapedForMarkup(gettext("After Chapter %d: %s", entry.chapter, entry.name)),
+            body: NotificationRequest.body(gettext("After Chapter %d: %s", entry.chapter, entry.name), for: capabilities),
             actions: capabilities.contains("actions") ? [defaultAction, defaultActionLabel] : [],
             hints: hints,
             expireTimeout: -1

@@ -29,7 +29,8 @@ package enum CoverPixmap {
 
     /// The pixmap of the cover at `path`.
     /// - Throws: `coverRejected` saying why: the file can't be opened, is not a regular file, is
-    ///   over `Limits.maxCoverBytes`, or does not decode.
+    ///   over `Limits.maxCoverBytes`, states more than `Limits.maxCoverSide` pixels a side, or
+    ///   does not decode.
     package static func decode(path: String, maxSide: Int = maxSide) throws(ComicError) -> IconPixmap {
         // Non-blocking: a FIFO put in the cover's place must not hang the notifier's loop.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -41,6 +42,21 @@ package enum CoverPixmap {
         }
         guard status.st_size <= Limits.maxCoverBytes else {
             throw ComicError(.coverRejected, "the cover \(path) is \(status.st_size) bytes, more than \(Limits.maxCoverBytes)")
+        }
+        // The pixel limit from the header, without decoding: a small file can declare an image
+        // whose decoding would stall the loop for seconds.
+        switch Posix.readUpTo(fd, limit: Limits.maxCoverBytes) {
+        case .success(let bytes):
+            do throws(ComicError) {
+                try CoverImage.validateSize(bytes)
+            } catch {
+                throw ComicError(.coverRejected, "the cover \(path): \(error.message)")
+            }
+        case .failure(let error):
+            throw ComicError(.coverRejected, "cannot read the cover \(path): \(error.text)")
+        }
+        guard lseek(fd, 0, SEEK_SET) == 0 else {
+            throw ComicError(.coverRejected, "cannot read the cover \(path): \(String(cString: strerror(errno)))")
         }
         var image = cimage_pixmap()
         var reason = [CChar](repeating: 0, count: 256)
