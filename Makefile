@@ -49,7 +49,7 @@ pot:
 update-po:
 	./scripts/translations.sh update
 
-# ---- install / uninstall (DESIGN §9; docs/deep-links.md) -------------------------------------
+# ---- install / uninstall (docs/install.md; docs/deep-links.md) -------------------------------------
 # `make install` builds the release binary; `make install BINARY=path` installs a prebuilt one.
 # DESTDIR is a staging root: the files go under $(DESTDIR)$(PREFIX), the paths written into
 # them name $(PREFIX), and the desktop database / scheme registration are left to the package.
@@ -208,7 +208,7 @@ browser-extension: deps
 gnome-extension: deps
 	./scripts/gnome-extension-pack.sh dist
 
-# The Debian package (debian/, DESIGN §16). `make dist`: the source package in dist/ (the tracked
+# The Debian package (debian/, docs/install.md#debian-package). `make dist`: the source package in dist/ (the tracked
 # files and vendor/, the pinned Swift packages: scripts/source-package.sh). `make deb`: the binary
 # package built from it with the network off, as distributions build (scripts/binary-package.sh),
 # into dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on this

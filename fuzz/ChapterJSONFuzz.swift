@@ -3,7 +3,7 @@
 // Built together with Sources/ComicDomain into one module, so internal API is in reach (the
 // JSON parser is its own module). Invariants, checked with preconditions so libFuzzer reports a
 // violation as a crash:
-// decoding never traps; accepted chapter data is within the DESIGN §3 ranges (a special's with its
+// decoding never traps; accepted chapter data is within the docs/storage.md ranges (a special's with its
 // page, the main story's universe stored as none) and survives
 // encodeJSON → decode unchanged; any parsed JSON value survives serialized → parse unchanged.
 

@@ -39,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(copy.signature == String(repeating: "v", count: values.count), "re-encoded signature \(copy.signature)")
     }
 
-    // The widget's signatures (DESIGN §5, §6).
+    // The widget's signatures (docs/dbus-api.md#the-sync-rules, docs/deep-links.md).
     if let update = try? message.decode(Int32.self, String.self, Int32.self, [UInt8].self, [String: Variant].self) {
         useOptions(update.4)
     }

@@ -2,7 +2,7 @@
 //
 // Built together with Sources/ComicDomain into one module (the JSON parser is its own).
 // Invariants, checked with preconditions so libFuzzer reports a violation as a crash: decoding
-// never traps; an accepted state is within the DESIGN §3 ranges and survives encodeJSON → decode
+// never traps; an accepted state is within the docs/storage.md ranges and survives encodeJSON → decode
 // unchanged; any parsed JSON value survives serialized → parse unchanged.
 
 import JSON

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Packs the WebExtension in browser/ (DESIGN §12) for `make browser-extension`:
+# Packs the WebExtension in browser/ (docs/browser-extension.md) for `make browser-extension`:
 #   scripts/browser-extension.sh OUTPUT_DIR
 # writes OUTPUT_DIR/dbmultiverse-<version>-chromium.zip (for "Load unpacked" once extracted, or a
 # store upload) and OUTPUT_DIR/dbmultiverse-<version>.xpi (unsigned, for Firefox ESR, Developer

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The browser extension's native messaging host manifests (DESIGN §12), for `make install` and
+# The browser extension's native messaging host manifests (docs/browser-extension.md), for `make install` and
 # `make uninstall`:
 #   scripts/browser-hosts.sh install BINARY                 writes them, naming BINARY (an absolute path)
 #   scripts/browser-hosts.sh uninstall                      removes them, and the folders install created

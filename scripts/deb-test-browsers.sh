@@ -1,4 +1,4 @@
-# Sourced by scripts/deb-test.sh: the installed package in the real browsers (DESIGN §16). Nothing
+# Sourced by scripts/deb-test.sh: the installed package in the real browsers (docs/install.md#debian-package). Nothing
 # is loaded by the test: each browser finds the extension where the package put it, and its host
 # through the package's host manifest. The test gives each browser only a way to reach the
 # fixture site under the comic's real host names (Firefox: the site as its proxy, in user.js;

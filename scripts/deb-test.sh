@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian package on this machine (issues 17 and 24, DESIGN §16): installs the .deb with apt-get,
+# The Debian package on this machine (issues 17 and 24, docs/install.md#debian-package): installs the .deb with apt-get,
 # then uses what it installed — the binary started by D-Bus activation from /usr/share/dbus-1/services
 # on a private bus, `xdg-open dbmultiverse://chapter/1` through the installed desktop file, the
 # browsers' host manifests, the man page, the completions — and checks that installing is all it

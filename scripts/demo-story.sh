@@ -25,7 +25,7 @@ demo_cover() {
         -alpha off -depth 8 "$1"
 }
 
-# demo_catalogue FILE [LATEST]: the stored chapter list (DESIGN §11, `chapters-<lang>.json`) as a
+# demo_catalogue FILE [LATEST]: the stored chapter list (docs/usage.md#the-comics-site, `chapters-<lang>.json`) as a
 # sync would have written it when the comic's latest page was LATEST (default DEMO_LATEST_PAGE):
 # chapter 42 up to DEMO_LAST_PAGE, and chapter 43 once LATEST is past it. Written to FILE; the caller renames it into the data folder, where the
 # service sees it arrive as it sees a sync's: the first list is `requested`, a later one with a newer

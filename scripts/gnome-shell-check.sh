@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The card in a real GNOME Shell (DESIGN §15): Debian's gnome-shell 43, headless on a virtual
+# The card in a real GNOME Shell (docs/gnome-shell.md, docs/plasma.md): Debian's gnome-shell 43, headless on a virtual
 # monitor with software rendering, in a private session (dbus-run-session, a private system bus,
 # a temporary HOME and XDG folders exported before the bus starts), with DBMultiverse installed
 # by `make install` into a temporary prefix on XDG_DATA_DIRS (as the package installs it), its

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Plasma widget end to end (DESIGN §15): DBMultiverse installed into a temporary prefix
+# The Plasma widget end to end (docs/gnome-shell.md, docs/plasma.md): DBMultiverse installed into a temporary prefix
 # (`make install`, which builds the plasmoid for this machine's Plasma), its service activated on a
 # private session bus, and the installed plasmoid in a real `plasmoidviewer` under Xvfb, read
 # through AT-SPI (scripts/plasma-card/atspi.py) as a screen reader reads it. Checks, in order:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The source package, as a distribution receives it (`make dist`, DESIGN §16):
+# The source package, as a distribution receives it (`make dist`, docs/install.md#debian-package):
 #   scripts/source-package.sh OUTPUT_DIR
 # writes OUTPUT_DIR/<source>_<version>.dsc and .tar.xz (format 3.0 (native)): the files git tracks,
 # as they are in the work tree (uncommitted changes included, untracked files left out), plus

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The Swift packages this one depends on, as plain source for the source package (DESIGN §16): a
+# The Swift packages this one depends on, as plain source for the source package (docs/install.md#debian-package): a
 # distribution builds with the network off, so `make dist` carries them in vendor/, where
 # Package.swift's dependency() finds them. vendor/ is never committed.
 #   scripts/vendor.sh FOLDER   writes FOLDER/<name>/ for each pin below (`git archive` of its tag)

@@ -1,7 +1,7 @@
 internal import JSON
 
 /// When the browser extension last talked to its native messaging host, per browser family
-/// (DESIGN §16: `dbmultiverse doctor` says whether each installed browser's extension works).
+/// (docs/install.md#debian-package: `dbmultiverse doctor` says whether each installed browser's extension works).
 /// The host records its start: a browser starts it for the extension only.
 ///
 /// Stored as `browserContacts.json`:

@@ -1,4 +1,4 @@
-/// What the comic's site says about one language of the comic (DESIGN §11): its chapters, its
+/// What the comic's site says about one language of the comic (docs/usage.md#the-comics-site): its chapters, its
 /// latest page, and how the chapter list was fetched. Stored as `chapters-<language>.json` in the
 /// data folder.
 ///
@@ -122,7 +122,7 @@ public struct Catalogue: Sendable, Equatable {
         chapters.first { $0.universe == nil && $0.contains(page: page) }
     }
 
-    /// The entry's `new-pages` (DESIGN §13) for a reader on main-story page `page`: the pages after
+    /// The entry's `new-pages` (docs/notifications.md) for a reader on main-story page `page`: the pages after
     /// it up to `latestPage`, less those a special holds (pages are numbered in publication order,
     /// specials included; pages past every chapter's range count as the main story's, published
     /// since the chapter list was read). 0 when the reader is at or past the latest page, as after
@@ -145,7 +145,7 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// The first main-story page after `page` up to `latestPage` (pages a special holds skipped),
-    /// nil when there is none: what "Read now" and "Read new pages" open (DESIGN §13).
+    /// nil when there is none: what "Read now" and "Read new pages" open (docs/notifications.md).
     public func firstMainStoryPage(after page: Int) -> Int? {
         var candidate = page + 1
         // Specials in page order: one may start where another ends, so a candidate is moved past

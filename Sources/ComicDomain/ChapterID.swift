@@ -22,7 +22,7 @@ extension ChapterData {
     /// Whether this is chapter `number` of `universe` (nil or 0: the main story).
     public func isChapter(_ number: Int, universe: Int?) -> Bool { id == ChapterID(number, universe: universe) }
 
-    /// What is stored once the reader opens `page` of chapter `read` (DESIGN §12): another
+    /// What is stored once the reader opens `page` of chapter `read` (docs/browser-extension.md): another
     /// chapter than `stored` is stored whole, with its name and cover; the stored chapter only
     /// moves its progress, page and language (name and cover kept).
     /// - Throws: `invalidProgress` or `invalidOption` for a value out of range.

@@ -1,4 +1,4 @@
-/// Addresses on the comic's site (DESIGN §6, §11), on its own origin or the `$DBMULTIVERSE_SITE_URL`
+/// Addresses on the comic's site (docs/deep-links.md, docs/usage.md#the-comics-site), on its own origin or the `$DBMULTIVERSE_SITE_URL`
 /// override, which replaces it everywhere.
 public enum ComicSite {
     /// The site's base address.

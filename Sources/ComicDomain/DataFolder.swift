@@ -1,6 +1,6 @@
 import Glibc
 
-/// The shared storage folder (the iOS "app group", DESIGN §3) and its files.
+/// The shared storage folder (the iOS "app group", docs/storage.md) and its files.
 ///
 /// Reads are bounded and never follow a symlink at the file itself; writes are atomic
 /// (see `AtomicFile`). Nothing here traps on what it finds on disk.

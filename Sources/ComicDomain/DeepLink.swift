@@ -1,4 +1,4 @@
-/// A validated `dbmultiverse://chapter/<N>` link (DESIGN §6).
+/// A validated `dbmultiverse://chapter/<N>` link (docs/deep-links.md).
 ///
 /// Grammar: scheme `dbmultiverse` and host `chapter` (both ASCII case-insensitive), `://`
 /// between them, then `/N` with N decimal in `Limits.chapters`, no sign, no leading zero, and
@@ -193,7 +193,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A deep link of either kind (DESIGN §6): `dbmultiverse://chapter/<N>` (the main story's chapter
+/// A deep link of either kind (docs/deep-links.md): `dbmultiverse://chapter/<N>` (the main story's chapter
 /// N) or `dbmultiverse://page/<N>` (page N of the comic, in whatever chapter or special holds it).
 /// Both follow `DeepLink`'s grammar; only the host differs.
 ///

@@ -29,7 +29,7 @@ public typealias ComicError = KindedError<ComicErrorKind>
 public enum ComicErrorKind: CaseIterable, Sendable, RawRepresentable {
     case invalidChapter, invalidName, invalidProgress, invalidDeepLink, invalidFamily, unknownKind, unknownAction
     case coverRejected, noCurrentChapter, storageFailed
-    /// A language the comic's site does not publish in (DESIGN §11).
+    /// A language the comic's site does not publish in (docs/usage.md#the-comics-site).
     case invalidLanguage
     /// A page number out of range, or a URL that is not a page of the comic's site.
     case invalidPage

@@ -1,4 +1,4 @@
-/// The valid ranges of the shared storage and the widget interface (DESIGN §3).
+/// The valid ranges of the shared storage and the widget interface (docs/storage.md).
 public enum Limits {
     /// Chapter numbers.
     public static let chapters: ClosedRange<Int> = 1...99999

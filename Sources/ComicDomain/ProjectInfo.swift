@@ -1,5 +1,5 @@
 /// What the program says about itself: `dbmultiverse --version`, and the User-Agent it sends to
-/// the comic's site (DESIGN §11).
+/// the comic's site (docs/usage.md#the-comics-site).
 public enum ProjectInfo {
     /// The release version.
     public static let version = "0.1.0"

@@ -1,4 +1,4 @@
-/// A language the comic's site publishes in (DESIGN §11): its code as the site writes it in
+/// A language the comic's site publishes in (docs/usage.md#the-comics-site): its code as the site writes it in
 /// paths, `en`, `fr`, `pt_BR`… Only the 37 codes of `all` exist; anything else is rejected, since
 /// a code goes into URL paths and file names (`chapters-<code>.json`).
 public struct SiteLanguage: Sendable, Hashable, Comparable, CustomStringConvertible {

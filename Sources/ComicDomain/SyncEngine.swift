@@ -8,7 +8,7 @@ public struct ReloadReason: RawRepresentable, Sendable, Hashable, CaseIterable, 
     public static let progressChange = ReloadReason(rawValue: "progress-change")
     public static let requested = ReloadReason(rawValue: "requested")
     public static let periodic = ReloadReason(rawValue: "periodic")
-    /// The catalogue's latest page grew (DESIGN §13): new pages were published.
+    /// The catalogue's latest page grew (docs/notifications.md): new pages were published.
     public static let pagesPublished = ReloadReason(rawValue: "pages-published")
 
     /// The reasons this version signals.
@@ -32,7 +32,7 @@ public struct Reload: Sendable, Equatable {
     }
 }
 
-/// The widget's sync rules (DESIGN §5, §13) as a pure state machine: no I/O, no timers, no clock.
+/// The widget's sync rules (docs/dbus-api.md#the-sync-rules, docs/notifications.md) as a pure state machine: no I/O, no timers, no clock.
 ///
 /// The caller feeds it what happened together with the current monotonic instant, performs
 /// every returned `Reload`, and keeps one event-loop timer armed at `nextDeadline`, calling

@@ -24,7 +24,7 @@ package struct BrowserCheck: Sendable {
         package let problem: String?
     }
 
-    /// Where the Debian package puts the extension for Firefox ESR and Chromium (DESIGN §16).
+    /// Where the Debian package puts the extension for Firefox ESR and Chromium (docs/install.md#debian-package).
     static let firefoxSystemExtension = "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/dbmultiverse@nobadi.com"
     static let chromiumSystemExtension = "/usr/share/chromium/extensions/dbmultiverse"
 

@@ -2,7 +2,7 @@ internal import ComicDomain
 internal import Glibc
 internal import Localization
 
-/// The data folder (DESIGN §3) can hold what the service and the commands store: it is a folder
+/// The data folder (docs/storage.md) can hold what the service and the commands store: it is a folder
 /// this user can write, or one they can create.
 package struct DataFolderCheck: Sendable {
     package static let name = "data folder"

@@ -3,7 +3,7 @@ package import DBus
 package import Site
 package import Widget
 
-/// "The reader is on page N" (DESIGN §8 `update --page`, §12): the one path that records a page
+/// "The reader is on page N" (docs/usage.md `update --page`, docs/browser-extension.md): the one path that records a page
 /// read, for `dbmultiverse update --page`, the browser host and `import-history`.
 ///
 /// The steps, in this order:

@@ -1,4 +1,4 @@
-/// The browser command of DESIGN §6: a command line split into argv without a shell, with the
+/// The browser command of docs/deep-links.md: a command line split into argv without a shell, with the
 /// URL put in place of `%u` (or appended); `none` means signal only.
 package enum BrowserCommand: Equatable, Sendable {
     case none

@@ -2,7 +2,7 @@ package import ComicDomain
 internal import Glibc
 package import Logging
 
-/// Shows a chapter on the comic's site in the user's browser (DESIGN §6). The browser is started
+/// Shows a chapter on the comic's site in the user's browser (docs/deep-links.md). The browser is started
 /// with posix_spawn (argv only, no shell) and never waited for: the service does not block. The
 /// process that runs it reaps children by ignoring SIGCHLD (`ServiceMain` does); an opener never
 /// changes that process-wide setting itself.

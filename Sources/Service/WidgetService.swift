@@ -4,7 +4,7 @@ package import EventLoop
 package import Logging
 internal import Widget
 
-/// The widget service (DESIGN §3–§5, §13): publishes the current chapter entry on the bus, applies
+/// The widget service (docs/storage.md, docs/dbus-api.md#the-sync-rules, docs/notifications.md): publishes the current chapter entry on the bus, applies
 /// the sync rules, and emits `TimelinesReloaded` and `PropertiesChanged`.
 ///
 /// Everything runs synchronously on the event loop's thread: method calls, the folder watcher,
@@ -147,7 +147,7 @@ package final class WidgetService {
 
     /// `UpdatePage`: validate everything, then store either the new chapter (with its cover) or the
     /// new position in the stored one, then the rules: the chapter rule for another chapter, the
-    /// debounced progress rule for the same one (DESIGN §12).
+    /// debounced progress rule for the same one (docs/browser-extension.md).
     func updatePage(page: Int32, language: String, chapter: Int32, name: String, progress: Int32, cover: [UInt8],
                     options: [String: Variant]) throws {
         let number = try SitePage.validNumber(Int(page)) // the page first, then the language

@@ -1,6 +1,6 @@
 public import ComicDomain
 
-/// `dbmultiverse sync` (DESIGN §11, §13): reads the feed with a conditional request and, when a
+/// `dbmultiverse sync` (docs/usage.md#the-comics-site, docs/notifications.md): reads the feed with a conditional request and, when a
 /// newer page exists (or there is no catalogue yet, or `force`), the chapter list; stores the
 /// catalogue with its latest page. The stored catalogue is replaced only by a valid fetch with at
 /// least as many chapters; a failure leaves it byte for byte as it was.

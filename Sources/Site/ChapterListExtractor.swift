@@ -1,6 +1,6 @@
 public import ComicDomain
 
-/// Reads the site's chapter list page (DESIGN §11): section headings `h1.horscadrelect`; after
+/// Reads the site's chapter list page (docs/usage.md#the-comics-site): section headings `h1.horscadrelect`; after
 /// each, the chapters, elements with the class `cadrelect` or `chapter` (whole class tokens); a
 /// chapter's first `h4` reads "Chapter 42: Name", its `p a` links go to `page-N.html` (the first
 /// and the last give its start and end page), its first `img` is the thumbnail.

@@ -22,7 +22,7 @@ struct HTTPResponse: Sendable {
     var contentType: String?
 }
 
-/// How long and how far a request may go (DESIGN §11: connect 10 s, total 30 s, 5 redirects).
+/// How long and how far a request may go (docs/usage.md#the-comics-site: connect 10 s, total 30 s, 5 redirects).
 public struct FetchLimits: Sendable, Equatable {
     public var connectTimeoutMilliseconds: Int
     public var totalTimeoutMilliseconds: Int

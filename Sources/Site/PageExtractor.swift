@@ -1,5 +1,5 @@
 internal import ComicDomain
-/// Reads a page of the comic (DESIGN §11): its image, `#balloonsimg img` since 2025, before that
+/// Reads a page of the comic (docs/usage.md#the-comics-site): its image, `#balloonsimg img` since 2025, before that
 /// `img#balloonsimg` (its `src`, or a `url(…)` in its `style`) or a `div#balloonsimg` whose `style`
 /// holds `url(…)`; and `link[rel=Last]`, the latest page.
 enum PageExtractor {
@@ -45,7 +45,7 @@ enum PageExtractor {
     }
 }
 
-/// Reads the site's feed of new pages (DESIGN §13): RSS 1.0/RDF, whose items link to
+/// Reads the site's feed of new pages (docs/notifications.md): RSS 1.0/RDF, whose items link to
 /// `page-N.html`, and RSS 2.0 as well. The latest page is the highest page any item links to.
 enum FeedExtractor {
     /// - Throws: `unexpectedContent` when the document is not RSS or names no page.

@@ -1,6 +1,6 @@
 public import ComicDomain
 
-/// Where a page of the comic is (DESIGN §8 `update --page`, §11, §12): the chapter, name, progress
+/// Where a page of the comic is (docs/usage.md `update --page`, docs/browser-extension.md): the chapter, name, progress
 /// and universe of a page, from the stored catalogue, fetched first when there is none or when the
 /// page is past its last one (then without the 15-minute wait, as a new page is likely); and the
 /// chapter's cover, on request.

@@ -1,7 +1,7 @@
 internal import ComicDomain
 internal import JSON
 
-/// The politeness state that must survive runs (DESIGN §11), kept in the data folder as
+/// The politeness state that must survive runs (docs/usage.md#the-comics-site), kept in the data folder as
 /// `siteRequests.json`: per URL, when it was last asked (the 15-minute rule), until when the site
 /// asked us to wait (Retry-After), and the feed's validators for the next conditional request.
 ///

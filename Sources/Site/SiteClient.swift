@@ -43,7 +43,7 @@ public struct SiteConfiguration: Sendable {
     }
 }
 
-/// Requests to the comic's site with its politeness rules (DESIGN §11): the identifying
+/// Requests to the comic's site with its politeness rules (docs/usage.md#the-comics-site): the identifying
 /// User-Agent, at most one request per URL per 15 minutes unless a caller may skip that, and no
 /// request at all before a Retry-After deadline has passed (remembered across runs). One per command.
 final class SiteClient {

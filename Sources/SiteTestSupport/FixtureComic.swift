@@ -1,5 +1,5 @@
 /// The comic as the fixture site publishes it: chapters with page ranges (main story and
-/// specials), written out as the site's markup in each variant DESIGN §11 lists. The markup
+/// specials), written out as the site's markup in each variant docs/usage.md#the-comics-site lists. The markup
 /// follows what three readers of the real site parse (the iOS app's ComicHTMLParser: sections
 /// `h1.horscadrelect`, `.cadrelect` siblings, `h4`, `p a`, first `img`; Komikku's dbmultiverse
 /// server: `div.chapter`, page `img#balloonsimg` or `div#balloonsimg` with a style `url(…)`;

@@ -1,6 +1,6 @@
 package import DBus
 
-/// The names of DESIGN §2: where the widget lives on the session bus. Its interfaces are declared
+/// The names of docs/dbus-api.md: where the widget lives on the session bus. Its interfaces are declared
 /// in `Widget1` and `FreedesktopApplication`.
 package enum WidgetBus {
     package static let busName: BusName = "com.nobadi.DBMultiverse"
@@ -9,7 +9,7 @@ package enum WidgetBus {
     package static let object = RemoteObject(destination: busName, path: objectPath)
     package static let errorPrefix = "com.nobadi.DBMultiverse.Error."
     package static let iconName = "com.nobadi.DBMultiverse"
-    /// Owned by the notifier process while it runs (DESIGN §16): a second notifier on the same bus
+    /// Owned by the notifier process while it runs (docs/install.md#debian-package): a second notifier on the same bus
     /// (an autostart entry and a systemd unit both starting one) finds it taken and leaves, and
     /// `dbmultiverse doctor` asks the bus whether a notifier runs.
     package static let notifierBusName: BusName = "com.nobadi.DBMultiverse.Notifier"

@@ -1,7 +1,7 @@
 package import ComicDomain
 internal import JSON
 
-/// What `dbmultiverse watch --format json --next` prints (DESIGN §15): the entry's JSON object
+/// What `dbmultiverse watch --format json --next` prints (docs/gnome-shell.md, docs/plasma.md): the entry's JSON object
 /// plus `token`, which a widget hands back with `--after` to wait for the next change.
 extension ChapterEntry {
     /// An opaque token that changes when anything `nextJSON` shows for `family` changes, except

@@ -1,7 +1,7 @@
 package import ComicDomain
 package import DBus
 
-/// `com.nobadi.DBMultiverse.Widget1` (DESIGN §5), declared once: the service binds its handlers
+/// `com.nobadi.DBMultiverse.Widget1` (docs/dbus-api.md#the-sync-rules), declared once: the service binds its handlers
 /// to these members, `WidgetClient` calls them, and `dbus/com.nobadi.DBMultiverse.Widget1.xml` is
 /// what they introspect as (a test checks).
 package enum Widget1: DBusInterface {
@@ -82,7 +82,7 @@ package enum Widget1: DBusInterface {
         doc: "A chapter or page was opened through org.freedesktop.Application (Open, Activate or ActivateAction); deep_link is the normalised dbmultiverse://chapter/<N> or dbmultiverse://page/<N>; for a page, chapter is the main-story chapter holding it (from the catalogue of the reader's language), else 0.")
 }
 
-/// `org.freedesktop.Application` (DESIGN §6), as the widget's object serves it.
+/// `org.freedesktop.Application` (docs/deep-links.md), as the widget's object serves it.
 package enum FreedesktopApplication: DBusInterface {
     package static let name: InterfaceName = "org.freedesktop.Application"
 

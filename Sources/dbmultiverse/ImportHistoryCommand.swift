@@ -38,7 +38,7 @@ struct ImportHistoryCommand: ParsableCommand {
     /// `sync`'s import when the config file says `import-history = yes`: every browser's profiles,
     /// stored. Returns whether it ran; a failure is one line on stderr and does not throw, so a
     /// history-only reader's import never fails the sync. `sync` runs it first, so the service
-    /// has the reader's position before any newer latest page (DESIGN §13's new pages count
+    /// has the reader's position before any newer latest page (docs/notifications.md's new pages count
     /// only pages after it).
     @discardableResult
     static func importBeforeSync(environment: [String: String]) -> Bool {

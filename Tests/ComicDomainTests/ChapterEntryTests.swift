@@ -60,7 +60,7 @@ struct ChapterEntryTests {
             == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","panel-text":"Read Multiverse Reader","title":"Read Multiverse Reader","progress-text":"","new-pages-text":"","actions":[{"label":"Start reading","action":"open-chapter","parameter":1}]}"#)
     }
 
-    // MARK: New pages and specials (DESIGN §13, §11)
+    // MARK: New pages and specials (docs/notifications.md, docs/usage.md#the-comics-site)
 
     /// Chapter 42 on page 980 (en), with the catalogue's latest page at 983.
     private func readingWithNewPages(page: Int = 980, universe: Int? = nil, latestPage: Int = 983) throws -> ChapterEntry {

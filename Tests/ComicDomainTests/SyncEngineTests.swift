@@ -223,7 +223,7 @@ struct SyncEngineTests {
         #expect(engine.chapterCleared(now: at(4)) == nil)
     }
 
-    // MARK: Specials (DESIGN §11): a chapter is (universe, chapter)
+    // MARK: Specials (docs/usage.md#the-comics-site): a chapter is (universe, chapter)
 
     @Test func theSameNumberInASpecialIsAnotherChapter() {
         var engine = engine()
@@ -238,7 +238,7 @@ struct SyncEngineTests {
         #expect(engine.timerFired(now: at(6)) == [Reload(reason: .progressChange, state: further)])
     }
 
-    // MARK: Pages rule (DESIGN §13)
+    // MARK: Pages rule (docs/notifications.md)
 
     private func reading(_ progress: Int, latest: Int?, language: String = "en") -> SyncState {
         SyncState(chapter: 42, progress: progress, latestPage: latest.map { .init(page: $0, language: language) })

@@ -99,7 +99,7 @@ import TestingTraits
         #expect(contract.properties.values.allSatisfy { $0.access == "read" })
         #expect(contract.annotations["org.gtk.GDBus.DocString"]?.isEmpty == false)
         #expect(contract.methods.values.allSatisfy { $0.annotations["org.gtk.GDBus.DocString"]?.isEmpty == false })
-        // The other interfaces of DESIGN §2 are on the object too.
+        // The other interfaces of docs/dbus-api.md are on the object too.
         for other in ["org.freedesktop.Application", "org.freedesktop.DBus.Properties",
                       "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"] {
             #expect(try InterfaceModel.parse(xml, interface: other) != nil, "\(other) missing")

@@ -6,7 +6,7 @@ import Testing
 import TestingTraits
 import Widget
 
-/// The WebExtension's source (`browser/`, DESIGN §12) and its packing: one MV3 manifest for both
+/// The WebExtension's source (`browser/`, docs/browser-extension.md) and its packing: one MV3 manifest for both
 /// browser families with the least privilege, the ids the host manifests allow, and the archives
 /// `make browser-extension` builds.
 @Suite(.timeLimit(.minutes(1)), .offThePool) struct BrowserExtensionTests {

@@ -5,7 +5,7 @@ import SiteTestSupport
 import Testing
 import TestingTraits
 
-/// The native messaging host storing pages (DESIGN §12, "Storing"): the built binary started with
+/// The native messaging host storing pages (docs/browser-extension.md, "Storing"): the built binary started with
 /// the browsers' exact arguments, framed messages through pipes, the service started by D-Bus
 /// activation on a private bus, the fixture site's small comic. Each reply is checked field by
 /// field and in its exact text; the bus shows what was stored.

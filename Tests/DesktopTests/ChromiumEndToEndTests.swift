@@ -8,7 +8,7 @@ import SiteTestSupport
 import Testing
 import TestingTraits
 
-/// The extension in a real browser (DESIGN §12): Debian's Chromium, headless, with the
+/// The extension in a real browser (docs/browser-extension.md): Debian's Chromium, headless, with the
 /// project's `browser/` loaded unpacked and the host manifest where that browser reads it; the
 /// comic's site served by the fixture site under its real host names, the service activated on a
 /// private bus. Visiting pages of the site must reach the real `dbmultiverse` host, which stores

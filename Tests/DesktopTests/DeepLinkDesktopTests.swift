@@ -8,7 +8,7 @@ import SiteTestSupport
 import Testing
 import TestingTraits
 
-/// Deep links end to end, as a desktop delivers them (DESIGN §6, §9): `make install` into a
+/// Deep links end to end, as a desktop delivers them (docs/deep-links.md, docs/install.md): `make install` into a
 /// temporary HOME, a private bus whose service directory holds the installed activation file,
 /// the stock `xdg-open` / `gdbus` / the installed `dbmultiverse open`, the service started by bus
 /// activation, and a fake browser (`DBMULTIVERSE_BROWSER`) that reports each start on a FIFO.
@@ -111,7 +111,7 @@ import TestingTraits
         #expect(try session.browser.next() == BrowserLaunch(arguments: ["https://www.dragonball-multiverse.com/en/page-100.html"]))
     }
 
-    /// `dbmultiverse://page/N` (DESIGN §6): the page on the site, in the reader's language;
+    /// `dbmultiverse://page/N` (docs/deep-links.md): the page on the site, in the reader's language;
     /// `OpenRequested` names the main-story chapter holding it when the catalogue knows it, else 0.
     @Test func pageLinksOpenThePageInTheReadersLanguage() async throws {
         let session = try await DesktopLinkSession.start()

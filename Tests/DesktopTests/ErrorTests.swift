@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// Every error of DESIGN §2 the widget and application produce: the exact name, a message that
+/// Every error of docs/dbus-api.md the widget and application produce: the exact name, a message that
 /// says what was wrong, and storage left as it was.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ErrorTests {
     let empty: [UInt8] = []

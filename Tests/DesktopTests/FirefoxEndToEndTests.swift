@@ -6,7 +6,7 @@ import Testing
 import TestingTraits
 import Widget
 
-/// The same extension in Firefox ESR (DESIGN §12), headless: the unsigned `.xpi` that
+/// The same extension in Firefox ESR (docs/browser-extension.md), headless: the unsigned `.xpi` that
 /// `make browser-extension` builds, sideloaded into a temporary profile that allows unsigned
 /// add-ons (ESR honours `xpinstall.signatures.required`), the host manifest in
 /// `~/.mozilla/native-messaging-hosts/` of a temporary HOME, and the site reached through the

@@ -6,7 +6,7 @@ import Testing
 import TestingTraits
 import Widget
 
-/// Bad content in the data folder never stops the service (DESIGN §3): it serves the
+/// Bad content in the data folder never stops the service (docs/storage.md): it serves the
 /// placeholder (or an entry without image), keeps answering, and picks up a later valid file.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct HostileStorageTests {
     enum Hostile: String, CaseIterable, CustomTestStringConvertible {

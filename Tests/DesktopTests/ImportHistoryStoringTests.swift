@@ -5,7 +5,7 @@ import SiteTestSupport
 import Testing
 import TestingTraits
 
-/// `dbmultiverse import-history` storing what it finds (DESIGN §12, "Without the extension"): the
+/// `dbmultiverse import-history` storing what it finds (docs/browser-extension.md, "Without the extension"): the
 /// built binary in a temporary home with browser profiles in the real layouts, the service started
 /// by D-Bus activation on a private bus, the fixture site's small comic. The newest visit is stored
 /// as `update --page` stores it; the browsers' files stay byte-identical.

@@ -6,7 +6,7 @@ import Testing
 import TestingTraits
 import Widget
 
-/// `make install` / `make uninstall` (DESIGN §9) into temporary prefixes, with the debug-built
+/// `make install` / `make uninstall` (docs/install.md) into temporary prefixes, with the debug-built
 /// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock
 /// validators (`desktop-file-validate`, `systemd-analyze verify`).
 @Suite(.timeLimit(.minutes(5)), .offThePool) struct InstallTests {

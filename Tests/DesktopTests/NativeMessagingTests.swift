@@ -6,7 +6,7 @@ import JSON
 import Logging
 import Testing
 
-/// The native messaging host's pieces in process (DESIGN §12): the framing codec on byte buffers,
+/// The native messaging host's pieces in process (docs/browser-extension.md): the framing codec on byte buffers,
 /// request decoding and replies, the browsers' arguments, and a session over pipes with a store
 /// that records what reaches it. `BrowserHostProcessTests` runs the same through the built binary.
 @Suite(.timeLimit(.minutes(1))) struct NativeMessagingTests {

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// The announcement of new pages (DESIGN §13) end to end on a private bus, in `NotifierTests`'
+/// The announcement of new pages (docs/notifications.md) end to end on a private bus, in `NotifierTests`'
 /// setup: the real `Notifier` with its data folder, the recording notification server and a
 /// stand-in widget service. Signals of one sender arrive in order, so "nothing was announced" is
 /// shown by the rule's event for that entry, followed by a later notification that is the first
@@ -61,7 +61,7 @@ extension NotifierTests {
         #expect(try FileManager.default.attributesOfItem(atPath: notifier.folder + "/announcedPages.json")[.posixPermissions] as? Int == 0o600)
     }
 
-    /// DESIGN §13: when the reader catches up, the announcement is taken down (CloseNotification),
+    /// docs/notifications.md: when the reader catches up, the announcement is taken down (CloseNotification),
     /// and the next one is a new notification, not a replacement of the closed one.
     @Test func theAnnouncementIsClosedWhenTheReaderCatchesUp() async throws {
         try server.start()

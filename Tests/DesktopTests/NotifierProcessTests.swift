@@ -33,7 +33,7 @@ struct NotifierProcessTests {
         #expect(try notifier.terminate(0) == 1) // signal 0: only waits for the exit
     }
 
-    /// One notifier per bus (DESIGN §16: an autostart entry and a systemd unit may both start
+    /// One notifier per bus (docs/install.md#debian-package: an autostart entry and a systemd unit may both start
     /// one): the first owns com.nobadi.DBMultiverse.Notifier; a second says so and leaves with
     /// status 0 (no restart by systemd), and the first keeps its name and goes on.
     @Test func aSecondNotifierOnTheBusLeaves() throws {

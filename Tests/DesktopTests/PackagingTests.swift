@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// What the Debian package adds for "installed means working" (DESIGN §16), checked from the
+/// What the Debian package adds for "installed means working" (docs/install.md#debian-package), checked from the
 /// repository without building the package (`make deb-test` checks the installed package): the
 /// notifier's autostart entry steps aside where its unit runs, the AppStream metadata validates and
 /// names the program's version, `make install` writes working shell completions, and the Swift

@@ -7,7 +7,7 @@ import SiteTestSupport
 import Testing
 import TestingTraits
 
-/// `dbmultiverse update --page` and the reading position end to end (DESIGN §8, §11–§13): the
+/// `dbmultiverse update --page` and the reading position end to end (docs/usage.md, docs/usage.md#the-comics-site, docs/notifications.md): the
 /// built binary as the command and as the service (started by D-Bus activation on a private bus),
 /// the fixture site, and the stock clients. Timing (the 2 s debounce) is the real clock's here;
 /// `ReadingPositionTests` checks it to the millisecond with a manual one.

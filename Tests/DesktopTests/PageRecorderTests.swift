@@ -9,7 +9,7 @@ import Testing
 import Widget
 import TestingTraits
 
-/// The page recorder (DESIGN §8 `update --page`, §12) in-process: a real service on a private bus
+/// The page recorder (docs/usage.md `update --page`, docs/browser-extension.md) in-process: a real service on a private bus
 /// with a manual clock, the fixture site, and the recorder blocking on its own connection.
 @Suite(.timeLimit(.minutes(2)), .holds(.privateBuses), .offThePool) struct PageRecorderTests {
     /// The service, the fixture site serving the small comic, and recorders pointed at both.

@@ -7,8 +7,7 @@ import Testing
 import TestingTraits
 import Widget
 
-/// The reading position on a real service over a private bus, timed by a manual clock (DESIGN
-/// §11–§13): `UpdatePage`, specials, the catalogue the service reads from the data folder,
+/// The reading position on a real service over a private bus, timed by a manual clock (docs/usage.md#the-comics-site, docs/browser-extension.md, docs/notifications.md): `UpdatePage`, specials, the catalogue the service reads from the data folder,
 /// `LatestPage` / `NewPages`, `pages-published`, and page links.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ReadingPositionTests {
     let empty: [UInt8] = []

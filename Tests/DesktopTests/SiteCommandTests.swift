@@ -4,7 +4,7 @@ import SiteTestSupport
 import Testing
 import TestingTraits
 
-/// `dbmultiverse sync` and `chapters` as built, against the fixture site (DESIGN §8, §11, §13).
+/// `dbmultiverse sync` and `chapters` as built, against the fixture site (docs/usage.md, docs/usage.md#the-comics-site, docs/notifications.md).
 @Suite(.timeLimit(.minutes(2)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct SiteCommandTests {
     /// A data folder with a stored chapter, and the fixture site serving the small comic.
@@ -92,7 +92,7 @@ struct SiteCommandTests {
         #expect(setup.site.requests.isEmpty)
     }
 
-    /// The site faults (DESIGN §11), each through the real binary: one line on stderr, exit 1, the
+    /// The site faults (docs/usage.md#the-comics-site), each through the real binary: one line on stderr, exit 1, the
     /// stored catalogue and entry byte for byte as they were.
     enum Fault: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case siteDown, trickle, tooManyRequests, unavailable, serverError, garbageFeed, garbageList, hugeBody, gzipBomb

@@ -6,7 +6,7 @@ import Testing
 import TestingTraits
 import Widget
 
-/// The file contract of DESIGN §3, through the service.
+/// The file contract of docs/storage.md, through the service.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct StorageContractTests {
     func mode(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)

@@ -8,7 +8,7 @@ import SiteTestSupport
 import Testing
 import TestingTraits
 
-/// The tray item (DESIGN §14) on a private bus: the real `TrayItem` on its own loop thread, the
+/// The tray item (docs/tray.md) on a private bus: the real `TrayItem` on its own loop thread, the
 /// real widget service in-process (browser `none`: it only signals `OpenRequested`), and a stand-in
 /// `org.kde.StatusNotifierWatcher`, the panel's. Read with the binding and with busctl and gdbus.
 /// Every wait is bounded; nothing sleeps.
@@ -239,7 +239,7 @@ import TestingTraits
         tray.stop()
     }
 
-    /// DESIGN §13 through the real service: pages published after a finished chapter make the item
+    /// docs/notifications.md through the real service: pages published after a finished chapter make the item
     /// active and add "N new pages", which opens the first unread page (`open-page`).
     @Test func newPagesMakeItActiveAndTheirItemOpensTheFirstUnreadPage() async throws {
         try watcher.start()

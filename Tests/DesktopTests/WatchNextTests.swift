@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// `dbmultiverse watch --format json --next [--after TOKEN]` (DESIGN §15), the long-poll the Plasma
+/// `dbmultiverse watch --format json --next [--after TOKEN]` (docs/gnome-shell.md, docs/plasma.md), the long-poll the Plasma
 /// widget runs: the built binary against an activatable service on a private bus.
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct WatchNextTests {
     /// One answer: the entry's keys plus `token`.

@@ -3,7 +3,7 @@ import ComicDomain
 import SiteTestSupport
 import Testing
 
-/// The extractors on the fixture markup, in every variant DESIGN §11 lists.
+/// The extractors on the fixture markup, in every variant docs/usage.md#the-comics-site lists.
 @Suite(.timeLimit(.minutes(1)))
 struct ExtractorTests {
     let pageURL = "http://127.0.0.1:1/en/chapters.html?comic=page&chaptersmode=1"

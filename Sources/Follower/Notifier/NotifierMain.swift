@@ -5,7 +5,7 @@ package import Logging
 internal import Widget
 
 /// `dbmultiverse notifier`: follows the widget service, shows a desktop notification at each
-/// chapter change and for new pages and, unless turned off, the tray item (DESIGN §14), until SIGTERM/SIGINT (exit 0)
+/// chapter change and for new pages and, unless turned off, the tray item (docs/tray.md), until SIGTERM/SIGINT (exit 0)
 /// or until the bus goes away (exit 1, so systemd's `Restart=on-failure` brings it back). Returns
 /// the process exit status.
 package enum NotifierMain {

@@ -20,7 +20,7 @@ package enum TrayEvent: Sendable, Equatable {
     case requestFailed(DBusError)
 }
 
-/// The tray item (DESIGN §14): an `org.kde.StatusNotifierItem` with a `com.canonical.dbusmenu`
+/// The tray item (docs/tray.md): an `org.kde.StatusNotifierItem` with a `com.canonical.dbusmenu`
 /// menu, served on the notifier's connection, showing the widget's entry.
 ///
 /// It owns `org.kde.StatusNotifierItem-<pid>-1` and registers that name with

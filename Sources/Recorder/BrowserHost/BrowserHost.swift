@@ -4,7 +4,7 @@ internal import Glibc
 package import Logging
 internal import Widget
 
-/// The native messaging host (DESIGN §12): reads framed requests from the browser and answers
+/// The native messaging host (docs/browser-extension.md): reads framed requests from the browser and answers
 /// each with one framed reply, storing valid pages first. Nothing but replies goes to `output`;
 /// diagnostics go to the logger (stderr).
 ///

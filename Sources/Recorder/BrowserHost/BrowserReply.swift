@@ -1,7 +1,7 @@
 internal import ComicDomain
 package import JSON
 
-/// The host's answer to one request (DESIGN §12).
+/// The host's answer to one request (docs/browser-extension.md).
 package enum BrowserReply: Sendable, Equatable {
     /// The page was stored: `{"ok":true,"chapter":42,"name":"…","progress":35,"page":980,"language":"en"}`.
     case stored(StoredPosition)

@@ -1,7 +1,7 @@
 package import ComicDomain
 internal import JSON
 
-/// A request the extension sends the host (DESIGN §12). The only one: `{"type":"page","url":"…"}`,
+/// A request the extension sends the host (docs/browser-extension.md). The only one: `{"type":"page","url":"…"}`,
 /// the page of the comic the reader has opened.
 package enum BrowserRequest: Sendable, Equatable {
     case page(SitePage)

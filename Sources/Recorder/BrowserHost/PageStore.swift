@@ -12,7 +12,7 @@ package struct StoredPosition: Sendable, Equatable {
 }
 
 /// Stores a page the reader opened in the browser as the reading position: maps it to its
-/// chapter, name and progress and updates the widget (DESIGN §12, "Storing").
+/// chapter, name and progress and updates the widget (docs/browser-extension.md, "Storing").
 ///
 /// The browser host calls it once per valid request, before it replies, and never for a refused one.
 package protocol PageStore {

@@ -64,7 +64,7 @@ func expectEntry(_ entry: [String: Variant], chapter: Int32, name: String, progr
     else { _ = try entry.value("date", Int64.self) }
 }
 
-/// Expects the placeholder entry of DESIGN §4.
+/// Expects the placeholder entry of docs/dbus-api.md.
 func expectPlaceholder(_ entry: [String: Variant], family: String = "medium",
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
     try expectEntry(entry, chapter: 1, name: "A Really Strange Tournament!", progress: 0, family: family,
