@@ -10,7 +10,9 @@
 #   the last shown;
 #   idle: the one process left is a blocked `watch --next` (its RSS and context switches over
 #   PLASMA_IDLE_SECONDS, default 10, printed);
-#   with the service gone, the placeholder and Start reading (screenshot placeholder.png);
+#   the service killed: the widget's next question starts it again, with the stored entry;
+#   with the service gone for good (it cannot be started), the placeholder and Start reading
+#   (screenshot placeholder.png);
 #   in a panel's form factor (-f horizontal), with the reader of the demo written to the data folder
 #   as another program writes it and the service started by the viewer's question: the small
 #   rendering, and a click opens the card (panel.png, panel-open.png).
@@ -82,6 +84,18 @@ cp "$prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" "$work/servic
 source "$repository/scripts/private-bus.sh"
 start_private_bus "$work/bus" "$work/services"
 export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
+# The service's pid; the service made unavailable (its activation file gone, the bus told, the
+# service killed) and available again.
+service_pid() { busctl --user status com.nobadi.DBMultiverse 2>/dev/null | sed -n 's/^PID=//p'; }
+service_away() {
+    mv "$work/services/com.nobadi.DBMultiverse.service" "$work/away.service"
+    busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig >/dev/null
+    kill -KILL "$(service_pid)"
+}
+service_back() {
+    mv "$work/away.service" "$work/services/com.nobadi.DBMultiverse.service"
+    busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig >/dev/null
+}
 dbus-monitor --session "member='OpenRequested'" >"$work/monitor.log" 2>&1 &
 pids+=($!)
 wait_for 50 grep -q NameAcquired "$work/monitor.log"
@@ -157,7 +171,7 @@ if [ "$french" = yes ]; then
     if grep -qE '^push button: (Continue reading|Chapter list)$' "$work/card.txt"; then cat "$work/card.txt" >&2; fail "the card shows English buttons"; fi
     echo "the card reads:"; sed 's/^/  /' "$work/card.txt"
     screenshot card-fr.png
-    kill -KILL "$(busctl --user status com.nobadi.DBMultiverse | sed -n 's/^PID=//p')"
+    service_away
     wait_for 50 shows "push button: Commencer la lecture" || { atspi dump plasmoidviewer >&2 || true; fail "the placeholder never showed in French"; }
     atspi dump plasmoidviewer >"$work/placeholder.txt"
     grep -qxF "label: Lire avec Multiverse Reader" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's title"; }
@@ -224,8 +238,17 @@ after=$(switches)
 echo "idle for ${PLASMA_IDLE_SECONDS:-10} s: watch $watch_pid, $(ls /proc/"$watch_pid"/task | wc -l) thread(s), $(awk '/VmRSS/ { print $2 " " $3 }' /proc/"$watch_pid"/status) RSS, $(( after - before )) context switches"
 [ "$after" -eq "$before" ] || fail "the blocked watch woke up $(( after - before )) times"
 
-# The service gone: the placeholder, with its one button.
-kill -KILL "$(busctl --user status com.nobadi.DBMultiverse | sed -n 's/^PID=//p')"
+# The service killed: the widget's next question starts it again by bus activation, with the
+# stored entry (the card never falls back to the placeholder while the service can be started).
+before_pid="$(service_pid)"
+kill -KILL "$before_pid"
+wait_for 100 sh -c "busctl --user status com.nobadi.DBMultiverse 2>/dev/null | grep -q '^PID=' && ! busctl --user status com.nobadi.DBMultiverse | grep -qx 'PID=$before_pid'" \
+    || fail "the killed service was not started again by the widget's question"
+wait_for 50 shows "label: Chapter 48" || fail "the card lost the stored entry when the service was started again"
+echo "the service killed (pid $before_pid): started again by the widget (pid $(service_pid)), the card still shows Chapter 48"
+
+# The service gone for good (it cannot be started): the placeholder, with its one button.
+service_away
 wait_for 50 shows "push button: Start reading" || fail "the placeholder never showed after the service went away"
 atspi dump plasmoidviewer >"$work/placeholder.txt"
 grep -qxF "label: Read Multiverse Reader" "$work/placeholder.txt" || { cat "$work/placeholder.txt" >&2; fail "the placeholder's title"; }
@@ -240,6 +263,7 @@ kill -KILL "$viewer_pid"; wait "$viewer_pid" 2>/dev/null || true
 # chapter as another program (the iOS app) writes it: the chapter data and the cover in the data
 # folder. The viewer's first question starts the service again by bus activation, which reads them.
 # A new X server, so that no pixel of the first viewer is left.
+service_back
 cp "$work/cover.png" "$DBMULTIVERSE_DATA_DIR/chapterCoverImage.jpg"
 /usr/bin/python3 -c 'import json, sys; print(json.dumps({"number": int(sys.argv[1]), "name": sys.argv[2], "progress": int(sys.argv[3]),
     "page": int(sys.argv[4]), "language": "en", "coverImagePath": sys.argv[5]}))' \

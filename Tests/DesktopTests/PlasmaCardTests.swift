@@ -49,6 +49,9 @@ func expectPlasmaCard(_ run: CommandResult, shots: String) throws {
     #expect(Int(shown.1)! <= 1500)
     #expect(run.stdout.contains("five updates 100 ms apart: the card shows Chapter 48 (Burst 48)"), "\(run.stdout)")
     #expect(run.stdout.contains(" 0 context switches"), "idle means idle: \(run.stdout)")
+    // A killed service comes back with the stored entry (watch --next starts it again, docs/usage.md).
+    #expect(run.stdout.firstMatch(of: /the service killed \(pid \d+\): started again by the widget \(pid \d+\), the card still shows Chapter 48/) != nil,
+            "\(run.stdout)")
     #expect(run.stdout.contains("  label: Read Multiverse Reader\n  label: A Really Strange Tournament!\n  push button: Start reading\n"), "\(run.stdout)")
     #expect(run.stdout.contains("in a panel: \(DemoStory.small); a click opens the card with Chapter \(chapter)"), "\(run.stdout)")
     try expectScreenshots(["card.png", "placeholder.png", "panel.png", "panel-open.png"], in: shots, largerThan: 10000)
