@@ -56,7 +56,9 @@ import TestingTraits
     /// plasma-workspace unpacked again by dpkg (as an upgrade unpacks them) make dpkg's file trigger
     /// run the package's postinst, which points the links at the builds for GNOME 48 and Plasma 6;
     /// removing the package leaves no link (scripts/release-upgrade-check.sh).
-    @Test("Desktop: the cards follow an upgrade to Debian 13's GNOME Shell 48 and Plasma 6 (dpkg trigger)")
+    // Held like the desktop checks: one release run at a time, each waiting without taking one of
+    // the threads for blocking tests (the other suites' tests need them).
+    @Test("Desktop: the cards follow an upgrade to Debian 13's GNOME Shell 48 and Plasma 6 (dpkg trigger)", .holds(.desktopSession, .eachTestCase))
     func theCardsFollowTheDesktopsUpgrade() throws {
         let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/release-upgrade-check.sh").path, "trixie"],
                                  environment: testEnvironment(), timeout: 1200)
@@ -74,7 +76,7 @@ import TestingTraits
     /// (PlasmaComponents3, Kirigami), which Debian 12 lacks: scripts/plasmoid-qml-tests.sh 6 in the
     /// Debian 13 chroot, every state of ViewState's table (PlasmoidQMLTests runs the Plasma 5 build
     /// on this machine).
-    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget's QML tests under Qt 6")
+    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget's QML tests under Qt 6", .holds(.desktopSession, .eachTestCase))
     func plasma6CardTests() throws {
         let folder = try makeTemporaryDirectory("dbm-card-states-6")
         defer { try? FileManager.default.removeItem(atPath: folder) }
