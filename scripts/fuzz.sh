@@ -54,6 +54,11 @@ domain() {
     swiftc $SWIFT_FLAGS -I "$BUILD/modules" -module-name "$1" Sources/ComicDomain/*.swift "$2" "$BUILD/libJSON.a" -o "$BUILD/$3"
 }
 
+# The entry's keys with the Widget1 declaration they name and the view they publish (its texts
+# through Localization, over libintl).
+ENTRY_SOURCES="Sources/Widget/EntryKeys.swift Sources/Widget/Widget1.swift Sources/Widget/ReloadReasonArgument.swift
+    Sources/Widget/EntryView.swift Sources/Widget/ApplicationAction.swift"
+
 build() { # target
     case "$1" in
         deeplink) domain FuzzDeepLink fuzz/DeepLinkFuzz.swift deeplink ;;
@@ -66,22 +71,24 @@ build() { # target
             module ComicDomain
             module EventLoop -I Sources/CLinuxEvents
             module DBus $DBUS_FLAGS
-            swiftc $SWIFT_FLAGS $DBUS_FLAGS -I "$BUILD/modules" -module-name FuzzDBusBody \
-                Sources/Widget/EntryKeys.swift Sources/Widget/Widget1.swift Sources/Widget/ReloadReasonArgument.swift \
-                fuzz/DBusBodyFuzz.swift \
-                "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/dbusbody" ;;
+            module Localization -I Sources/CIntl
+            swiftc $SWIFT_FLAGS $DBUS_FLAGS -I Sources/CIntl -I "$BUILD/modules" -module-name FuzzDBusBody \
+                $ENTRY_SOURCES fuzz/DBusBodyFuzz.swift \
+                "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" "$BUILD/libLocalization.a" \
+                -o "$BUILD/dbusbody" ;;
         # The entry's keys, formats and token (Sources/Widget), as dbusbody builds them.
         entrydict | watchtoken)
             module JSON
             module ComicDomain
             module EventLoop -I Sources/CLinuxEvents
             module DBus $DBUS_FLAGS
+            module Localization -I Sources/CIntl
             source=fuzz/EntryDictionaryFuzz.swift
             [ "$1" = watchtoken ] && source=fuzz/WatchTokenFuzz.swift
-            swiftc $SWIFT_FLAGS $DBUS_FLAGS -I "$BUILD/modules" -module-name "Fuzz$1" \
-                Sources/Widget/EntryKeys.swift Sources/Widget/Widget1.swift Sources/Widget/ReloadReasonArgument.swift \
-                Sources/Widget/EntryFormat.swift Sources/Widget/EntryToken.swift "$source" \
-                "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/$1" ;;
+            swiftc $SWIFT_FLAGS $DBUS_FLAGS -I Sources/CIntl -I "$BUILD/modules" -module-name "Fuzz$1" \
+                $ENTRY_SOURCES Sources/Widget/EntryFormat.swift Sources/Widget/EntryToken.swift "$source" \
+                "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" "$BUILD/libLocalization.a" \
+                -o "$BUILD/$1" ;;
         # The site module with its C shim (compiled by clang with the fuzzer's coverage, given a
         # module map here as SwiftPM would), the modules it imports built alongside.
         sitemarkup)
