@@ -15,14 +15,25 @@ import TestingTraits
 /// `Notifier` in-process, remembering in the service's data folder.
 @Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct NewPagesSessionTests {
-    @Test func publishedPagesAreAnnouncedAndReadNowOpensTheFirstUnreadPage() async throws {
+    /// The page commands' set-up (the built binary, the activatable service, the fixture site), a
+    /// recording notification server, the service's OpenRequested signals and the real notifier
+    /// following the service; the caller stops the notifier and the server.
+    func session() async throws -> (PageCommandTests.Setup, FakeNotificationServer, AsyncStream<Message>, NotifierHost) {
         let setup = try await PageCommandTests.Setup()
         let server = FakeNotificationServer(address: setup.service.bus.address)
         try server.start()
-        defer { server.stop() }
         let opens = try await setup.client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name, member: "OpenRequested"))
-        let notifier = try NotifierHost(address: setup.service.bus.address, folder: setup.service.folder)
-        defer { notifier.stop() }
+        do {
+            return (setup, server, opens, try NotifierHost(address: setup.service.bus.address, folder: setup.service.folder))
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    @Test func publishedPagesAreAnnouncedAndReadNowOpensTheFirstUnreadPage() async throws {
+        let (setup, server, opens, notifier) = try await session()
+        defer { notifier.stop(); server.stop() }
 
         // The reader on page 140 of chapter 5 (of 152): the chapter notification only.
         #expect(try setup.cli("update", "--page", "140").status == 0)
@@ -82,13 +93,8 @@ struct NewPagesSessionTests {
     /// notification's "Continue reading" is the view's open-current: the real service opens the
     /// special's page link, not the main story's chapter 2.
     @Test func inASpecialContinueReadingOpensThePageLink() async throws {
-        let setup = try await PageCommandTests.Setup()
-        let server = FakeNotificationServer(address: setup.service.bus.address)
-        try server.start()
-        defer { server.stop() }
-        let opens = try await setup.client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name, member: "OpenRequested"))
-        let notifier = try NotifierHost(address: setup.service.bus.address, folder: setup.service.folder)
-        defer { notifier.stop() }
+        let (setup, server, opens, notifier) = try await session()
+        defer { notifier.stop(); server.stop() }
 
         #expect(try setup.cli("update", "--page", "110").status == 0)
         #expect(try await setup.nextReload("the chapter-change").reason == "chapter-change")
