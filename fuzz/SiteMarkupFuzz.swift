@@ -22,7 +22,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(Limits.chapters.contains(chapter.number), "chapter \(chapter.number) out of range")
             precondition(chapter.startPage <= chapter.endPage && Limits.pages.contains(chapter.startPage) && Limits.pages.contains(chapter.endPage),
                          "pages \(chapter.startPage)–\(chapter.endPage)")
-            precondition(chapter.thumbnailURL.isEmpty || chapter.thumbnailURL.hasPrefix("http"), "thumbnail \(chapter.thumbnailURL)")
+            // Schemes are case-insensitive (RFC 3986): "Https://…" is an https address, kept as written.
+            precondition(chapter.thumbnailURL.isEmpty || chapter.thumbnailURL.lowercased().hasPrefix("http"), "thumbnail \(chapter.thumbnailURL)")
         }
     case 1:
         guard let page = try? PageExtractor.page(in: bytes, pageURL: "https://www.dragonball-multiverse.com/en/page-3.html") else { return 0 }
