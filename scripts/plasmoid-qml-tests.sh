@@ -6,8 +6,8 @@
 #
 # The card's states come from STATES (a states.js file: PlasmoidQMLTests writes it from its table).
 # Plasma 6's card needs Plasma 6's QML modules (PlasmaComponents3, Kirigami) to run: on a host
-# without them (Debian 12) the Plasma 6 build is linted only; its qmltestrunner run belongs in a
-# Debian 13 chroot.
+# without them (Debian 12) the Plasma 6 build is linted only; its qmltestrunner run is in the
+# Debian 13 chroot (ReleaseCardTests.plasma6CardTests runs this script there).
 #
 # Not part of `make test` by itself (PlasmoidQMLTests runs it). Exit status: 0 all passed, 1 not.
 # Usage: STATES=states.js scripts/plasmoid-qml-tests.sh [5|6]...   (default: 5 6)
