@@ -49,14 +49,20 @@ case "${1:-}" in
     build)
         dir=${2:?usage: translations.sh build DIR}
         mkdir -p "$dir"
+        # Each output is written beside its place and renamed into it: several `make install`s
+        # (the tests run them side by side) share DIR, and a reader must never see a half-written file.
+        publish() { mv -f "$1.$$.tmp" "$1"; }
         for lang in $(languages); do
             mkdir -p "$dir/locale/$lang/LC_MESSAGES"
-            msgfmt --check -o "$dir/locale/$lang/LC_MESSAGES/$domain.mo" "po/$lang.po"
+            msgfmt --check -o "$dir/locale/$lang/LC_MESSAGES/$domain.mo.$$.tmp" "po/$lang.po"
+            publish "$dir/locale/$lang/LC_MESSAGES/$domain.mo"
         done
         for file in com.nobadi.DBMultiverse.desktop com.nobadi.DBMultiverse.Notifier.desktop; do
-            msgfmt --desktop -d po --template "desktop/$file" -o "$dir/$file"
+            msgfmt --desktop -d po --template "desktop/$file" -o "$dir/$file.$$.tmp"
+            publish "$dir/$file"
         done
-        msgfmt --xml -d po --template desktop/com.nobadi.DBMultiverse.metainfo.xml -o "$dir/com.nobadi.DBMultiverse.metainfo.xml"
+        msgfmt --xml -d po --template desktop/com.nobadi.DBMultiverse.metainfo.xml -o "$dir/com.nobadi.DBMultiverse.metainfo.xml.$$.tmp"
+        publish "$dir/com.nobadi.DBMultiverse.metainfo.xml"
         ;;
     check)
         fresh=$(mktemp -d)
