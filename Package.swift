@@ -220,6 +220,17 @@ let package = Package(
         // Browser profiles with history databases in the browsers' real schemas, for the tests
         // and the history benchmark. Test-only, so Foundation's Process is fine here.
         .target(name: "BrowserHistoryFixtures", dependencies: ["DBusTestSupport"]),
+        // What the desktop targets' tests share: the built products and the repository, a real
+        // service in-process on a manual clock, the stand-ins for the peers that are not ours (the
+        // notification server, the tray's watcher), the fixture catalogue and the entry's
+        // assertions. Test-only, so Foundation's Process is fine here.
+        .target(
+            name: "DesktopTestSupport",
+            dependencies: [
+                "Widget", "Service", "Follower", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport", "SiteTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // `make bench-history`: the import-history lookup on a 100 000-visit history.
         .executableTarget(
             name: "dbmultiverse-history-bench",
@@ -229,18 +240,42 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
-        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON", "Widget"]),
+        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport", "TestingTraits"]),
         .testTarget(
             name: "BrowserHistoryTests",
             dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain", "DBusTestSupport"]
         ),
+        // One test target per desktop target, each `@testable import` of its own (LayeringTests
+        // checks what each imports); the suites that run the built products are EndToEndTests'.
+        .testTarget(name: "WidgetTests", dependencies: ["Widget", "ComicDomain"]),
         .testTarget(
-            name: "DesktopTests",
+            name: "ServiceTests",
+            dependencies: ["Service", "Widget", "DBus", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport", "TestingTraits"]
+        ),
+        .testTarget(
+            name: "FollowerTests",
             dependencies: [
-                "Widget", "Service", "Follower", "Recorder", "Doctor", "DBus", "EventLoop", "JSON", "ComicDomain", "Site", "DBusTestSupport",
-                "SiteTestSupport", "TestingTraits",
-                "BrowserHistoryFixtures",
+                "Follower", "Widget", "DBus", "EventLoop", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport",
+                "TestingTraits",
+            ]
+        ),
+        .testTarget(
+            name: "RecorderTests",
+            dependencies: [
+                "Recorder", "Widget", "DBus", "ComicDomain", "JSON", "Site", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport",
+                "TestingTraits", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "TestingTraits"]),
+        // The built products end to end: the command line, the processes as systemd and the
+        // browsers run them, install and the package, the real desktops' hosts, the repository's
+        // own conventions (layering, suites, docs).
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Widget", "Follower", "Recorder", "Doctor", "DBus", "ComicDomain", "DesktopTestSupport", "DBusTestSupport",
+                "SiteTestSupport", "TestingTraits", "BrowserHistoryFixtures",
             ]
         ),
     ]

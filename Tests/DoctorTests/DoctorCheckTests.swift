@@ -1,0 +1,285 @@
+import ComicDomain
+import DBusTestSupport
+import DesktopTestSupport
+@testable import Doctor
+import Foundation
+import Testing
+import TestingTraits
+
+/// The checks of `dbmultiverse doctor` from what they read, without a desktop: each reading and
+/// the line it gives (its status and fix), the parsers of the tools' output, and the process
+/// runner's bound.
+@Suite(.timeLimit(.minutes(1)), .offThePool) struct DoctorCheckTests {
+    /// A runner that answers from a table (the tools are not ours), and records what it was asked.
+    final class Answers: CommandRunning, @unchecked Sendable {
+        let table: [String: CommandOutput]
+        private let lock = NSLock()
+        private var asked: [[String]] = []
+        init(_ table: [String: CommandOutput]) { self.table = table }
+        var calls: [[String]] { lock.withLock { asked } }
+        func run(_ arguments: [String], timeout: Duration) -> CommandOutput? {
+            lock.withLock { asked.append(arguments) }
+            return table[arguments.first ?? ""]
+        }
+    }
+
+    static let now: Int64 = 1_795_640_000
+    static func surroundings(_ answers: [String: CommandOutput] = [:], home: String = "/home/reader") -> Surroundings {
+        Surroundings(environment: ["HOME": home, "PATH": "/nonexistent"], now: now, commands: Answers(answers))
+    }
+
+    // MARK: systemd
+
+    @Test func systemctlShowBlocksAreReadPerUnit() {
+        let units = SystemdUnits.parse("""
+            Id=dbmultiverse-notifier.service
+            LoadState=loaded
+            UnitFileState=masked
+            ActiveState=inactive
+
+            Id=dbmultiverse-sync.timer
+            LoadState=loaded
+            UnitFileState=enabled
+            LastTriggerUSec=@1795632800
+            NextElapseUSecRealtime=Wed 2026-11-25 19:41:07 UTC
+            not a property line
+
+            """)
+        #expect(units["dbmultiverse-notifier.service"]?["UnitFileState"] == "masked")
+        #expect(units["dbmultiverse-sync.timer"]?["NextElapseUSecRealtime"] == "Wed 2026-11-25 19:41:07 UTC")
+        let surroundings = Self.surroundings()
+        #expect(SystemdUnits.describeTimestamp("@1795632800", surroundings) == "2 h ago (2026-11-25 18:53 UTC)")
+        #expect(SystemdUnits.describeTimestamp("Wed 2026-11-25 19:41:07 UTC", surroundings) == "Wed 2026-11-25 19:41:07 UTC")
+        for none in ["", "n/a", "0", "@0"] { #expect(SystemdUnits.describeTimestamp(none, surroundings) == nil, "\(none)") }
+    }
+
+    @Test func theTimerLineFollowsTheUnitsState() {
+        let surroundings = Self.surroundings()
+        func timer(_ properties: [String: String]) -> CheckResult {
+            SyncTimerCheck(.timer(properties)).result(surroundings)
+        }
+        let running = timer(["LoadState": "loaded", "UnitFileState": "enabled", "ActiveState": "active",
+                             "LastTriggerUSec": "@\(Self.now - 120)", "NextElapseUSecRealtime": "@\(Self.now + 7200)"])
+        #expect(running.status == .ok && running.detail.hasPrefix("enabled, last run 2 min ago (") && running.detail.contains("next in 2 h ("), "\(running)")
+        let masked = timer(["LoadState": "loaded", "UnitFileState": "masked"])
+        #expect(masked.status == .off && masked.fix == "systemctl --user unmask dbmultiverse-sync.timer && systemctl --user start dbmultiverse-sync.timer")
+        let disabled = timer(["LoadState": "loaded", "UnitFileState": "disabled", "ActiveState": "inactive"])
+        #expect(disabled.status == .missing && disabled.fix == "systemctl --user enable --now dbmultiverse-sync.timer")
+        #expect(disabled.detail == "dbmultiverse-sync.timer is disabled; last run never, next none planned")
+        let stopped = timer(["LoadState": "loaded", "UnitFileState": "enabled", "ActiveState": "inactive"])
+        #expect(stopped.status == .missing && stopped.fix == "systemctl --user start dbmultiverse-sync.timer")
+        let absent = timer(["LoadState": "not-found"])
+        #expect(absent.status == .missing && absent.fix == ServiceCheck.installFix)
+
+        let cron = SyncTimerCheck(.noManager("no systemctl", cronLines: ["30 19 * * 0,3,5 dbmultiverse sync"])).result(surroundings)
+        #expect(cron.status == .ok && cron.detail.hasSuffix("your crontab runs dbmultiverse sync (1 line)"))
+    }
+
+    @Test func theCrontabIsReadOnlyWithoutAUserManager() {
+        let crontab = "# m h dom mon dow command\n30 19 * * 0,3,5 dbmultiverse sync >/dev/null\n# 0 12 * * * dbmultiverse sync\n"
+        let answers = ["crontab": CommandOutput(status: 0, stdout: crontab, stderr: "")]
+        let surroundings = Self.surroundings(answers)
+        #expect(SyncTimerCheck.read(surroundings, units: .noManager("x")) == .noManager("x", cronLines: ["30 19 * * 0,3,5 dbmultiverse sync >/dev/null"]))
+        #expect(SyncTimerCheck.read(surroundings, units: .manager([:])) == .timer([:]))
+        #expect((surroundings.commands as? Answers)?.calls == [["crontab", "-l"]])
+    }
+
+    @Test func aSystemctlWithoutUnixTimestampsIsAskedAgain() {
+        final class OldSystemctl: CommandRunning, @unchecked Sendable {
+            func run(_ arguments: [String], timeout: Duration) -> CommandOutput? {
+                arguments.contains("--timestamp=unix")
+                    ? CommandOutput(status: 1, stdout: "", stderr: "systemctl: unrecognized option '--timestamp=unix'")
+                    : CommandOutput(status: 0, stdout: "Id=dbmultiverse-sync.timer\nUnitFileState=enabled\n", stderr: "")
+            }
+        }
+        let surroundings = Surroundings(environment: [:], now: Self.now, commands: OldSystemctl())
+        #expect(SystemdUnits.read(surroundings) == .manager(["dbmultiverse-sync.timer": ["Id": "dbmultiverse-sync.timer", "UnitFileState": "enabled"]]))
+    }
+
+    @Test func theNotifierLineSaysHowToStartIt() {
+        let surroundings = Self.surroundings()
+        func notifier(_ units: SystemdUnits, _ autostart: NotifierCheck.Autostart = .none) -> CheckResult {
+            NotifierCheck(.init(owner: .unowned, units: units, autostart: autostart)).result(surroundings)
+        }
+        let unit = SystemdUnits.notifierUnit
+        #expect(notifier(.manager([unit: ["LoadState": "loaded", "UnitFileState": "disabled"]])).fix == "systemctl --user enable --now \(unit)")
+        #expect(notifier(.manager([unit: ["LoadState": "loaded", "UnitFileState": "masked"]])).status == .off)
+        #expect(notifier(.manager([unit: ["LoadState": "loaded", "UnitFileState": "enabled", "ActiveState": "failed"]])).detail
+                == "not running: \(unit) is enabled but not running (failed)")
+        let hidden = notifier(.noManager("no systemctl"), .hidden("/home/reader/.config/autostart/com.nobadi.DBMultiverse.Notifier.desktop"))
+        #expect(hidden.status == .off && hidden.detail == "not running: turned off (Hidden=true in ~/.config/autostart/com.nobadi.DBMultiverse.Notifier.desktop)")
+        let autostart = notifier(.noManager("no systemctl"), .entry("/etc/xdg/autostart/com.nobadi.DBMultiverse.Notifier.desktop"))
+        #expect(autostart.status == .missing && autostart.fix == "dbmultiverse notifier & (your session's next login starts it)")
+        let running = NotifierCheck(.init(owner: .owned(.init(uniqueName: ":1.7", pid: 4242)), units: .noManager(""), autostart: .none))
+        #expect(running.result(surroundings) == CheckResult("notifier", .ok, "running (pid 4242)"))
+    }
+
+    // MARK: Files
+
+    @Test func hostManifestsAreCheckedAsBrowsersReadThem() throws {
+        let executable = "/bin/sh"
+        func manifest(_ name: String = "com.nobadi.dbmultiverse", path: String = executable, key: String, allowed: String) -> [UInt8] {
+            Array("{\"name\": \"\(name)\", \"type\": \"stdio\", \"path\": \"\(path)\", \"\(key)\": [\"\(allowed)\"]}".utf8)
+        }
+        let origin = "chrome-extension://ggedickjhdkhcjapnhgdobjneiagnckh/"
+        #expect(HostManifest.problem(in: manifest(key: "allowed_origins", allowed: origin), family: .chromium) == nil)
+        #expect(HostManifest.problem(in: manifest(key: "allowed_extensions", allowed: "dbmultiverse@nobadi.com"), family: .firefox) == nil)
+        #expect(HostManifest.problem(in: manifest(key: "allowed_extensions", allowed: "dbmultiverse@nobadi.com"), family: .chromium)
+                == "its allowed_origins lacks \(origin)")
+        #expect(HostManifest.problem(in: manifest("other.host", key: "allowed_origins", allowed: origin), family: .chromium)
+                == "its name is not com.nobadi.dbmultiverse")
+        #expect(HostManifest.problem(in: manifest(path: "/nonexistent/dbmultiverse", key: "allowed_origins", allowed: origin), family: .chromium)
+                == "its path /nonexistent/dbmultiverse is no executable")
+        #expect(HostManifest.problem(in: Array("[1]".utf8), family: .firefox) == "not a JSON object")
+    }
+
+    @Test func aBrowserWhoseFamilyTalkedFromAnotherBrowserHasNotTalked() throws {
+        let home = try makeTemporaryDirectory("dbm-doctor-browser")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let folder = home + "/.config/google-chrome/NativeMessagingHosts"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "{\"name\": \"com.nobadi.dbmultiverse\", \"type\": \"stdio\", \"path\": \"/bin/sh\", \"allowed_origins\": [\"chrome-extension://ggedickjhdkhcjapnhgdobjneiagnckh/\"]}"
+            .write(toFile: folder + "/com.nobadi.dbmultiverse.json", atomically: true, encoding: .utf8)
+        let surroundings = Self.surroundings(home: home)
+        let chrome = FoundBrowser(kind: try #require(BrowserKind.all.first { $0.name == "google-chrome" }), packaging: .native, path: "/usr/bin/google-chrome")
+        let brave = BrowserContacts(contacts: [.chromium: .init(at: Self.now - 300, browser: "brave")])
+        let result = BrowserCheck(BrowserCheck.read(chrome, contacts: brave, surroundings)).result(surroundings)
+        #expect(result.status == .missing, "\(result)")
+        #expect(result.detail == "host manifest ~/.config/google-chrome/NativeMessagingHosts/com.nobadi.dbmultiverse.json ✓, the extension never talked to the host (the chromium family's last contact: brave, 5 min ago)")
+        #expect(result.fix?.hasPrefix("chrome://extensions → Developer mode → Load unpacked → ") == true, "\(result)")
+        let chromeContact = BrowserContacts(contacts: [.chromium: .init(at: Self.now - 300, browser: "chrome")])
+        #expect(BrowserCheck(BrowserCheck.read(chrome, contacts: chromeContact, surroundings)).result(surroundings).status == .ok)
+
+        let snap = FoundBrowser(kind: try #require(BrowserKind.all.first { $0.name == "firefox" }), packaging: .snap, path: "/snap/bin/firefox")
+        let confined = BrowserCheck(BrowserCheck.read(snap, contacts: BrowserContacts(), surroundings)).result(surroundings)
+        #expect(confined.name == "browser firefox (snap)" && confined.status == .unavailable && confined.fix?.hasPrefix("dbmultiverse import-history") == true)
+    }
+
+    @Test func gsettingsStringArraysAreRead() {
+        #expect(GnomeExtensionCheck.parseStrings("@as []\n") == [])
+        #expect(GnomeExtensionCheck.parseStrings("['a@b.c', 'dbmultiverse@nobadi.com']\n") == ["a@b.c", "dbmultiverse@nobadi.com"])
+        #expect(GnomeExtensionCheck.parseStrings("[\"it's@x\", 'q\\'s@y']") == ["it's@x", "q's@y"])
+    }
+
+    @Test func theCatalogueIsStaleAfterEightDays() throws {
+        let surroundings = Self.surroundings()
+        let chapter = try Catalogue.Chapter(number: 1, name: "One", startPage: 1, endPage: 24, universe: nil, thumbnailURL: "")
+        func catalogue(fetchedAt: Int64, _ language: SiteLanguage = .english) throws -> CheckResult {
+            let stored = try Catalogue(language: language, chapters: [chapter], latestPage: 30,
+                                       fetch: .init(url: "https://x/", etag: nil, lastModified: nil, fetchedAt: fetchedAt))
+            return CatalogueCheck(.catalogue(language, .valid(stored))).result(surroundings)
+        }
+        #expect(try catalogue(fetchedAt: Self.now - 3 * 86_400) == CheckResult("catalogue", .ok, "en: 1 chapter, latest page 30, fetched 3 days ago"))
+        let stale = try catalogue(fetchedAt: Self.now - 9 * 86_400, try SiteLanguage(validating: "fr"))
+        #expect(stale.status == .missing && stale.fix == "dbmultiverse sync --language fr" && stale.detail.hasSuffix("(older than 8 days)"))
+        let corrupt = CatalogueCheck(.catalogue(.english, .invalid(reason: "bad JSON"))).result(surroundings)
+        #expect(corrupt.status == .missing && corrupt.fix == "dbmultiverse sync --force")
+    }
+
+    @Test func theReportsEssentialsAreTheServiceAndTheDataFolder() {
+        let working = DoctorReport(checks: [CheckResult("service", .ok, "answering"), CheckResult("data folder", .ok, "~/d"),
+                                            CheckResult("tray host", .missing, "none", fix: "add a tray")])
+        #expect(working.essentialsWork)
+        #expect(working.text.split(separator: "\n").prefix(4) == ["✓ service: answering", "✓ data folder: ~/d", "✗ tray host: none", "    fix: add a tray"])
+        #expect(working.json == #"{"ok":true,"checks":[{"name":"service","status":"ok","detail":"answering","fix":null},{"name":"data folder","status":"ok","detail":"~/d","fix":null},{"name":"tray host","status":"missing","detail":"none","fix":"add a tray"}]}"#)
+        #expect(!DoctorReport(checks: [CheckResult("service", .ok, "answering")]).essentialsWork)
+        #expect(!DoctorReport(checks: [CheckResult("service", .missing, "no"), CheckResult("data folder", .ok, "~/d")]).essentialsWork)
+    }
+
+    @Test func theTrayLineIsOffWhenTheUserTurnedTheItemOff() {
+        let surroundings = Self.surroundings()
+        func tray(config: String = "", desktop: String = "", gnomeCard: Bool = false, watcher: DoctorBus.Lookup = .unowned) -> CheckResult {
+            TrayHostCheck(.init(watcher: watcher, items: ["org.kde.StatusNotifierItem-77-1/StatusNotifierItem"],
+                                config: ConfigFile(text: config), desktop: desktop, notifierPID: 77, gnomeCardEnabled: gnomeCard))
+                .result(surroundings)
+        }
+        let off = tray(config: "tray = no\n")
+        #expect(off.status == .off && off.fix == "remove the tray = no line from /home/reader/.config/dbmultiverse/config", "\(off)")
+        #expect(tray(desktop: "ubuntu:GNOME").fix?.hasPrefix("gnome-extensions enable dbmultiverse@nobadi.com") == true)
+        #expect(tray(desktop: "GNOME", gnomeCard: true).status == .unavailable)
+        #expect(tray(desktop: "KDE").fix?.hasPrefix("add a system tray to your panel") == true)
+        #expect(tray(watcher: .owned(.init(uniqueName: ":1.3", pid: 12))) == CheckResult(
+            "tray host", .ok, "org.kde.StatusNotifierWatcher (pid 12), the notifier's item registered"))
+    }
+
+    @Test func aDataFolderThatCannotBeMadeIsNotUsable() throws {
+        let base = try makeTemporaryDirectory("dbm-doctor-data")
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try "not a folder".write(toFile: base + "/file", atomically: true, encoding: .utf8)
+        func check(_ folder: String) -> CheckResult {
+            let surroundings = Surroundings(environment: ["HOME": "/home/reader", "DBMULTIVERSE_DATA_DIR": folder], now: Self.now,
+                                            commands: Answers([:]))
+            return DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings)
+        }
+        #expect(check(base + "/file") == CheckResult("data folder", .missing, "\(base)/file is not a folder", fix: "mv \(base)/file \(base)/file.old"))
+        let below = check(base + "/file/data")
+        #expect(below.status == .missing && below.detail == "\(base)/file/data cannot be made: \(base)/file is not a folder", "\(below)")
+        #expect(check(base + "/new/data").status == .ok)
+        try "{\"number\": 0}".write(toFile: base + "/currentChapterData.json", atomically: true, encoding: .utf8)
+        let corrupt = check(base)
+        #expect(corrupt.status == .ok && corrupt.detail.contains("currentChapterData.json is unusable"), "\(corrupt)")
+        #expect(!DoctorReport(checks: [CheckResult("service", .ok, "answering"), check(base + "/file")]).essentialsWork)
+    }
+
+    // MARK: The cards' builds
+
+    /// The GNOME Shell extension's line says which build is installed against the shell here: the
+    /// build and version when it fits; the command that points it at the other build when that one
+    /// fits; and for a shell newer than any build is tested on, that it is untested and how to try it
+    /// anyway — never a silent "OUT OF DATE".
+    @Test func theGnomeLineSaysWhichBuildAgainstWhichShell() {
+        let surroundings = Self.surroundings()
+        let build43 = CardBuilds.Build(name: "gnome-shell-43", versions: [43, 44])
+        let build45 = CardBuilds.Build(name: "gnome-shell-45", versions: [45, 46, 47, 48, 49, 50, 51])
+        let folder = "/usr/share/gnome-shell/extensions/dbmultiverse@nobadi.com"
+        func line(_ installed: CardBuilds.Build, shell: String, select: String? = "sudo /usr/libexec/dbmultiverse/select-cards") -> CheckResult {
+            GnomeExtensionCheck(.init(installed: folder, enabled: .success([GnomeExtensionCheck.uuid]), userExtensionsDisabled: false,
+                                      builds: CardBuilds(installed: installed, all: [build43, build45], selectCommand: select),
+                                      shellVersion: shell)).result(surroundings)
+        }
+        #expect(line(build45, shell: "48.7") == CheckResult("GNOME Shell extension", .ok,
+                                                            "installed in \(folder) (the build for GNOME 45–51; GNOME Shell 48.7 here), turned on"))
+        #expect(line(build43, shell: "43.9").detail == "installed in \(folder) (the build for GNOME 43–44; GNOME Shell 43.9 here), turned on")
+        #expect(line(build43, shell: "48.7") == CheckResult("GNOME Shell extension", .missing,
+                                                            "installed in \(folder) is the build for GNOME 43–44, but GNOME Shell 48.7 is installed",
+                                                            fix: "sudo /usr/libexec/dbmultiverse/select-cards (it points the extension at the build for GNOME 45–51)"))
+        #expect(line(build43, shell: "48.7", select: nil).fix == ServiceCheck.installFix)
+        let untested = line(build45, shell: "52.0")
+        #expect(untested.status == .missing)
+        #expect(untested.detail == "installed in \(folder): GNOME Shell 52.0 is newer than the card is tested on (up to 51), so the shell does not load it")
+        #expect(untested.fix == "to try it anyway: gsettings set org.gnome.shell disable-extension-version-validation true, then log in again")
+        #expect(line(build43, shell: "42.5").status == .unavailable)
+        // No version to compare (no gnome-shell --version, or metadata without shell-version): the line as before.
+        let unknown = GnomeExtensionCheck(.init(installed: folder, enabled: .success([]), userExtensionsDisabled: false)).result(surroundings)
+        #expect(unknown.detail == "installed in \(folder), not turned on")
+    }
+
+    @Test func thePlasmaLineSaysWhenTheBuildIsForTheOtherPlasma() {
+        let surroundings = Self.surroundings()
+        let (plasma5, plasma6) = (CardBuilds.Build(name: "plasma-5", versions: [5]), CardBuilds.Build(name: "plasma-6", versions: [6]))
+        let folder = "/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse"
+        func line(_ installed: CardBuilds.Build, plasma: Int) -> CheckResult {
+            let builds = CardBuilds(installed: installed, all: [plasma5, plasma6], selectCommand: "sudo /usr/libexec/dbmultiverse/select-cards")
+            return PlasmaWidgetCheck(.installed(folder, added: true), build: .init(builds: builds, plasma: plasma)).result(surroundings)
+        }
+        #expect(line(plasma6, plasma: 6) == CheckResult("Plasma widget", .ok, "installed in \(folder) (the build for Plasma 6), added to the desktop or a panel"))
+        #expect(line(plasma5, plasma: 6) == CheckResult("Plasma widget", .missing, "installed in \(folder) is the build for Plasma 5, but Plasma 6 is installed",
+                                                        fix: "sudo /usr/libexec/dbmultiverse/select-cards (it points the widget at the build for Plasma 6)"))
+    }
+
+    // MARK: The process runner
+
+    @Test func theRunnerReadsBothStreamsAndStopsAtItsDeadline() {
+        let runner = ProcessRunner(environment: ["PATH": "/usr/bin:/bin"])
+        let output = runner.run(["sh", "-c", "echo out; echo err >&2; exit 3"], timeout: .seconds(5))
+        #expect(output == CommandOutput(status: 3, stdout: "out\n", stderr: "err\n"))
+        #expect(runner.run(["no-such-command-here"], timeout: .seconds(1)) == nil)
+
+        let started = Date()
+        let stuck = runner.run(["sleep", "30"], timeout: .milliseconds(300))
+        #expect(stuck?.status == nil && Date().timeIntervalSince(started) < 5, "\(String(describing: stuck))")
+        // A child that closes its output and goes on is still bounded (the pidfd, not the pipes).
+        let quiet = runner.run(["sh", "-c", "exec >&- 2>&-; sleep 30"], timeout: .milliseconds(300))
+        #expect(quiet?.status == nil && Date().timeIntervalSince(started) < 10)
+    }
+}

@@ -1,0 +1,103 @@
+import ComicDomain
+import DBusTestSupport
+import DesktopTestSupport
+import Foundation
+import Testing
+import TestingTraits
+
+/// The cards where the readers are: the same checks as GnomeShellCardTests and PlasmaCardTests,
+/// with the same assertions, on the desktops of Debian 12, 13 and sid, each from the installed
+/// package. `scripts/release-check.sh` builds the .deb (scripts/test-package.sh: debian/'s own
+/// build, kept between runs), makes or reuses the release's debootstrap chroot
+/// (scripts/release-chroot.sh, cached in /var/cache/dbmultiverse-tests), installs the .deb with
+/// apt-get into a throw-away copy of it and runs the check there. `make test` starts both at its
+/// beginning, in the background (scripts/run-tests.sh); a test finds them ready or waits for them.
+/// Nothing is skipped: a chroot or package that cannot be made fails the test with its log.
+///
+/// Each test holds the desktop session while it runs (one at a time, their timings hold only then:
+/// a test function, unlike a suite, holds it per test case); off the
+/// cooperative pool: a run blocks for a minute or more, several on a fresh machine.
+@Suite(.timeLimit(.minutes(25)), .offThePool) struct ReleaseCardTests {
+    /// The shell a release has, as `gnome-shell --version` prints it.
+    static let gnomeShell = ["bookworm": "GNOME Shell 43.", "trixie": "GNOME Shell 48.", "sid": "GNOME Shell 51."]
+
+    @Test("Desktop: GNOME Shell 43 (Debian 12 bookworm), the card from the installed package", .holds(.desktopSession, .eachTestCase))
+    func gnomeShell43() throws { try checkGnomeShell(on: "bookworm") }
+
+    @Test("Desktop: GNOME Shell 48 (Debian 13 trixie), the card from the installed package", .holds(.desktopSession, .eachTestCase))
+    func gnomeShell48() throws { try checkGnomeShell(on: "trixie") }
+
+    @Test("Desktop: GNOME Shell 51 (Debian sid), the card from the installed package", .holds(.desktopSession, .eachTestCase))
+    func gnomeShell51() throws { try checkGnomeShell(on: "sid") }
+
+    @Test("Desktop: Plasma 5.27 (Debian 12 bookworm), the widget from the installed package", .holds(.desktopSession, .eachTestCase))
+    func plasma5() throws { try checkPlasma(on: "bookworm", build: 5, workspace: "4:5.27.") }
+
+    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget from the installed package", .holds(.desktopSession, .eachTestCase))
+    func plasma6() throws { try checkPlasma(on: "trixie", build: 6, workspace: "4:6.3.") }
+
+    func checkGnomeShell(on release: String) throws {
+        let (run, shots) = try runHostCheck("release-check.sh", [release, "gnome-shell-check.sh"], withBinary: false, name: "gnome-\(release)",
+                                            shotsUse: [.otherUsers], timeout: 1200, shown: withoutShellLog)
+        let shell = try #require(Self.gnomeShell[release])
+        #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix(shell) }, "the \(release) chroot's shell is not \(shell)x: \(run.stdout)")
+        try expectGnomeShellCard(run, shots: shots)
+    }
+
+    func checkPlasma(on release: String, build: Int, workspace: String) throws {
+        let (run, shots) = try runHostCheck("release-check.sh", [release, "plasma-card-check.sh"], withBinary: false, name: "plasma-\(release)",
+                                            shotsUse: [.otherUsers], timeout: 1200)
+        #expect(run.stdout.contains("(Plasma \(build) build; plasma-workspace \(workspace)"),
+                "the package installed no Plasma \(build) widget on plasma-workspace \(workspace)x: \(run.stdout)")
+        try expectPlasmaCard(run, shots: shots)
+    }
+
+    /// A dist-upgrade from Debian 12 keeps the card (docs/gnome-shell.md, docs/plasma.md): in the
+    /// Debian 13 chroot, with the links as a Debian 12 install leaves them, gnome-shell and
+    /// plasma-workspace unpacked again by dpkg (as an upgrade unpacks them) make dpkg's file trigger
+    /// run the package's postinst, which points the links at the builds for GNOME 48 and Plasma 6;
+    /// removing the package leaves no link (scripts/release-upgrade-check.sh).
+    // Held like the desktop checks: one release run at a time, each waiting without taking one of
+    // the threads for blocking tests (the other suites' tests need them).
+    @Test("Desktop: the cards follow an upgrade to Debian 13's GNOME Shell 48 and Plasma 6 (dpkg trigger)", .holds(.desktopSession, .eachTestCase))
+    func theCardsFollowTheDesktopsUpgrade() throws {
+        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/release-upgrade-check.sh").path, "trixie"],
+                                 environment: testEnvironment(), timeout: 1200)
+        print("release-upgrade-check.sh exited \(run.status)\n\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(run.status == 0, "\(run)")
+        #expect(lines.contains("installed: ../../dbmultiverse/cards/gnome-shell-45 ../../dbmultiverse/cards/plasma-6"), "\(run.stdout)")
+        #expect(lines.contains("as after Debian 12: ../../dbmultiverse/cards/gnome-shell-43 ../../dbmultiverse/cards/plasma-5"), "\(run.stdout)")
+        #expect(lines.contains("dpkg: Processing triggers for dbmultiverse (\(ProjectInfo.version)) ..."), "\(run.stdout)")
+        #expect(lines.contains("after the desktop's upgrade: ../../dbmultiverse/cards/gnome-shell-45 ../../dbmultiverse/cards/plasma-6"), "\(run.stdout)")
+        #expect(lines.contains("removed: none none"), "\(run.stdout)")
+    }
+
+    /// The Plasma 6 build's card under Qt 6's qmltestrunner with Plasma 6's QML modules
+    /// (PlasmaComponents3, Kirigami), which Debian 12 lacks: scripts/plasmoid-qml-tests.sh 6 in the
+    /// Debian 13 chroot, every state of ViewState's table (PlasmoidQMLTests runs the Plasma 5 build
+    /// on this machine).
+    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget's QML tests under Qt 6", .holds(.desktopSession, .eachTestCase))
+    func plasma6CardTests() throws {
+        let folder = try makeTemporaryDirectory("dbm-card-states-6")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ViewState.statesScript().write(toFile: folder + "/states.js", atomically: true, encoding: .utf8)
+        let chroot = repositoryRoot.appendingPathComponent("scripts/release-chroot.sh").path
+        let prepare = try runCommand([chroot, "prepare", "trixie"], environment: testEnvironment(), timeout: 1200)
+        #expect(prepare.status == 0, "\(prepare)")
+        let root = repositoryRoot.path
+        let run = try runCommand([chroot, "run", "trixie", "--bind", "\(root):\(root)", "--bind", "\(folder):\(folder)", "--",
+                                  "env", "-i", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TMPDIR=/tmp", "STATES=\(folder)/states.js",
+                                  root + "/scripts/plasmoid-qml-tests.sh", "6"],
+                                 environment: testEnvironment(), timeout: 300)
+        print("plasmoid-qml-tests.sh 6 (trixie) exited \(run.status)\n\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("Using QtTest library 6."), "\(run.stdout)")
+        let totals = "Totals: \(PlasmoidQMLTests.testFunctions + 2 + ViewState.all.count - 1) passed, 0 failed, 0 skipped"
+        #expect(run.stdout.contains(totals), "\(totals)\n\(run.stdout)")
+        for state in ViewState.all {
+            #expect(run.stdout.contains("PASS   : qmltestrunner::Card::test_eachStateShowsExactlyItsView(\(state.name))"), "\(state.name)")
+        }
+        #expect(!run.stdout.contains("FAIL"), "\(run.stdout)")
+    }
+}

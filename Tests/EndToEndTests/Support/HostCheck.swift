@@ -1,0 +1,50 @@
+import DBusTestSupport
+import DesktopTestSupport
+import Foundation
+import Testing
+
+/// Runs a script that checks DBMultiverse in a real host (`scripts/real-notification-daemon.sh`,
+/// `tray-host-check.sh`, `gnome-shell-check.sh`, `plasma-card-check.sh`) with the built binary, and
+/// prints its output. Its folders are named as the script names its own, after `name`: the
+/// screenshots go to a new `dbm-<name>-shots` folder that stays, for a person to look at; when the
+/// script is given its session's folder (in the environment variable `session.variable`), that is
+/// a new `dbm-<name>-check`, removed after the run. `shotsUse` and `session.uses` say what each
+/// folder must allow (a host run as `nobody` writes the screenshots; sockets need a short path).
+/// `shown` is what of the run is printed: all of it, unless a host logs too much. The script is given
+/// `options`, then the built binary (unless `withBinary` is false: a script that finds its own).
+func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool = true, name: String, shotsUse: TemporaryDirectoryUse,
+                  session: (variable: String, uses: TemporaryDirectoryUse)? = nil, timeout: TimeInterval,
+                  shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) throws -> (run: CommandResult, shots: String) {
+    let shots = try makeTemporaryDirectory("dbm-\(name)-shots", for: shotsUse)
+    var environment = testEnvironment()
+    environment["SCREENSHOT_DIR"] = shots
+    let sessionFolder = try session.map { try makeTemporaryDirectory("dbm-\(name)-check", for: $0.uses) }
+    defer { if let sessionFolder { try? FileManager.default.removeItem(atPath: sessionFolder) } }
+    if let session, let sessionFolder { environment[session.variable] = sessionFolder }
+    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/" + script).path] + options + (withBinary ? [Binary.dbmultiverse] : []),
+                             environment: environment, timeout: timeout)
+    print("\(script) exited \(run.status); screenshots in \(shots)\n" + shown(run))
+    return (run, shots)
+}
+
+/// Expects each screenshot of `names` in `shots`, larger than `bytes` (a picture, not an empty file).
+func expectScreenshots(_ names: [String], in shots: String, largerThan bytes: Int,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    for name in names {
+        let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + name)
+        #expect((attributes[.size] as? Int ?? 0) > bytes, "\(name) is missing or empty", sourceLocation: sourceLocation)
+    }
+}
+
+/// Why a real host cannot be run here, or nil when it can: the first of `tools` not on `PATH`, or
+/// of `files` not there (`needs` says what installs them); when the host runs as `nobody` because
+/// it refuses root (`asNobody` names it), no user `nobody` or no setpriv to become it; no built binary.
+func hostUnavailable(tools: [String], files: [String] = [], needs: String, asNobody host: String? = nil) -> String? {
+    let asNobody = host != nil && getuid() == 0
+    if let tool = (tools + (asNobody ? ["setpriv"] : [])).first(where: { !isOnPath($0) }) {
+        return "\(tool) is not installed (\(needs))"
+    }
+    if let file = files.first(where: { !FileManager.default.fileExists(atPath: $0) }) { return "\(file) is missing (\(needs))" }
+    if let host, asNobody, getpwnam("nobody") == nil { return "no user nobody to run \(host) as (it refuses root)" }
+    return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
+}
