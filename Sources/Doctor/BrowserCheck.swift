@@ -1,38 +1,38 @@
-package import ComicDomain
+internal import ComicDomain
 internal import Localization
 
 /// One installed browser: the host manifest it reads (valid, naming an executable and our
 /// extension), and when its extension last talked to the host.
-package struct BrowserCheck: Sendable {
-    package struct Reading: Sendable, Equatable {
-        package var browser: FoundBrowser
+struct BrowserCheck: Sendable {
+    struct Reading: Sendable, Equatable {
+        var browser: FoundBrowser
         /// The first host manifest the browser would read, and what is wrong with it (nil: fine);
         /// nil when there is none.
-        package var manifest: Manifest?
-        package var contacts: BrowserContacts
+        var manifest: Manifest?
+        var contacts: BrowserContacts
         /// The extension as the Debian package ships it for this browser (Firefox ESR, Chromium), if installed.
-        package var systemExtension: String?
+        var systemExtension: String?
         /// The unpacked extension for "Load unpacked" (the package's copy), if installed.
-        package var unpackedExtension: String?
+        var unpackedExtension: String?
         /// `import-history = yes` in the config file: the timer's sync imports from the history.
-        package var importsHistory: Bool
+        var importsHistory: Bool
     }
 
     /// A host manifest found, and what is wrong with it (nil: nothing).
-    package struct Manifest: Sendable, Equatable {
-        package let path: String
-        package let problem: String?
+    struct Manifest: Sendable, Equatable {
+        let path: String
+        let problem: String?
     }
 
     /// Where the Debian package puts the extension for Firefox ESR and Chromium (docs/install.md#debian-package).
     static let firefoxSystemExtension = "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/dbmultiverse@nobadi.com"
     static let chromiumSystemExtension = "/usr/share/chromium/extensions/dbmultiverse"
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
-    package static func read(_ browser: FoundBrowser, contacts: BrowserContacts, _ surroundings: Surroundings) -> Reading {
+    static func read(_ browser: FoundBrowser, contacts: BrowserContacts, _ surroundings: Surroundings) -> Reading {
         let manifest = browser.kind.manifestPaths(surroundings).lazy.compactMap { path -> Manifest? in
             guard let bytes = Files.read(path) else {
                 // A dangling link (a removed package's) is no manifest for the browser either.
@@ -52,7 +52,7 @@ package struct BrowserCheck: Sendable {
             importsHistory: surroundings.config.switchValue("import-history", default: false).isOn)
     }
 
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         let kind = reading.browser.kind
         switch reading.browser.packaging {
         case .snap, .flatpak:
@@ -127,8 +127,8 @@ package struct BrowserCheck: Sendable {
 }
 
 /// The browsers line when none is installed.
-package enum NoBrowserCheck {
-    package static var result: CheckResult {
+enum NoBrowserCheck {
+    static var result: CheckResult {
         CheckResult("browsers", .unavailable, gettext("none of Firefox, Chromium, Google Chrome, Brave, Vivaldi or Edge found"),
                     fix: gettext("dbmultiverse import-history reads a browser's history from elsewhere"))
     }

@@ -1,27 +1,27 @@
-package import ComicDomain
+internal import ComicDomain
 
 /// A browser the extension is for, as Debian and the vendors install it.
-package struct BrowserKind: Sendable, Equatable {
+struct BrowserKind: Sendable, Equatable {
     /// The line's name: `firefox-esr`, `chromium`, `google-chrome`, …
-    package let name: String
+    let name: String
     /// What people call it.
-    package let title: String
+    let title: String
     /// The commands that start it, first the usual one.
-    package let programs: [String]
-    package let family: BrowserContacts.Family
+    let programs: [String]
+    let family: BrowserContacts.Family
     /// Its user folder of host manifests, below the home folder (Firefox) or `$XDG_CONFIG_HOME`.
-    package let userFolder: String
+    let userFolder: String
     /// Its system folders of host manifests (scripts/browser-hosts.sh lists where each reads them).
-    package let systemFolders: [String]
+    let systemFolders: [String]
     /// The executable names `browserContacts.json` records for it.
-    package let contactNames: [String]
+    let contactNames: [String]
     /// Its Flatpak application id.
-    package let flatpakID: String
+    let flatpakID: String
     /// Its page of extensions, for the fix.
-    package let extensionsPage: String
+    let extensionsPage: String
 
     /// Debian's and the vendors' browsers, in the order the lines are printed.
-    package static let all: [BrowserKind] = [
+    static let all: [BrowserKind] = [
         .firefox(name: "firefox-esr", title: "Firefox ESR", contactNames: ["firefox-esr"], flatpakID: ""),
         .firefox(name: "firefox", title: "Firefox", contactNames: ["firefox", "firefox-bin"], flatpakID: "org.mozilla.firefox"),
         .chromium(name: "chromium", title: "Chromium", programs: ["chromium", "chromium-browser"], contactNames: ["chromium", "chromium-browser"],
@@ -55,7 +55,7 @@ package struct BrowserKind: Sendable, Equatable {
     }
 
     /// The host manifest paths the browser reads, in its order: the user's first, then the system's.
-    package func manifestPaths(_ surroundings: Surroundings) -> [String] {
+    func manifestPaths(_ surroundings: Surroundings) -> [String] {
         let user = userFolder.hasPrefix("~/")
             ? surroundings.home + userFolder.dropFirst(1)
             : surroundings.configHome + "/" + userFolder
@@ -64,7 +64,7 @@ package struct BrowserKind: Sendable, Equatable {
 }
 
 /// How a browser is installed here.
-package enum Packaging: String, Sendable, Equatable {
+enum Packaging: String, Sendable, Equatable {
     /// A package of the system (Debian's, or the vendor's .deb): it reads the host manifests.
     case native
     /// Confined packages: they cannot start a host of the system (history import instead).
@@ -72,13 +72,13 @@ package enum Packaging: String, Sendable, Equatable {
 }
 
 /// A browser found on this machine.
-package struct FoundBrowser: Sendable, Equatable {
-    package let kind: BrowserKind
-    package let packaging: Packaging
+struct FoundBrowser: Sendable, Equatable {
+    let kind: BrowserKind
+    let packaging: Packaging
     /// Where it was found (the program, or the snap's or Flatpak's launcher).
-    package let path: String
+    let path: String
 
-    package init(kind: BrowserKind, packaging: Packaging, path: String) {
+    init(kind: BrowserKind, packaging: Packaging, path: String) {
         self.kind = kind
         self.packaging = packaging
         self.path = path
@@ -86,7 +86,7 @@ package struct FoundBrowser: Sendable, Equatable {
 
     /// Every browser of `BrowserKind.all` installed here: on `PATH` (a command that is the snap
     /// launcher counts as a snap), in `/snap/bin`, and among the system's and the user's Flatpaks.
-    package static func find(_ surroundings: Surroundings) -> [FoundBrowser] {
+    static func find(_ surroundings: Surroundings) -> [FoundBrowser] {
         var found: [FoundBrowser] = []
         for kind in BrowserKind.all {
             var snap: String?

@@ -4,40 +4,40 @@ internal import JSON
 /// The builds of a card (the GNOME Shell extension, the Plasma widget) installed side by side in
 /// `<share>/dbmultiverse/cards/`, the one the desktop's folder links to, and select-cards, which
 /// chooses it (docs/gnome-shell.md, docs/plasma.md).
-package struct CardBuilds: Sendable, Equatable {
+struct CardBuilds: Sendable, Equatable {
     /// One build: its folder's name (`gnome-shell-45`, `plasma-6`) and the desktop versions it is
     /// for (GNOME Shell majors, or the Plasma major).
-    package struct Build: Sendable, Equatable {
-        package var name: String
-        package var versions: [Int]
+    struct Build: Sendable, Equatable {
+        var name: String
+        var versions: [Int]
 
-        package init(name: String, versions: [Int]) {
+        init(name: String, versions: [Int]) {
             self.name = name
             self.versions = versions
         }
 
         /// "GNOME 45–51", "Plasma 6": what the build is for, for a reader.
-        package func describe(_ desktop: String) -> String {
+        func describe(_ desktop: String) -> String {
             guard let first = versions.min(), let last = versions.max() else { return desktop }
             return first == last ? "\(desktop) \(first)" : "\(desktop) \(first)–\(last)"
         }
     }
 
     /// The build the desktop's folder holds.
-    package var installed: Build
+    var installed: Build
     /// Every build beside it (itself included): one only for an older install's plain folder.
-    package var all: [Build]
+    var all: [Build]
     /// The command that points the folder at another build, when select-cards is installed.
-    package var selectCommand: String?
+    var selectCommand: String?
 
-    package init(installed: Build, all: [Build], selectCommand: String?) {
+    init(installed: Build, all: [Build], selectCommand: String?) {
         self.installed = installed
         self.all = all
         self.selectCommand = selectCommand
     }
 
     /// How the installed build suits a desktop of major version `version`.
-    package enum Fit: Sendable, Equatable {
+    enum Fit: Sendable, Equatable {
         case fits
         /// Another build here is for that version.
         case otherBuild(Build)
@@ -47,7 +47,7 @@ package struct CardBuilds: Sendable, Equatable {
         case tooOld(oldest: Int)
     }
 
-    package func fit(_ version: Int) -> Fit {
+    func fit(_ version: Int) -> Fit {
         if installed.versions.contains(version) { return .fits }
         if let other = all.first(where: { $0.versions.contains(version) }) { return .otherBuild(other) }
         let known = all.flatMap(\.versions) + installed.versions
@@ -57,7 +57,7 @@ package struct CardBuilds: Sendable, Equatable {
 
     /// The builds of the card at `folder` (the desktop's folder, or the link to a build), each read
     /// by `versions` from its folder; nil when the installed one's versions cannot be read.
-    package static func read(_ folder: String, versions: (String) -> [Int]?) -> CardBuilds? {
+    static func read(_ folder: String, versions: (String) -> [Int]?) -> CardBuilds? {
         guard let installedVersions = versions(folder) else { return nil }
         let real = realPath(folder) ?? folder
         let parent = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
@@ -78,7 +78,7 @@ package struct CardBuilds: Sendable, Equatable {
     }
 
     /// A GNOME Shell extension's `shell-version` majors, from its metadata.json.
-    package static func gnomeShellVersions(_ folder: String) -> [Int]? {
+    static func gnomeShellVersions(_ folder: String) -> [Int]? {
         guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
               case .array(let entries)? = metadata["shell-version"]
         else { return nil }
@@ -90,7 +90,7 @@ package struct CardBuilds: Sendable, Equatable {
     }
 
     /// A Plasma widget's Plasma major: 6 when its metadata.json asks for Plasma 6's API, else 5.
-    package static func plasmaVersion(_ folder: String) -> [Int]? {
+    static func plasmaVersion(_ folder: String) -> [Int]? {
         guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
               case .object = metadata
         else { return nil }

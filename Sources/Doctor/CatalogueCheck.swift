@@ -1,26 +1,26 @@
-package import ComicDomain
+internal import ComicDomain
 internal import Localization
 
 /// The reader's language's catalogue (`chapters-<lang>.json`) is there and recent: the service
 /// counts new pages and the tray names chapters from it.
-package struct CatalogueCheck: Sendable {
-    package static let name = "catalogue"
+struct CatalogueCheck: Sendable {
+    static let name = "catalogue"
     /// Older than this, the sync timer (or cron) has not fetched the chapter list for too long:
     /// the comic publishes pages several times a week.
-    package static let staleAfterSeconds: Int64 = 8 * 86_400
+    static let staleAfterSeconds: Int64 = 8 * 86_400
 
-    package enum Reading: Sendable, Equatable {
+    enum Reading: Sendable, Equatable {
         /// The config file names a language the site does not have.
         case badLanguage(String)
         case catalogue(SiteLanguage, ReadResult<Catalogue>)
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
     /// The reader's language (the stored chapter's, else the config file's, else English) and its catalogue.
-    package static func read(_ surroundings: Surroundings) -> Reading {
+    static func read(_ surroundings: Surroundings) -> Reading {
         let folder = DataFolder.resolve(environment: surroundings.environment)
         do {
             let language = try surroundings.config.readerLanguage(chosen: folder.readChapterData().value?.siteLanguage)
@@ -30,7 +30,7 @@ package struct CatalogueCheck: Sendable {
         }
     }
 
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         switch reading {
         case .badLanguage(let message):
             return CheckResult(Self.name, .missing, message, fix: gettext("correct the language = line of %s", shellWord(surroundings.configPath)))

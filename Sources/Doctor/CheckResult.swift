@@ -1,7 +1,7 @@
 /// What one check found: a line of `dbmultiverse doctor`.
-package struct CheckResult: Sendable, Equatable {
+struct CheckResult: Sendable, Equatable {
     /// How a piece of the installation stands.
-    package enum Status: String, Sendable, Equatable {
+    enum Status: String, Sendable, Equatable {
         /// In place and working.
         case ok
         /// Absent or broken: `fix` says what to run.
@@ -13,14 +13,14 @@ package struct CheckResult: Sendable, Equatable {
     }
 
     /// The piece checked: `service`, `notifier`, `browser chromium`, …
-    package let name: String
-    package let status: Status
+    let name: String
+    let status: Status
     /// What was found, in a few words.
-    package let detail: String
+    let detail: String
     /// The exact command (or the one step) that fixes it, when there is one.
-    package let fix: String?
+    let fix: String?
 
-    package init(_ name: String, _ status: Status, _ detail: String, fix: String? = nil) {
+    init(_ name: String, _ status: Status, _ detail: String, fix: String? = nil) {
         self.name = name
         self.status = status
         self.detail = detail

@@ -3,20 +3,20 @@ internal import Glibc
 /// What a finished (or stopped) command gave.
 package struct CommandOutput: Sendable, Equatable {
     /// The exit status; nil when it did not finish in time (it was killed) or could not start.
-    package let status: Int32?
-    package let stdout: String
-    package let stderr: String
+    let status: Int32?
+    let stdout: String
+    let stderr: String
 
-    package init(status: Int32?, stdout: String, stderr: String) {
+    init(status: Int32?, stdout: String, stderr: String) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
     }
 
     /// Exited with 0.
-    package var succeeded: Bool { status == 0 }
+    var succeeded: Bool { status == 0 }
     /// The first line of stderr, for a message.
-    package var firstErrorLine: String {
+    var firstErrorLine: String {
         stderr.split(separator: "\n").first.map(String.init) ?? (status.map { "exit status \($0)" } ?? "no answer")
     }
 }
@@ -84,7 +84,7 @@ package struct ProcessRunner: CommandRunning {
     }
 
     /// The first executable `name` in the `PATH` folders (or `name` itself when it holds a `/`).
-    package static func find(_ name: String, path: String?) -> String? {
+    static func find(_ name: String, path: String?) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
         for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where folder.hasPrefix("/") {
             let candidate = folder + "/" + name

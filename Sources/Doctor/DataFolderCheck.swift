@@ -4,10 +4,10 @@ internal import Localization
 
 /// The data folder (docs/storage.md) can hold what the service and the commands store: it is a folder
 /// this user can write, or one they can create.
-package struct DataFolderCheck: Sendable {
-    package static let name = "data folder"
+struct DataFolderCheck: Sendable {
+    static let name = "data folder"
 
-    package enum Reading: Sendable, Equatable {
+    enum Reading: Sendable, Equatable {
         /// A folder this user can write; what `currentChapterData.json` holds.
         case usable(path: String, chapter: ChapterReading)
         /// Not there yet, and `parent` (the nearest existing folder above) lets it be created.
@@ -20,17 +20,17 @@ package struct DataFolderCheck: Sendable {
         case notWritable(path: String, ownedByUser: Bool)
     }
 
-    package enum ChapterReading: Sendable, Equatable {
+    enum ChapterReading: Sendable, Equatable {
         case none
         case chapter(Int)
         case invalid(String)
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
-    package static func read(_ surroundings: Surroundings) -> Reading {
+    static func read(_ surroundings: Surroundings) -> Reading {
         let folder = DataFolder.resolve(environment: surroundings.environment)
         var status = stat()
         guard lstat(folder.path, &status) == 0 else {
@@ -56,7 +56,7 @@ package struct DataFolderCheck: Sendable {
     }
 
     /// Checked against `surroundings` for the short paths of the messages.
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         switch reading {
         case .usable(let path, let chapter):
             let stored = switch chapter {

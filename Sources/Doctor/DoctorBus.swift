@@ -6,34 +6,34 @@ internal import Glibc
 /// that long.
 package final class DoctorBus {
     /// A name's owner: its unique name and process.
-    package struct Owner: Sendable, Equatable, CustomStringConvertible {
-        package let uniqueName: String
-        package let pid: UInt32?
+    struct Owner: Sendable, Equatable, CustomStringConvertible {
+        let uniqueName: String
+        let pid: UInt32?
 
         /// As a line names it: `pid 4242`, or the unique name when the bus does not say.
-        package var description: String { pid.map { "pid \($0)" } ?? uniqueName }
+        var description: String { pid.map { "pid \($0)" } ?? uniqueName }
 
-        package init(uniqueName: String, pid: UInt32?) {
+        init(uniqueName: String, pid: UInt32?) {
             self.uniqueName = uniqueName
             self.pid = pid
         }
     }
 
     /// Who owns a name, as a check found it: the owner, nobody, or no session bus to ask.
-    package enum Lookup: Sendable, Equatable {
+    enum Lookup: Sendable, Equatable {
         case owned(Owner)
         case unowned
         /// No session bus (why).
         case noBus(String)
 
-        package var owner: Owner? {
+        var owner: Owner? {
             guard case .owned(let owner) = self else { return nil }
             return owner
         }
     }
 
     /// How long a check waits for a peer that is not ours.
-    package static let peerTimeout = Duration.seconds(3)
+    static let peerTimeout = Duration.seconds(3)
 
     private let caller: BlockingCaller
 
@@ -52,7 +52,7 @@ package final class DoctorBus {
     deinit { caller.connection.close() }
 
     /// Sends `call` and waits at most `timeout` for its reply.
-    package func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = peerTimeout) -> Result<Reply, DBusError> {
+    func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = peerTimeout) -> Result<Reply, DBusError> {
         do throws(DBusError) {
             return .success(try caller.call(call, timeout: timeout))
         } catch {
@@ -61,17 +61,17 @@ package final class DoctorBus {
     }
 
     /// The owner of `name`, nil when it has none (or the bus does not say).
-    package func owner(of name: String) -> Owner? {
+    func owner(of name: String) -> Owner? {
         guard case .success(let unique) = call(BusDriver.getNameOwner.call(on: BusDriver.object, name)) else { return nil }
         let pid = try? call(BusDriver.getConnectionUnixProcessID.call(on: BusDriver.object, unique)).get()
         return Owner(uniqueName: unique, pid: pid)
     }
 
     /// `owner(of: name)` as a lookup.
-    package func lookUp(_ name: String) -> Lookup { owner(of: name).map(Lookup.owned) ?? .unowned }
+    func lookUp(_ name: String) -> Lookup { owner(of: name).map(Lookup.owned) ?? .unowned }
 
     /// Whether the bus would start `name` (an activation file for it in its service folders).
-    package func isActivatable(_ name: String) -> Bool {
+    func isActivatable(_ name: String) -> Bool {
         (try? call(BusDriver.listActivatableNames.call(on: BusDriver.object)).get().contains(name)) ?? false
     }
 }

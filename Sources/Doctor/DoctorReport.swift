@@ -4,13 +4,13 @@ internal import Localization
 
 /// Every check's result, in the order the pieces are checked, and whether the essentials work.
 package struct DoctorReport: Sendable, Equatable {
-    package let checks: [CheckResult]
+    let checks: [CheckResult]
 
     /// The checks whose failure means nothing works: the service answers and the data folder is
     /// usable. Everything else is a missing extra (no notifications, no tray, no card…).
-    package static let essentials: Set<String> = [ServiceCheck.name, DataFolderCheck.name]
+    static let essentials: Set<String> = [ServiceCheck.name, DataFolderCheck.name]
 
-    package init(checks: [CheckResult]) { self.checks = checks }
+    init(checks: [CheckResult]) { self.checks = checks }
 
     /// True when every essential check is `ok` (and there is one of each).
     package var essentialsWork: Bool {

@@ -3,26 +3,26 @@ internal import Localization
 /// DBMultiverse's GNOME Shell extension (docs/gnome-shell.md), when GNOME Shell is installed: where
 /// it is installed, which build (43–44's or 45 and later's) against the shell installed here, and
 /// whether the user turned it on (`org.gnome.shell enabled-extensions`).
-package struct GnomeExtensionCheck: Sendable {
-    package static let name = "GNOME Shell extension"
-    package static let uuid = "dbmultiverse@nobadi.com"
+struct GnomeExtensionCheck: Sendable {
+    static let name = "GNOME Shell extension"
+    static let uuid = "dbmultiverse@nobadi.com"
     static var enableFix: String {
         gettext("gnome-extensions enable %s (or the Extensions app); on Wayland, log in again first if GNOME does not list it yet", uuid)
     }
 
-    package struct Reading: Sendable, Equatable {
+    struct Reading: Sendable, Equatable {
         /// The extension's folder (the user's first, as GNOME Shell looks), nil when not installed.
-        package var installed: String?
+        var installed: String?
         /// `gsettings get org.gnome.shell enabled-extensions` as the list, or why it could not be read.
-        package var enabled: Result<[String], Unreadable>
+        var enabled: Result<[String], Unreadable>
         /// `disable-user-extensions` is true: extensions in the user's folder do not load.
-        package var userExtensionsDisabled: Bool
+        var userExtensionsDisabled: Bool
         /// The installed build and the builds beside it, nil when its metadata cannot be read.
-        package var builds: CardBuilds?
+        var builds: CardBuilds?
         /// The installed GNOME Shell's version ("48.7"), nil when it does not say.
-        package var shellVersion: String?
+        var shellVersion: String?
 
-        package init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool,
+        init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool,
                      builds: CardBuilds? = nil, shellVersion: String? = nil) {
             self.installed = installed
             self.enabled = enabled
@@ -32,17 +32,17 @@ package struct GnomeExtensionCheck: Sendable {
         }
     }
 
-    package struct Unreadable: Error, Sendable, Equatable {
-        package let reason: String
-        package init(_ reason: String) { self.reason = reason }
+    struct Unreadable: Error, Sendable, Equatable {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
     /// Nil when GNOME Shell is not installed (no line then).
-    package static func read(_ surroundings: Surroundings) -> Reading? {
+    static func read(_ surroundings: Surroundings) -> Reading? {
         guard surroundings.program("gnome-shell") != nil else { return nil }
         let installed = surroundings.firstData("gnome-shell/extensions/" + uuid) { Files.isFile($0 + "/metadata.json") }
         let enabled: Result<[String], Unreadable>
@@ -61,7 +61,7 @@ package struct GnomeExtensionCheck: Sendable {
     }
 
     /// The strings of a GVariant string array as gsettings prints it: `['a@b', "c"]` or `@as []`.
-    package static func parseStrings(_ text: String) -> [String] {
+    static func parseStrings(_ text: String) -> [String] {
         var strings: [String] = []
         var current: String?
         var quote: Character = "'"
@@ -89,7 +89,7 @@ package struct GnomeExtensionCheck: Sendable {
         return strings
     }
 
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         guard let folder = reading.installed else {
             return CheckResult(Self.name, .missing, gettext("not installed (no %s in the gnome-shell/extensions folders)", Self.uuid),
                                fix: ServiceCheck.installFix)

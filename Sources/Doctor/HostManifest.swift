@@ -1,4 +1,4 @@
-package import ComicDomain
+internal import ComicDomain
 internal import JSON
 internal import Widget
 internal import Localization
@@ -6,11 +6,11 @@ internal import Localization
 /// A native messaging host manifest of ours (`com.nobadi.dbmultiverse.json`), checked as a browser
 /// reads it: JSON naming our host, a stdio host at an absolute path that is an executable, and our
 /// extension allowed.
-package enum HostManifest {
-    package static let fileName = BrowserExtension.hostName + ".json"
+enum HostManifest {
+    static let fileName = BrowserExtension.hostName + ".json"
 
     /// Nil when `bytes` is a manifest that works for `family`, else what is wrong.
-    package static func problem(in bytes: [UInt8], family: BrowserContacts.Family) -> String? {
+    static func problem(in bytes: [UInt8], family: BrowserContacts.Family) -> String? {
         guard let manifest = try? JSONValue.parse(bytes), case .object = manifest else { return gettext("not a JSON object") }
         guard case .string(BrowserExtension.hostName)? = manifest["name"] else { return gettext("its name is not %s", BrowserExtension.hostName) }
         guard case .string("stdio")? = manifest["type"] else { return gettext("its type is not stdio") }

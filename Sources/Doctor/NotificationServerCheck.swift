@@ -1,13 +1,13 @@
-package import DBus
+internal import DBus
 internal import Follower
 internal import Localization
 
 /// A notification server owns `org.freedesktop.Notifications` (or the bus can start one), and
 /// says who it is through `GetServerInformation`.
-package struct NotificationServerCheck: Sendable {
-    package static let name = "notification server"
+struct NotificationServerCheck: Sendable {
+    static let name = "notification server"
 
-    package enum Reading: Sendable, Equatable {
+    enum Reading: Sendable, Equatable {
         case noBus(String)
         /// Owned; the server's name and version, or the error its `GetServerInformation` gave.
         case running(owner: DoctorBus.Owner, information: Result<ServerInformation, DBusError>)
@@ -16,19 +16,19 @@ package struct NotificationServerCheck: Sendable {
         case absent
     }
 
-    package struct ServerInformation: Sendable, Equatable {
-        package let name: String, vendor: String, version: String, specVersion: String
+    struct ServerInformation: Sendable, Equatable {
+        let name: String, vendor: String, version: String, specVersion: String
 
-        package init(name: String, vendor: String, version: String, specVersion: String) {
+        init(name: String, vendor: String, version: String, specVersion: String) {
             (self.name, self.vendor, self.version, self.specVersion) = (name, vendor, version, specVersion)
         }
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
-    package static func read(_ bus: DoctorBus) -> Reading {
+    static func read(_ bus: DoctorBus) -> Reading {
         let name = Notifications.object.destination.rawValue
         guard let owner = bus.owner(of: name) else { return bus.isActivatable(name) ? .activatable : .absent }
         let information = bus.call(Notifications.getServerInformation.call(on: Notifications.object).withoutActivation())
@@ -36,7 +36,7 @@ package struct NotificationServerCheck: Sendable {
         return .running(owner: owner, information: information)
     }
 
-    package var result: CheckResult {
+    var result: CheckResult {
         switch reading {
         case .noBus(let reason):
             return CheckResult(Self.name, .unavailable, gettext("cannot be checked without a session bus (%s)", reason))

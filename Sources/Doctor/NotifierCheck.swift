@@ -2,12 +2,12 @@ internal import Localization
 
 /// The notifier (notifications and the tray item) runs: a process owns
 /// `com.nobadi.DBMultiverse.Notifier` (`WidgetBus.notifierBusName`) on the session bus (it owns it to refuse a second copy).
-package struct NotifierCheck: Sendable {
-    package static let name = "notifier"
+struct NotifierCheck: Sendable {
+    static let name = "notifier"
     /// The XDG autostart entry the package installs (for sessions that systemd does not manage).
-    package static let autostartFile = "com.nobadi.DBMultiverse.Notifier.desktop"
+    static let autostartFile = "com.nobadi.DBMultiverse.Notifier.desktop"
 
-    package enum Autostart: Sendable, Equatable {
+    enum Autostart: Sendable, Equatable {
         /// No entry anywhere.
         case none
         /// The entry at this path starts it at login.
@@ -16,26 +16,26 @@ package struct NotifierCheck: Sendable {
         case hidden(String)
     }
 
-    package struct Reading: Sendable, Equatable {
+    struct Reading: Sendable, Equatable {
         /// Who owns the name.
-        package var owner: DoctorBus.Lookup
-        package var units: SystemdUnits
-        package var autostart: Autostart
+        var owner: DoctorBus.Lookup
+        var units: SystemdUnits
+        var autostart: Autostart
 
-        package init(owner: DoctorBus.Lookup, units: SystemdUnits, autostart: Autostart) {
+        init(owner: DoctorBus.Lookup, units: SystemdUnits, autostart: Autostart) {
             self.owner = owner
             self.units = units
             self.autostart = autostart
         }
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
     /// The user's entry (`$XDG_CONFIG_HOME/autostart`) wins over the system's (`$XDG_CONFIG_DIRS`),
     /// as the XDG autostart specification says.
-    package static func readAutostart(_ surroundings: Surroundings) -> Autostart {
+    static func readAutostart(_ surroundings: Surroundings) -> Autostart {
         for folder in [surroundings.configHome] + surroundings.configDirectories {
             let path = folder + "/autostart/" + autostartFile
             guard let bytes = Files.read(path) else { continue }
@@ -45,7 +45,7 @@ package struct NotifierCheck: Sendable {
         return .none
     }
 
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         switch reading.owner {
         case .owned(let owner):
             return CheckResult(Self.name, .ok, gettext("running (%s)", owner.description))

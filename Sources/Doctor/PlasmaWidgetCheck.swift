@@ -3,12 +3,12 @@ internal import Localization
 /// DBMultiverse's Plasma widget (docs/plasma.md), when Plasma is installed: installed, its build
 /// (Plasma 5 or 6) against the Plasma installed here, and added to the desktop or a panel (Plasma
 /// records each applet's plugin in its appletsrc).
-package struct PlasmaWidgetCheck: Sendable {
-    package static let name = "Plasma widget"
-    package static let pluginID = "com.nobadi.dbmultiverse"
+struct PlasmaWidgetCheck: Sendable {
+    static let name = "Plasma widget"
+    static let pluginID = "com.nobadi.dbmultiverse"
     static let appletsFile = "plasma-org.kde.plasma.desktop-appletsrc"
 
-    package enum Reading: Sendable, Equatable {
+    enum Reading: Sendable, Equatable {
         /// No data folder has the widget.
         case notInstalled
         /// The widget's folder, and whether an applet of it is on the desktop or a panel.
@@ -16,27 +16,27 @@ package struct PlasmaWidgetCheck: Sendable {
     }
 
     /// The installed build and the builds beside it, and the installed Plasma's major version.
-    package struct BuildReading: Sendable, Equatable {
-        package var builds: CardBuilds
-        package var plasma: Int
+    struct BuildReading: Sendable, Equatable {
+        var builds: CardBuilds
+        var plasma: Int
 
-        package init(builds: CardBuilds, plasma: Int) {
+        init(builds: CardBuilds, plasma: Int) {
             self.builds = builds
             self.plasma = plasma
         }
     }
 
-    package let reading: Reading
+    let reading: Reading
     /// Nil when the build or the installed Plasma cannot be told.
-    package let build: BuildReading?
+    let build: BuildReading?
 
-    package init(_ reading: Reading, build: BuildReading? = nil) {
+    init(_ reading: Reading, build: BuildReading? = nil) {
         self.reading = reading
         self.build = build
     }
 
     /// The build installed at `reading`'s folder against the Plasma installed here.
-    package static func readBuild(_ reading: Reading) -> BuildReading? {
+    static func readBuild(_ reading: Reading) -> BuildReading? {
         guard case .installed(let folder, _) = reading, let builds = CardBuilds.read(folder, versions: CardBuilds.plasmaVersion),
               let plasma = DesktopVersions.plasma()
         else { return nil }
@@ -44,7 +44,7 @@ package struct PlasmaWidgetCheck: Sendable {
     }
 
     /// Nil when Plasma (plasmashell) is not installed (no line then).
-    package static func read(_ surroundings: Surroundings) -> Reading? {
+    static func read(_ surroundings: Surroundings) -> Reading? {
         guard surroundings.program("plasmashell") != nil else { return nil }
         guard let folder = surroundings.firstData("plasma/plasmoids/" + pluginID, where: Files.isDirectory) else { return .notInstalled }
         let applets = Files.read(surroundings.configHome + "/" + appletsFile, limit: 4 * 1024 * 1024)
@@ -53,7 +53,7 @@ package struct PlasmaWidgetCheck: Sendable {
         return .installed(folder, added: added)
     }
 
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         if case .installed(let folder, _) = reading, let build, case .otherBuild(let other) = build.builds.fit(build.plasma) {
             return CheckResult(Self.name, .missing,
                                // TRANSLATORS: doctor: the folder; the build ("Plasma 5"); the version of Plasma installed.

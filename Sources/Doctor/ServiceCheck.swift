@@ -1,21 +1,21 @@
-package import ComicDomain
-package import DBus
+internal import ComicDomain
+internal import DBus
 internal import Glibc
 internal import Widget
 internal import Localization
 
 /// `com.nobadi.DBMultiverse` answers on the session bus, called with auto-start as a desktop calls
 /// it: already running, or started by D-Bus activation now.
-package struct ServiceCheck: Sendable {
-    package static let name = "service"
+struct ServiceCheck: Sendable {
+    static let name = "service"
     /// How long activation and the first answer may take (a service already running is a peer
     /// like any other: `DoctorBus.peerTimeout`).
-    package static let timeout = Duration.seconds(10)
+    static let timeout = Duration.seconds(10)
 
     /// The wait for the service's answer: a running one answers at once, a started one may take long.
     static func timeout(wasRunning: Bool) -> Duration { wasRunning ? DoctorBus.peerTimeout : timeout }
 
-    package enum Reading: Sendable {
+    enum Reading: Sendable {
         /// No session bus to ask (why).
         case noBus(String)
         /// `GetCurrentEntry` answered; the process's executable and its `--version` when readable.
@@ -24,12 +24,12 @@ package struct ServiceCheck: Sendable {
         case failed(wasRunning: Bool, DBusError)
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
     /// Calls `GetCurrentEntry` (with activation), then reads which binary answered.
-    package static func read(_ bus: DoctorBus, _ surroundings: Surroundings) -> Reading {
+    static func read(_ bus: DoctorBus, _ surroundings: Surroundings) -> Reading {
         let wasRunning = bus.owner(of: WidgetBus.busName.rawValue) != nil
         switch bus.call(WidgetClient().currentEntry(), timeout: timeout(wasRunning: wasRunning)) {
         case .failure(let error):
@@ -46,7 +46,7 @@ package struct ServiceCheck: Sendable {
         }
     }
 
-    package var result: CheckResult {
+    var result: CheckResult {
         switch reading {
         case .noBus(let reason):
             return CheckResult(Self.name, .missing, gettext("no session bus (%s)", reason), fix: Self.noBusFix)
@@ -89,6 +89,6 @@ package struct ServiceCheck: Sendable {
     }
 
     /// Installs what the service and every other piece need.
-    package static var installFix: String { gettext("sudo apt install dbmultiverse (or make install, from the source)") }
+    static var installFix: String { gettext("sudo apt install dbmultiverse (or make install, from the source)") }
     static var noBusFix: String { gettext("log in to a desktop session; over ssh: export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus") }
 }

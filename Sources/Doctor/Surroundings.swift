@@ -1,14 +1,14 @@
-package import ComicDomain
+internal import ComicDomain
 internal import Glibc
 internal import Localization
 
 /// What the checks read, besides the bus: the environment (HOME, the XDG folders, PATH), the
 /// time, and the desktop's tools. Injected, so each check runs on a made-up home and tools.
 package struct Surroundings: Sendable {
-    package let environment: [String: String]
+    let environment: [String: String]
     /// Unix seconds, now.
-    package let now: Int64
-    package let commands: any CommandRunning
+    let now: Int64
+    let commands: any CommandRunning
 
     package init(environment: [String: String], now: Int64, commands: any CommandRunning) {
         self.environment = environment
@@ -17,40 +17,40 @@ package struct Surroundings: Sendable {
     }
 
     /// The user's home folder ("" when there is none).
-    package var home: String { Posix.homeFolder(environment: environment) ?? "" }
+    var home: String { Posix.homeFolder(environment: environment) ?? "" }
 
     /// `$XDG_CONFIG_HOME` when absolute, else `~/.config`.
-    package var configHome: String { absolute(environment["XDG_CONFIG_HOME"]) ?? home + "/.config" }
+    var configHome: String { absolute(environment["XDG_CONFIG_HOME"]) ?? home + "/.config" }
     /// `$XDG_DATA_HOME` when absolute, else `~/.local/share`.
-    package var dataHome: String { absolute(environment["XDG_DATA_HOME"]) ?? home + "/.local/share" }
+    var dataHome: String { absolute(environment["XDG_DATA_HOME"]) ?? home + "/.local/share" }
     /// `$XDG_DATA_DIRS` (its absolute entries), else `/usr/local/share` and `/usr/share`.
-    package var dataDirectories: [String] { folders(environment["XDG_DATA_DIRS"], default: ["/usr/local/share", "/usr/share"]) }
+    var dataDirectories: [String] { folders(environment["XDG_DATA_DIRS"], default: ["/usr/local/share", "/usr/share"]) }
     /// `$XDG_CONFIG_DIRS` (its absolute entries), else `/etc/xdg`.
-    package var configDirectories: [String] { folders(environment["XDG_CONFIG_DIRS"], default: ["/etc/xdg"]) }
+    var configDirectories: [String] { folders(environment["XDG_CONFIG_DIRS"], default: ["/etc/xdg"]) }
 
     /// The first `relativePath` below the user's data folder, then the system's, that `exists`
     /// (the order in which the desktops look), or nil.
-    package func firstData(_ relativePath: String, where exists: (String) -> Bool) -> String? {
+    func firstData(_ relativePath: String, where exists: (String) -> Bool) -> String? {
         ([dataHome] + dataDirectories).map { $0 + "/" + relativePath }.first(where: exists)
     }
 
     /// The program `name` as `PATH` finds it, or nil.
-    package func program(_ name: String) -> String? { ProcessRunner.find(name, path: environment["PATH"]) }
+    func program(_ name: String) -> String? { ProcessRunner.find(name, path: environment["PATH"]) }
 
     /// The config file, as the other commands read it.
-    package var config: ConfigFile { ConfigFile.load(environment: environment) }
+    var config: ConfigFile { ConfigFile.load(environment: environment) }
     /// Where the config file is (for messages).
-    package var configPath: String { ConfigFile.path(environment: environment) ?? "~/.config/dbmultiverse/config" }
+    var configPath: String { ConfigFile.path(environment: environment) ?? "~/.config/dbmultiverse/config" }
 
     /// `path` with the home folder written `~` (shorter lines; the user knows where home is).
-    package func short(_ path: String) -> String {
+    func short(_ path: String) -> String {
         let home = self.home
         guard !home.isEmpty, home != "/", path.hasPrefix(home + "/") else { return path }
         return "~" + path.dropFirst(home.count)
     }
 
     /// "3 min ago", "2 h ago", "5 days ago" (or "in …" for a time ahead).
-    package func relative(_ unixSeconds: Int64) -> String {
+    func relative(_ unixSeconds: Int64) -> String {
         let seconds = now - unixSeconds
         let amount = abs(seconds)
         let ago = seconds >= 0

@@ -2,24 +2,24 @@ internal import Localization
 
 /// `dbmultiverse-sync.timer` looks for new pages: enabled (for this user or everyone), with its
 /// last and next run. Without a systemd user manager, the user's crontab may run `dbmultiverse sync`.
-package struct SyncTimerCheck: Sendable {
-    package static let name = "sync timer"
+struct SyncTimerCheck: Sendable {
+    static let name = "sync timer"
     /// The README's cron lines (release evenings and a daily catch-up).
     static let cronLines = "30 19 * * 0,3,5 dbmultiverse sync >/dev/null; 0 12 * * * dbmultiverse sync >/dev/null"
 
-    package enum Reading: Sendable, Equatable {
+    enum Reading: Sendable, Equatable {
         /// The timer unit's properties, as the systemd user manager has them.
         case timer([String: String])
         /// No systemd user manager (why), and `crontab -l`'s lines that run `dbmultiverse sync`.
         case noManager(String, cronLines: [String])
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
     /// The timer's properties; without a user manager, the crontab's lines that run the sync instead.
-    package static func read(_ surroundings: Surroundings, units: SystemdUnits) -> Reading {
+    static func read(_ surroundings: Surroundings, units: SystemdUnits) -> Reading {
         switch units {
         case .manager(let units):
             return .timer(units[SystemdUnits.timerUnit] ?? [:])
@@ -31,7 +31,7 @@ package struct SyncTimerCheck: Sendable {
         }
     }
 
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         let unit = SystemdUnits.timerUnit
         switch reading {
         case .noManager(let reason, let cronLines):

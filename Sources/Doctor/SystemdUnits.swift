@@ -2,19 +2,19 @@ internal import ComicDomain
 internal import Localization
 
 /// What the systemd user manager says of our units (`systemctl --user show`), or why it says nothing.
-package enum SystemdUnits: Sendable, Equatable {
+enum SystemdUnits: Sendable, Equatable {
     /// Each unit's properties, by unit name.
     case manager([String: [String: String]])
     /// No user manager answered (a container, ssh without a session, another init): the reason.
     case noManager(String)
 
-    package static let notifierUnit = "dbmultiverse-notifier.service"
-    package static let timerUnit = "dbmultiverse-sync.timer"
+    static let notifierUnit = "dbmultiverse-notifier.service"
+    static let timerUnit = "dbmultiverse-sync.timer"
     static let properties = ["Id", "LoadState", "UnitFileState", "ActiveState", "LastTriggerUSec", "NextElapseUSecRealtime"]
 
     /// Asks `systemctl --user show` for both units at once. Timestamps as Unix seconds where
     /// systemctl can (`--timestamp=unix`, systemd 251); an older one is asked again without it.
-    package static func read(_ surroundings: Surroundings) -> SystemdUnits {
+    static func read(_ surroundings: Surroundings) -> SystemdUnits {
         let base = ["systemctl", "--user", "show", "--no-pager"] + properties.flatMap { ["-p", $0] }
         let units = [notifierUnit, timerUnit]
         guard var output = surroundings.commands.run(base + ["--timestamp=unix"] + units, timeout: .seconds(5)) else {
@@ -30,7 +30,7 @@ package enum SystemdUnits: Sendable, Equatable {
 
     /// `systemctl show`'s blocks (`Key=value` lines, one block per unit, blank lines between),
     /// keyed by each block's `Id`. Lines without `=` are skipped.
-    package static func parse(_ text: String) -> [String: [String: String]] {
+    static func parse(_ text: String) -> [String: [String: String]] {
         var units: [String: [String: String]] = [:]
         var block: [String: String] = [:]
         func finish() {
@@ -48,7 +48,7 @@ package enum SystemdUnits: Sendable, Equatable {
 
     /// A timestamp property as a person reads it: `@<seconds>` (--timestamp=unix) relative to now
     /// with its UTC time; systemctl's own text as it is; nil for none (empty, `n/a`, `0`).
-    package static func describeTimestamp(_ value: String?, _ surroundings: Surroundings) -> String? {
+    static func describeTimestamp(_ value: String?, _ surroundings: Surroundings) -> String? {
         guard let value, !value.isEmpty, value != "n/a", value != "0" else { return nil }
         if value.hasPrefix("@"), let seconds = Int64(value.dropFirst()) {
             guard seconds > 0 else { return nil }

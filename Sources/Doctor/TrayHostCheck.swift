@@ -1,29 +1,29 @@
-package import ComicDomain
+internal import ComicDomain
 internal import DBus
 internal import Follower
 internal import Localization
 
 /// A tray host runs `org.kde.StatusNotifierWatcher`, where the notifier's item registers — unless
 /// the item is turned off (`tray = no`), or GNOME shows DBMultiverse's card instead.
-package struct TrayHostCheck: Sendable {
-    package static let name = "tray host"
-    static let watcher = StatusNotifierWatcher.object.destination.rawValue
+struct TrayHostCheck: Sendable {
+    static let name = "tray host"
+    package static let watcher = StatusNotifierWatcher.object.destination.rawValue
 
-    package struct Reading: Sendable, Equatable {
+    struct Reading: Sendable, Equatable {
         /// Who owns the watcher's name.
-        package var watcher: DoctorBus.Lookup
+        var watcher: DoctorBus.Lookup
         /// The watcher's `RegisteredStatusNotifierItems`.
         package var items: [String]
         /// `tray` in the config file turns the item off.
-        package var config: ConfigFile
+        var config: ConfigFile
         /// `XDG_CURRENT_DESKTOP`, for the fix (GNOME has no tray of its own).
-        package var desktop: String
+        var desktop: String
         /// The notifier's process, whose item is `org.kde.StatusNotifierItem-<pid>-1`.
-        package var notifierPID: UInt32?
+        var notifierPID: UInt32?
         /// DBMultiverse's GNOME Shell extension is on (the card stands in for the tray there).
-        package var gnomeCardEnabled: Bool
+        var gnomeCardEnabled: Bool
 
-        package init(watcher: DoctorBus.Lookup, items: [String], config: ConfigFile, desktop: String, notifierPID: UInt32?,
+        init(watcher: DoctorBus.Lookup, items: [String], config: ConfigFile, desktop: String, notifierPID: UInt32?,
                      gnomeCardEnabled: Bool) {
             self.watcher = watcher
             self.items = items
@@ -34,12 +34,12 @@ package struct TrayHostCheck: Sendable {
         }
     }
 
-    package let reading: Reading
+    let reading: Reading
 
-    package init(_ reading: Reading) { self.reading = reading }
+    init(_ reading: Reading) { self.reading = reading }
 
     /// The watcher and its items, as the bus says.
-    package static func readWatcher(_ bus: DoctorBus) -> (DoctorBus.Lookup, [String]) {
+    static func readWatcher(_ bus: DoctorBus) -> (DoctorBus.Lookup, [String]) {
         let owner = bus.lookUp(watcher)
         guard case .owned = owner else { return (owner, []) }
         let items = (try? bus.call(StatusNotifierWatcher.registeredStatusNotifierItems.get(from: StatusNotifierWatcher.object)
@@ -47,7 +47,7 @@ package struct TrayHostCheck: Sendable {
         return (owner, items)
     }
 
-    package func result(_ surroundings: Surroundings) -> CheckResult {
+    func result(_ surroundings: Surroundings) -> CheckResult {
         if !TraySettings(noTrayOption: false, config: reading.config).isEnabled {
             return CheckResult(Self.name, .off, gettext("the tray item is turned off (tray = no in %s)", surroundings.short(surroundings.configPath)),
                                fix: gettext("remove the tray = no line from %s", shellWord(surroundings.configPath)))

@@ -1,7 +1,7 @@
-package import ComicDomain
+internal import ComicDomain
 package import DBus
-package import Logging
-package import Widget
+internal import Logging
+internal import Widget
 
 /// The follower's one view of the widget service, shared by the notifier and the tray item in one
 /// process: one subscription to `TimelinesReloaded` (only from the owner of the service's name),
@@ -10,9 +10,9 @@ package import Widget
 ///
 /// Confined to its connection's loop thread; everything is a callback of that loop.
 package final class WidgetFollower {
-    package let connection: Connection
+    let connection: Connection
     /// The service's entry as last read or reloaded; the placeholder until then.
-    package private(set) var entry = ChapterEntry.placeholder(family: .medium, date: 0)
+    private(set) var entry = ChapterEntry.placeholder(family: .medium, date: 0)
     private let widget = WidgetClient()
     /// Whether reading the entry starts the service by D-Bus activation (the tray, as a desktop
     /// would), or waits for it to appear (the notifier alone).
@@ -22,14 +22,14 @@ package final class WidgetFollower {
     private var subscriptions: [Connection.SignalSubscription] = []
     private var reported: Set<String> = []
 
-    package init(connection: Connection, activatesService: Bool, logger: Logger) {
+    init(connection: Connection, activatesService: Bool, logger: Logger) {
         self.connection = connection
         self.activatesService = activatesService
         self.logger = logger
     }
 
     /// Calls `reloaded` with each reload and `read` with each entry read, from `start()` on.
-    package func follow(reloaded: @escaping (TimelinesReload) -> Void, read: @escaping (ChapterEntry) -> Void) {
+    func follow(reloaded: @escaping (TimelinesReload) -> Void, read: @escaping (ChapterEntry) -> Void) {
         followers.append((reloaded, read))
     }
 
@@ -72,7 +72,7 @@ package final class WidgetFollower {
     }
 
     /// Whether `error` says that nobody owns the name called (and none could be started).
-    package static func meansNoServer(_ error: DBusError) -> Bool {
+    static func meansNoServer(_ error: DBusError) -> Bool {
         [DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner].contains(error.name)
     }
 

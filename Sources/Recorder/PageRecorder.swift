@@ -27,9 +27,9 @@ package import Widget
 ///
 /// Blocking (one `BlockingCaller`), for short-lived processes: never in the service.
 package struct PageRecorder {
-    package let lookup: PageLookup
-    package let caller: BlockingCaller
-    package let widget: WidgetClient
+    let lookup: PageLookup
+    let caller: BlockingCaller
+    let widget: WidgetClient
 
     package init(lookup: PageLookup, caller: BlockingCaller, widget: WidgetClient = WidgetClient()) {
         self.lookup = lookup
@@ -76,18 +76,18 @@ package struct PageRecorder {
 
 /// A page recorded: where the reader now is.
 package struct RecordedPage: Sendable, Equatable, CustomStringConvertible {
-    package let page: SitePage
+    let page: SitePage
     /// The chapter holding the page (a special's when `chapter.universe` is set).
-    package let chapter: Catalogue.Chapter
+    let chapter: Catalogue.Chapter
     /// 0…100.
-    package let progress: Int
+    let progress: Int
     /// The catalogue's latest page.
-    package let latestPage: Int
+    let latestPage: Int
     /// Another chapter than the one stored before (stored with its name and cover: the chapter
     /// rule); false when the reader moved on in the stored chapter (the progress rule).
-    package let isAnotherChapter: Bool
+    let isAnotherChapter: Bool
     /// Whether a cover went with it (only for another chapter, when the site had one).
-    package let hasCover: Bool
+    let hasCover: Bool
 
     /// `en page 980: Chapter 42: Name, 35% (another chapter, with its cover)`, a special's chapter
     /// prefixed with `Special Universe 3 · `.

@@ -1,16 +1,16 @@
 internal import ComicDomain
-package import DBus
+internal import DBus
 internal import Widget
 
 /// `org.freedesktop.Application` on the widget's object (docs/dbus-api.md): deep links in, browser out.
 /// Every link is validated before any is opened; each opened chapter or page is announced with
 /// `OpenRequested` for reader apps on the bus.
-package final class ApplicationService {
+final class ApplicationService {
     private let widget: WidgetService
     private let opener: ChapterOpener
     private var exported: ExportedInterface<FreedesktopApplication>?
 
-    package init(widget: WidgetService, opener: ChapterOpener) throws(DBusError) {
+    init(widget: WidgetService, opener: ChapterOpener) throws(DBusError) {
         self.widget = widget
         self.opener = opener
         exported = try widget.server.export(interface, at: WidgetBus.objectPath)

@@ -1,15 +1,15 @@
 /// The browser command of docs/deep-links.md: a command line split into argv without a shell, with the
 /// URL put in place of `%u` (or appended); `none` means signal only.
-package enum BrowserCommand: Equatable, Sendable {
+enum BrowserCommand: Equatable, Sendable {
     case none
     case argv([String])
 
-    package static let `default` = BrowserCommand.argv(["xdg-open"])
+    static let `default` = BrowserCommand.argv(["xdg-open"])
 
     /// Parses a command line: whitespace separates words; '…' quotes literally; "…" quotes with
     /// backslash escapes; a backslash outside quotes escapes the next character. Nil when the
     /// line is empty or has an unterminated quote.
-    package static func parse(_ line: String) -> BrowserCommand? {
+    static func parse(_ line: String) -> BrowserCommand? {
         let trimmed = line.trimmingWhitespace()
         if trimmed == "none" { return BrowserCommand.none }
         var words: [String] = []
@@ -44,7 +44,7 @@ package enum BrowserCommand: Equatable, Sendable {
     }
 
     /// The argv that opens `url`.
-    package func arguments(opening url: String) -> [String]? {
+    func arguments(opening url: String) -> [String]? {
         guard case .argv(let words) = self else { return nil }
         if words.contains(where: { $0.contains("%u") }) {
             return words.map { $0.replacing("%u", with: url) }

@@ -1,4 +1,4 @@
-package import ComicDomain
+internal import ComicDomain
 internal import Glibc
 package import Logging
 
@@ -8,13 +8,13 @@ package import Logging
 /// changes that process-wide setting itself.
 package final class ChapterOpener {
     /// Where the browser command comes from, first match wins.
-    package static let environmentVariable = "DBMULTIVERSE_BROWSER"
+    static let environmentVariable = "DBMULTIVERSE_BROWSER"
 
     private let environment: [String: String]
     private let logger: Logger
     /// The site the opened pages are on: `$DBMULTIVERSE_SITE_URL`, or the real site when it is
     /// unset or invalid (logged: the opener falls back rather than open a broken address).
-    package let origin: SiteOrigin
+    let origin: SiteOrigin
 
     package init(environment: [String: String], logger: Logger) {
         self.environment = environment
@@ -28,13 +28,13 @@ package final class ChapterOpener {
     }
 
     /// `$XDG_CONFIG_HOME/dbmultiverse/config`, else `~/.config/dbmultiverse/config`.
-    package static func configPath(environment: [String: String]) -> String? {
+    static func configPath(environment: [String: String]) -> String? {
         ConfigFile.path(environment: environment)
     }
 
     /// The configured command: the environment variable, else the config file's `browser =` line,
     /// else `xdg-open`. Read on every open, so an edited config applies at once.
-    package func browser() -> BrowserCommand {
+    func browser() -> BrowserCommand {
         if let value = environment[Self.environmentVariable], !value.trimmingWhitespace().isEmpty {
             if let command = BrowserCommand.parse(value) { return command }
             logger.warning("ignoring \(Self.environmentVariable): unterminated quote in '\(value)'")
@@ -47,7 +47,7 @@ package final class ChapterOpener {
     }
 
     /// Starts the browser on `url`, handing over the activation token so the window gets focus.
-    package func open(url: String, activationToken: String? = nil, startupID: String? = nil) {
+    func open(url: String, activationToken: String? = nil, startupID: String? = nil) {
         guard let arguments = browser().arguments(opening: url) else {
             logger.info("browser disabled (none): not opening \(url)")
             return

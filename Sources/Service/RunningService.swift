@@ -10,7 +10,7 @@ internal import Widget
 ///
 /// Confined to the server's loop thread, like the server.
 package final class RunningService {
-    package let widget: WidgetService
+    let widget: WidgetService
     private let application: ApplicationService
     private let server: ObjectServer
 
@@ -48,10 +48,10 @@ package final class RunningService {
 }
 
 /// Why the service could not start.
-package struct ServiceStartError: Error, Sendable, Equatable, CustomStringConvertible {
-    package let description: String
+struct ServiceStartError: Error, Sendable, Equatable, CustomStringConvertible {
+    let description: String
 
     /// Another process owns `com.nobadi.DBMultiverse`.
-    package static let nameTaken = ServiceStartError(
+    static let nameTaken = ServiceStartError(
         description: "\(WidgetBus.busName) is already owned by another process; is the service already running?")
 }

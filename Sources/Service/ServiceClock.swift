@@ -1,5 +1,5 @@
 package import ComicDomain
-package import EventLoop
+internal import EventLoop
 
 /// The service's view of time: the clock the sync rules read, and the one deadline they need
 /// armed. Injected, so tests drive the debounce and the hourly refresh without waiting.
@@ -12,16 +12,16 @@ package protocol ServiceClock: AnyObject {
 
 /// Real time: the deadline is a timer of the event loop (no thread, no `Task.sleep`), so an idle
 /// service has nothing armed but the hourly refresh.
-package final class LoopClock: ServiceClock {
+final class LoopClock: ServiceClock {
     private let loop: EventLoop
     private var timer: EventLoop.Timer?
 
-    package init(loop: EventLoop) { self.loop = loop }
+    init(loop: EventLoop) { self.loop = loop }
 
-    package func monotonicNow() -> MonotonicInstant { MonotonicInstant(nanoseconds: EventLoop.now()) }
-    package func unixSeconds() -> Int64 { EventLoop.unixTime() }
+    func monotonicNow() -> MonotonicInstant { MonotonicInstant(nanoseconds: EventLoop.now()) }
+    func unixSeconds() -> Int64 { EventLoop.unixTime() }
 
-    package func setDeadline(_ deadline: MonotonicInstant?, _ fire: @escaping () -> Void) {
+    func setDeadline(_ deadline: MonotonicInstant?, _ fire: @escaping () -> Void) {
         timer?.cancel()
         timer = nil
         guard let deadline else { return }

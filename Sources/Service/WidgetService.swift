@@ -1,7 +1,7 @@
-package import ComicDomain
-package import DBus
-package import EventLoop
-package import Logging
+internal import ComicDomain
+internal import DBus
+internal import EventLoop
+internal import Logging
 internal import Widget
 
 /// The widget service (docs/storage.md, docs/dbus-api.md#the-sync-rules, docs/notifications.md): publishes the current chapter entry on the bus, applies
@@ -12,7 +12,7 @@ internal import Widget
 /// never touches the network: the catalogue of the reader's language (`chapters-<language>.json`,
 /// stored by `dbmultiverse sync` and the page recorder) is read from the data folder when that file
 /// changes, and kept.
-package final class WidgetService {
+final class WidgetService {
     let server: ObjectServer
     /// `Widget1` at the widget's path: what emits its signals and property changes.
     private var exported: ExportedInterface<Widget1>?
@@ -55,7 +55,7 @@ package final class WidgetService {
     /// Creates the data folder if needed, reads storage, and exports the widget interface.
     /// Call `start()` once the bus name is owned.
     /// - Parameter config: the user's config file (for the reader's language), read when needed.
-    package init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, config: @escaping () -> ConfigFile, logger: Logger) throws {
+    init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, config: @escaping () -> ConfigFile, logger: Logger) throws {
         self.server = server
         self.folder = folder
         self.clock = clock
@@ -132,7 +132,7 @@ package final class WidgetService {
     // MARK: Updates
 
     /// `UpdateChapter`: validate everything, then store the cover and the data, then the chapter rule.
-    func updateChapter(chapter: Int32, name: String, progress: Int32, cover: [UInt8], options: [String: Variant]) throws {
+    package func updateChapter(chapter: Int32, name: String, progress: Int32, cover: [UInt8], options: [String: Variant]) throws {
         let page = try Widget1.Option.page.value(in: options).map(Int.init)
         let language = try Widget1.Option.language.value(in: options)
         let data = try ChapterData(
@@ -167,7 +167,7 @@ package final class WidgetService {
     }
 
     /// `UpdateProgress`: store the progress, then the (debounced) progress rule.
-    func updateProgress(_ progress: Int32) throws {
+    package func updateProgress(_ progress: Int32) throws {
         let valid = try ChapterData.validProgress(Int(progress))
         guard let stored else {
             throw ComicError(.noCurrentChapter, "no chapter is stored yet: call UpdateChapter first")

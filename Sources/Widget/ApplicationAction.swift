@@ -87,7 +87,7 @@ package struct LaunchContext: Sendable, Equatable {
         self.init(activationToken: platformData[Self.activationTokenKey], startupID: platformData[Self.startupIDKey])
     }
 
-    package var platformData: [String: Variant] {
+    var platformData: [String: Variant] {
         var data: [String: Variant] = [:]
         data[Self.activationTokenKey] = activationToken
         data[Self.startupIDKey] = startupID

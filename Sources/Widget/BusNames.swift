@@ -7,7 +7,7 @@ package enum WidgetBus {
     package static let objectPath: ObjectPath = "/com/nobadi/DBMultiverse"
     /// The widget's object, as clients reach it.
     package static let object = RemoteObject(destination: busName, path: objectPath)
-    package static let errorPrefix = "com.nobadi.DBMultiverse.Error."
+    static let errorPrefix = "com.nobadi.DBMultiverse.Error."
     package static let iconName = "com.nobadi.DBMultiverse"
     /// Owned by the notifier process while it runs (docs/install.md#debian-package): a second notifier on the same bus
     /// (an autostart entry and a systemd unit both starting one) finds it taken and leaves, and

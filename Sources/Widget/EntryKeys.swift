@@ -10,7 +10,7 @@ internal import JSON
 ///
 /// A new key is one line here, plus the rule that computes it on `ChapterEntry`.
 package enum EntryKeys {
-    package static let all: [EntryKey] = [
+    static let all: [EntryKey] = [
         .key("chapter", \.chapter, read: .required { $0.chapter = $1 }, property: Widget1.chapter),
         .key("name", \.name, read: .required { $0.name = $1 }, property: Widget1.chapterName),
         .key("progress", \.progress, read: .required { $0.progress = $1 }, property: Widget1.progress),
@@ -43,32 +43,32 @@ package enum EntryKeys {
 }
 
 /// One key of the entry. Made with `key(_:_:read:property:)`.
-package struct EntryKey: Sendable {
+struct EntryKey: Sendable {
     /// How a client reads a key back into a `ChapterEntry`.
-    package struct Reading<Value: Sendable>: Sendable {
+    struct Reading<Value: Sendable>: Sendable {
         let presence: EntryKeyPresence
         let store: @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void
 
         /// Missing or of another type: `InvalidArgs`.
-        package static func required(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
+        static func required(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
             Reading(presence: .required, store: store)
         }
         /// Missing: left as it is; of another type: `InvalidArgs`.
-        package static func optional(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
+        static func optional(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
             Reading(presence: .optional, store: store)
         }
         /// Missing or of another type: left as it is.
-        package static func ifValid(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
+        static func ifValid(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
             Reading(presence: .ifValid, store: store)
         }
     }
 
     /// The key in the `a{sv}`, and the member name in `--format json`.
-    package let name: String
+    let name: String
     /// The `Widget1` property publishing it, if any.
-    package let propertyName: String?
+    let propertyName: String?
     let variant: @Sendable (ChapterEntry) -> Variant
-    let json: @Sendable (ChapterEntry) -> JSONValue
+    package let json: @Sendable (ChapterEntry) -> JSONValue
     let read: (@Sendable (inout ChapterEntry, [String: Variant]) throws(DBusError) -> Void)?
     let differs: @Sendable (ChapterEntry, ChapterEntry) -> Bool
     let bind: (@Sendable (@escaping () -> ChapterEntry) -> Property<Widget1>)?

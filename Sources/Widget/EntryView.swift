@@ -19,16 +19,16 @@ package struct EntryView: Sendable, Equatable {
         package let label: String
         package let action: ApplicationAction
 
-        package init(_ label: String, _ action: ApplicationAction) {
+        init(_ label: String, _ action: ApplicationAction) {
             self.label = label
             self.action = action
         }
     }
 
     /// The small rendering: `Ch. 42 · 35%`, `Ch. 42 · 35% · 3 new`; placeholder `Read Multiverse Reader`.
-    package let panelText: String
+    let panelText: String
     /// `Chapter 42`; in a special `Special Universe 3 · Chapter 2`; placeholder `Read Multiverse Reader`.
-    package let title: String
+    let title: String
     /// `35% read`; "" for the placeholder.
     package let progressText: String
     /// `3 new pages`, `1 new page`, or "".
@@ -38,7 +38,7 @@ package struct EntryView: Sendable, Equatable {
     /// placeholder Start reading (chapter 1) alone.
     package let actions: [Action]
 
-    package init(_ entry: ChapterEntry) {
+    init(_ entry: ChapterEntry) {
         panelText = entry.rendered(.small)
         if entry.isPlaceholder {
             title = Self.placeholderText
@@ -73,7 +73,7 @@ package struct EntryView: Sendable, Equatable {
     }
 
     /// `1 new page`, `3 new pages`: the announcement's summary and the card's line.
-    package static func newPages(_ count: Int) -> String {
+    static func newPages(_ count: Int) -> String {
         ngettext("%d new page", "%d new pages", count, count)
     }
 

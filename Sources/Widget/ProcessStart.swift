@@ -15,7 +15,7 @@ package enum ProcessStart {
     }
 
     /// Logs to standard error at `$DBMULTIVERSE_LOG_LEVEL` (info unless set).
-    package static func bootstrapLogging() {
+    static func bootstrapLogging() {
         let level = getenv("DBMULTIVERSE_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -59,7 +59,7 @@ package enum ProcessStart {
     /// Where a small executable (`dbmultiverse-service`, `dbmultiverse-notifier`) is looked for,
     /// from the running binary's real path `executable`: installed, `../libexec/dbmultiverse/NAME`
     /// (make install, the package); built, `NAME` in the same folder (SwiftPM's build folder).
-    package static func siblingCandidates(_ name: String, executable: String) -> [String] {
+    static func siblingCandidates(_ name: String, executable: String) -> [String] {
         guard let slash = executable.lastIndex(of: "/") else { return [] }
         let folder = String(executable[..<slash])
         let parent = folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? ""

@@ -34,12 +34,12 @@ package struct WidgetClient: Sendable {
     }
 
     /// The placeholder for `family`.
-    package func placeholder(family: WidgetFamily) -> MethodCall<ChapterEntry> {
+    func placeholder(family: WidgetFamily) -> MethodCall<ChapterEntry> {
         Widget1.getPlaceholder.call(on: object, family.rawValue).map(ChapterEntry.init(dbusDictionary:))
     }
 
     /// The timeline for `family`: its entries, the reload policy and when to reload.
-    package func timeline(family: WidgetFamily) -> MethodCall<WidgetTimeline> {
+    func timeline(family: WidgetFamily) -> MethodCall<WidgetTimeline> {
         Widget1.getTimeline.call(on: object, family.rawValue).map { entries, policy, reloadAfter throws(DBusError) in
             var decoded: [ChapterEntry] = []
             for entry in entries { decoded.append(try ChapterEntry(dbusDictionary: entry)) }
@@ -89,7 +89,7 @@ package struct WidgetClient: Sendable {
     }
 
     /// Re-reads storage and signals a reload of every kind now.
-    package func reloadAllTimelines() -> MethodCall<Void> {
+    func reloadAllTimelines() -> MethodCall<Void> {
         Widget1.reloadAllTimelines.call(on: object)
     }
 
@@ -143,12 +143,12 @@ package struct WidgetClient: Sendable {
 }
 
 /// `GetTimeline`'s answer.
-package struct WidgetTimeline: Sendable, Equatable {
-    package var entries: [ChapterEntry]
+struct WidgetTimeline: Sendable, Equatable {
+    var entries: [ChapterEntry]
     /// `after`: reload at `reloadAfter`.
-    package var policy: String
+    var policy: String
     /// Unix seconds.
-    package var reloadAfter: Int64
+    var reloadAfter: Int64
 }
 
 /// A `TimelinesReloaded` signal.

@@ -2,10 +2,10 @@ import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
 import Foundation
-import Recorder
+@testable import Recorder
 import Testing
 import TestingTraits
-import Widget
+@testable import Widget
 
 /// The WebExtension's source (`browser/`, docs/browser-extension.md) and its packing: one MV3 manifest for both
 /// browser families with the least privilege, the ids the host manifests allow, and the archives

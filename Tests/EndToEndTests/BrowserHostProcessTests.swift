@@ -1,7 +1,7 @@
 import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
-import Recorder
+@testable import Recorder
 import Foundation
 import Testing
 import TestingTraits

@@ -1,6 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
-import Recorder
+@testable import Recorder
 import Foundation
 import SiteTestSupport
 import Testing

@@ -1,8 +1,8 @@
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-import Widget
-import Recorder
+@testable import Widget
+@testable import Recorder
 import Foundation
 import Glibc
 import SiteTestSupport

@@ -2,11 +2,11 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-import Doctor
+@testable import Doctor
 import Foundation
 import Testing
 import TestingTraits
-import Widget
+@testable import Widget
 
 /// The built `dbmultiverse doctor` on a private bus, in a temporary home: a bare one (nothing
 /// installed, no systemd user manager) and a complete one (the service activatable, the notifier

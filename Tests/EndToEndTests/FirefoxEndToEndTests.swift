@@ -1,11 +1,11 @@
 import DBusTestSupport
 import DesktopTestSupport
 import Foundation
-import Recorder
+@testable import Recorder
 import SiteTestSupport
 import Testing
 import TestingTraits
-import Widget
+@testable import Widget
 
 /// The same extension in Firefox ESR (docs/browser-extension.md), headless: the unsigned `.xpi` that
 /// `make browser-extension` builds, sideloaded into a temporary profile that allows unsigned

@@ -1,7 +1,7 @@
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-import Widget
+@testable import Widget
 import Foundation
 import Testing
 import TestingTraits

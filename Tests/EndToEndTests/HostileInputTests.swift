@@ -2,12 +2,12 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-import Doctor
+@testable import Doctor
 import Foundation
 import Glibc
 import Testing
 import TestingTraits
-import Widget
+@testable import Widget
 
 /// Hostile and careless input from the outside (issue 30): names that are one character but
 /// huge, control characters bound for terminals and status bars, and buses or services that

@@ -3,10 +3,10 @@ import DesktopTestSupport
 import Foundation
 import Glibc
 @testable import Doctor
-import Recorder
+@testable import Recorder
 import Testing
 import TestingTraits
-import Widget
+@testable import Widget
 
 /// `make install` / `make uninstall` (docs/install.md) into temporary prefixes, with the debug-built
 /// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock

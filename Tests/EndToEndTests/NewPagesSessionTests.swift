@@ -2,8 +2,8 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-import Widget
-import Follower
+@testable import Widget
+@testable import Follower
 import Foundation
 import SiteTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-import Follower
+@testable import Follower
 import Foundation
 import ComicDomain
 import SiteTestSupport

@@ -2,7 +2,7 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-import Widget
+@testable import Widget
 import Foundation
 import Testing
 import TestingTraits

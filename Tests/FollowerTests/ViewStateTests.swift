@@ -4,7 +4,7 @@ import DBus
 @testable import Follower
 import Foundation
 import Testing
-import Widget
+@testable import Widget
 
 /// ViewState's table through the faces that need no desktop: the entry's keys (the `a{sv}` and
 /// `--format json`), the tray menu and tooltip, the notification, Waybar's text. Each shows

@@ -1,20 +1,20 @@
-package import ComicDomain
+internal import ComicDomain
 internal import DBus
 internal import Localization
 internal import Widget
 
 /// The notification for a chapter change, as docs/notifications.md has it.
-package enum ChapterNotification {
-    package static let appName = "DBMultiverse"
+enum ChapterNotification {
+    static let appName = "DBMultiverse"
     package static let appIcon = WidgetBus.iconName
-    package static let desktopEntry = "com.nobadi.DBMultiverse"
-    package static let category = "x-dbmultiverse.chapter.changed"
+    static let desktopEntry = "com.nobadi.DBMultiverse"
+    static let category = "x-dbmultiverse.chapter.changed"
     /// Normal urgency (0 low, 1 normal, 2 critical).
-    package static let urgency: UInt8 = 1
-    package static let defaultAction = "default"
+    static let urgency: UInt8 = 1
+    static let defaultAction = "default"
     /// The stack tag: servers that honour one (dunst, swaync, Notify OSD) replace the standing
     /// notification with the same tag even when `replaces_id` is 0, as after a notifier restart.
-    package static let stackTag = "dbmultiverse-chapter"
+    static let stackTag = "dbmultiverse-chapter"
 
     /// The `Notify` arguments for `entry`.
     ///
@@ -26,7 +26,7 @@ package enum ChapterNotification {
     /// - hints `desktop-entry`, `category`, `urgency` (a byte), the stack tags, `value` (the
     ///   progress, `i` 0…100: a bar on dunst, swaync and Plasma) and, when the entry has a cover,
     ///   `image-path` as a `file://` URI.
-    package static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
+    static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
         let view = entry.view
         var hints = commonHints(category: category, stackTag: stackTag)
         hints["value"] = Variant(Int32(min(max(entry.progress, Limits.progress.lowerBound), Limits.progress.upperBound)))
@@ -59,7 +59,7 @@ package enum ChapterNotification {
 
     /// `file://` + the absolute path, each byte outside RFC 3986's unreserved set and `/`
     /// percent-encoded (UTF-8). Nil for "" or a relative path: a URI needs an absolute one.
-    package static func fileURI(forPath path: String) -> String? {
+    static func fileURI(forPath path: String) -> String? {
         guard path.hasPrefix("/") else { return nil }
         let hex: [Character] = Array("0123456789ABCDEF")
         var uri = "file://"

@@ -28,26 +28,26 @@ package enum Notifications: DBusInterface {
 /// The arguments of `Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions,
 /// a{sv} hints, i expire_timeout)`, in wire order.
 package struct NotificationRequest: Sendable, Equatable {
-    package var appName: String
+    var appName: String
     /// The id of the notification this one replaces in place, or 0 for a new one.
-    package var replacesID: UInt32
+    var replacesID: UInt32
     /// An icon-theme name or a `file://` URI; "" for none.
-    package var appIcon: String
+    var appIcon: String
     /// Plain text: the specification gives the summary no markup.
-    package var summary: String
+    var summary: String
     /// May hold the server's body markup when it advertises `body-markup` (see `body(_:for:)`).
-    package var body: String
+    var body: String
     /// Flat pairs as on the wire: key, label, key, label… (`"default"` is the click on the bubble).
-    package var actions: [String]
+    var actions: [String]
     /// `urgency` (`y`), `category` (`s`), `desktop-entry` (`s`), `image-path` (`s`), …
-    package var hints: [String: Variant]
+    var hints: [String: Variant]
     /// Milliseconds; -1 lets the server choose, 0 never expires.
-    package var expireTimeout: Int32
+    var expireTimeout: Int32
 
     /// `text` as a body for a server with `capabilities`: escaped (`&`, `<`, `>`) for one that
     /// advertises `body-markup`, as it is for one that does not — the specification has those
     /// show the body as plain text, so an entity would show as typed (`&lt;b&gt;`).
-    package static func body(_ text: String, for capabilities: Set<String>) -> String {
+    static func body(_ text: String, for capabilities: Set<String>) -> String {
         capabilities.contains("body-markup") ? escapedForMarkup(text) : text
     }
 
@@ -66,7 +66,7 @@ package struct NotificationRequest: Sendable, Equatable {
     }
 
     /// The `Notify` call carrying this request; its reply is the notification's id.
-    package func notifyCall() -> MethodCall<UInt32> {
+    func notifyCall() -> MethodCall<UInt32> {
         Notifications.notify.call(on: Notifications.object, appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout)
     }
 }
@@ -75,8 +75,8 @@ package struct NotificationRequest: Sendable, Equatable {
 package struct NotificationCloseReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     package var rawValue: UInt32
     package init(rawValue: UInt32) { self.rawValue = rawValue }
-    package static let expired = NotificationCloseReason(rawValue: 1)
-    package static let dismissed = NotificationCloseReason(rawValue: 2)
+    static let expired = NotificationCloseReason(rawValue: 1)
+    static let dismissed = NotificationCloseReason(rawValue: 2)
     package var description: String {
         switch rawValue {
         case 1: "expired"
@@ -104,10 +104,10 @@ package enum NotificationSignal: Sendable, Equatable {
 /// interface's declarations.
 ///
 /// Confined to the connection's loop thread, like the connection; completions run there.
-package final class NotificationsClient {
-    package let connection: Connection
+final class NotificationsClient {
+    let connection: Connection
 
-    package init(connection: Connection) { self.connection = connection }
+    init(connection: Connection) { self.connection = connection }
 
     /// `Notify`: shows (or replaces) a notification; completes with its id.
     @discardableResult
@@ -137,7 +137,7 @@ package final class NotificationsClient {
 
     /// Delivers the server's signals, only from the current owner of its name; a signal with
     /// other arguments than the specification's goes to `onMalformed`. Blocking until in place.
-    package func subscribe(
+    func subscribe(
         onMalformed: ((DBusError) -> Void)? = nil, _ handler: @escaping (NotificationSignal) -> Void
     ) throws(DBusError) -> [Connection.SignalSubscription] {
         let server = Notifications.object
@@ -156,7 +156,7 @@ package final class NotificationsClient {
 
     /// Calls `handler` when the notification server changes: with its new unique name, or nil
     /// when it left the bus. Blocking until in place.
-    package func onServerChange(_ handler: @escaping (_ owner: String?) -> Void) throws(DBusError) -> Connection.SignalSubscription {
+    func onServerChange(_ handler: @escaping (_ owner: String?) -> Void) throws(DBusError) -> Connection.SignalSubscription {
         try connection.onOwnerChange(of: Notifications.object.destination, handler)
     }
 }

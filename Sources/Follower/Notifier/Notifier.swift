@@ -53,7 +53,7 @@ package final class Notifier {
         case pages
     }
 
-    package let connection: Connection
+    let connection: Connection
     private let client: NotificationsClient
     private let widget = WidgetClient()
     /// The widget service as this process follows it (shared with the tray item).

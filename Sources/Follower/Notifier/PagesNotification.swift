@@ -1,16 +1,16 @@
-package import ComicDomain
+internal import ComicDomain
 internal import DBus
 internal import Localization
 internal import Widget
 
 /// The announcement of new pages (docs/notifications.md): its own category, stack tag and `replaces_id`
 /// chain, next to the chapter notification's.
-package enum PagesNotification {
-    package static let category = "x-dbmultiverse.pages.published"
-    package static let stackTag = "dbmultiverse-new-pages"
-    package static let defaultAction = ChapterNotification.defaultAction
+enum PagesNotification {
+    static let category = "x-dbmultiverse.pages.published"
+    static let stackTag = "dbmultiverse-new-pages"
+    static let defaultAction = ChapterNotification.defaultAction
     /// The action's label, in the session's language.
-    package static var defaultActionLabel: String {
+    static var defaultActionLabel: String {
         // TRANSLATORS: the button of the new pages notification: opens the first unread page.
         gettext("Read now")
     }
@@ -23,7 +23,7 @@ package enum PagesNotification {
     /// - actions `["default", "Read now"]` only when the server advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` and the stack tags; the cover's
     ///   `image-path` when the entry has one.
-    package static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
+    static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
         var hints = ChapterNotification.commonHints(category: category, stackTag: stackTag)
         if let uri = ChapterNotification.fileURI(forPath: entry.imagePath) { hints["image-path"] = Variant(uri) }
         return NotificationRequest(

@@ -1,17 +1,17 @@
 internal import CImageDecoding
-package import ComicDomain
+internal import ComicDomain
 internal import Glibc
 
 /// The cover as the tray's tooltip shows it: the JPEG or PNG file decoded and scaled down to fit
 /// `maxSide × maxSide`, as an ARGB32 pixmap. Decoding loads libjpeg or libpng for its own
 /// duration only (see CImageDecoding.h), so a notifier whose cover never changes never maps them.
-package enum CoverPixmap {
+enum CoverPixmap {
     /// The longest side of the pixmap: large enough for a tooltip, 64 KiB at most.
-    package static let maxSide = 128
+    static let maxSide = 128
 
     /// What a cover file is, cheaply: it is decoded again only when this changes (the service
     /// replaces the cover by renaming a new file over it, which gives it another inode).
-    package struct FileIdentity: Sendable, Equatable {
+    struct FileIdentity: Sendable, Equatable {
         let device: UInt64
         let inode: UInt64
         let size: Int64
@@ -20,7 +20,7 @@ package enum CoverPixmap {
     }
 
     /// The identity of the file at `path`, or nil when there is none.
-    package static func identity(of path: String) -> FileIdentity? {
+    static func identity(of path: String) -> FileIdentity? {
         var status = stat()
         guard !path.isEmpty, stat(path, &status) == 0 else { return nil }
         return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
@@ -31,7 +31,7 @@ package enum CoverPixmap {
     /// - Throws: `coverRejected` saying why: the file can't be opened, is not a regular file, is
     ///   over `Limits.maxCoverBytes`, states more than `Limits.maxCoverSide` pixels a side, or
     ///   does not decode.
-    package static func decode(path: String, maxSide: Int = maxSide) throws(ComicError) -> IconPixmap {
+    static func decode(path: String, maxSide: Int = maxSide) throws(ComicError) -> IconPixmap {
         // Non-blocking: a FIFO put in the cover's place must not hang the notifier's loop.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw ComicError(.coverRejected, "cannot open the cover \(path): \(String(cString: strerror(errno)))") }

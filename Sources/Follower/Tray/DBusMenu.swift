@@ -14,10 +14,10 @@ package enum DBusMenu: DBusInterface {
 
     // MARK: Properties
 
-    package static let version = property("Version", UInt32.self, emits: .const, doc: "The protocol version: 3.")
-    package static let textDirection = property("TextDirection", String.self, emits: .const, doc: "ltr or rtl.")
-    package static let status = property("Status", String.self, doc: "normal, or notice when the menu should be shown with priority.")
-    package static let iconThemePath = property("IconThemePath", [String].self, emits: .const,
+    static let version = property("Version", UInt32.self, emits: .const, doc: "The protocol version: 3.")
+    static let textDirection = property("TextDirection", String.self, emits: .const, doc: "ltr or rtl.")
+    static let status = property("Status", String.self, doc: "normal, or notice when the menu should be shown with priority.")
+    static let iconThemePath = property("IconThemePath", [String].self, emits: .const,
                                                doc: "Folders to look item icons up in besides the icon theme.")
 
     // MARK: Methods
@@ -30,16 +30,16 @@ package enum DBusMenu: DBusInterface {
         "GetGroupProperties", inputs: (Arg<[Int32]>("ids"), Arg<[String]>("propertyNames")),
         outputs: Arg<[MenuItemProperties]>("properties"),
         doc: "The properties named (none named: all) of the items ids (none: every item); unknown ids are left out.")
-    package static let getProperty = method(
+    static let getProperty = method(
         "GetProperty", inputs: (Arg<Int32>("id"), Arg<String>("name")), outputs: Arg<Variant>("value"),
         doc: "One property of one item (for debugging with command-line tools).")
-    package static let event = method(
+    static let event = method(
         "Event", inputs: (Arg<Int32>("id"), Arg<String>("eventId"), Arg<Variant>("data"), Arg<UInt32>("timestamp")), outputs: (),
         doc: "Something happened to an item: clicked, hovered, opened or closed.")
-    package static let eventGroup = method(
+    static let eventGroup = method(
         "EventGroup", inputs: Arg<[MenuEvent]>("events"), outputs: Arg<[Int32]>("idErrors"),
         doc: "Several events at once; returns the ids that were not found.")
-    package static let aboutToShow = method(
+    static let aboutToShow = method(
         "AboutToShow", inputs: Arg<Int32>("id"), outputs: Arg<Bool>("needUpdate"),
         doc: "The host is about to show the children of id; true when it should read the layout again first.")
     package static let aboutToShowGroup = method(
@@ -48,24 +48,24 @@ package enum DBusMenu: DBusInterface {
 
     // MARK: Signals
 
-    package static let itemsPropertiesUpdated = signal(
+    static let itemsPropertiesUpdated = signal(
         "ItemsPropertiesUpdated", Arg<[MenuItemProperties]>("updatedProps"), Arg<[MenuItemRemovedProperties]>("removedProps"),
         doc: "Properties of items changed (updatedProps) or went back to their defaults (removedProps).")
-    package static let layoutUpdated = signal(
+    static let layoutUpdated = signal(
         "LayoutUpdated", Arg<UInt32>("revision"), Arg<Int32>("parent"),
         doc: "The items under parent (0: the whole menu) changed; the layout is now at revision.")
-    package static let itemActivationRequested = signal(
+    static let itemActivationRequested = signal(
         "ItemActivationRequested", Arg<Int32>("id"), Arg<UInt32>("timestamp"),
         doc: "The application asks hosts to show the menu of id.")
 }
 
 /// A menu item and, recursively, its children: `(ia{sv}av)`, each child a `MenuLayout` in a variant.
 package struct MenuLayout: DBusStructure, Equatable {
-    package var id: Int32
-    package var properties: [String: Variant]
-    package var children: [MenuLayout]
+    var id: Int32
+    var properties: [String: Variant]
+    var children: [MenuLayout]
 
-    package init(id: Int32, properties: [String: Variant], children: [MenuLayout] = []) {
+    init(id: Int32, properties: [String: Variant], children: [MenuLayout] = []) {
         self.id = id
         self.properties = properties
         self.children = children
@@ -77,10 +77,10 @@ package struct MenuLayout: DBusStructure, Equatable {
 
 /// An item's properties, `(ia{sv})`.
 package struct MenuItemProperties: DBusStructure, Equatable {
-    package var id: Int32
-    package var properties: [String: Variant]
+    var id: Int32
+    var properties: [String: Variant]
 
-    package init(id: Int32, properties: [String: Variant]) {
+    init(id: Int32, properties: [String: Variant]) {
         self.id = id
         self.properties = properties
     }
@@ -90,33 +90,33 @@ package struct MenuItemProperties: DBusStructure, Equatable {
 }
 
 /// The names of an item's properties that went back to their defaults, `(ias)`.
-package struct MenuItemRemovedProperties: DBusStructure, Equatable {
-    package var id: Int32
-    package var names: [String]
+struct MenuItemRemovedProperties: DBusStructure, Equatable {
+    var id: Int32
+    var names: [String]
 
-    package init(id: Int32, names: [String]) {
+    init(id: Int32, names: [String]) {
         self.id = id
         self.names = names
     }
 
-    package static let fields: [DBusField<MenuItemRemovedProperties>] = [.field(\.id), .field(\.names)]
-    package static var empty: MenuItemRemovedProperties { MenuItemRemovedProperties(id: 0, names: []) }
+    static let fields: [DBusField<MenuItemRemovedProperties>] = [.field(\.id), .field(\.names)]
+    static var empty: MenuItemRemovedProperties { MenuItemRemovedProperties(id: 0, names: []) }
 }
 
 /// One event of `EventGroup`, `(isvu)`: item id, event name, data, timestamp.
-package struct MenuEvent: DBusStructure, Equatable {
-    package var id: Int32
-    package var eventID: String
-    package var data: Variant
-    package var timestamp: UInt32
+struct MenuEvent: DBusStructure, Equatable {
+    var id: Int32
+    var eventID: String
+    var data: Variant
+    var timestamp: UInt32
 
-    package init(id: Int32, eventID: String, data: Variant, timestamp: UInt32) {
+    init(id: Int32, eventID: String, data: Variant, timestamp: UInt32) {
         self.id = id
         self.eventID = eventID
         self.data = data
         self.timestamp = timestamp
     }
 
-    package static let fields: [DBusField<MenuEvent>] = [.field(\.id), .field(\.eventID), .field(\.data), .field(\.timestamp)]
-    package static var empty: MenuEvent { MenuEvent(id: 0, eventID: "", data: Variant(Int32(0)), timestamp: 0) }
+    static let fields: [DBusField<MenuEvent>] = [.field(\.id), .field(\.eventID), .field(\.data), .field(\.timestamp)]
+    static var empty: MenuEvent { MenuEvent(id: 0, eventID: "", data: Variant(Int32(0)), timestamp: 0) }
 }

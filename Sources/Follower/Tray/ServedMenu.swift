@@ -1,20 +1,20 @@
-package import DBus
-package import Widget
+internal import DBus
+internal import Widget
 
 /// The tray's menu as `com.canonical.dbusmenu` serves it: the root (id 0) and the items of the
 /// model, each with the properties that differ from the protocol's defaults; the layout's revision;
 /// and, from one menu to the next, what hosts must be told. A value: answered and tested without a bus.
-package struct ServedMenu: Sendable, Equatable {
-    package static let rootID: Int32 = 0
+struct ServedMenu: Sendable, Equatable {
+    static let rootID: Int32 = 0
 
-    package private(set) var items: [TrayMenuItem]
+    private(set) var items: [TrayMenuItem]
     /// Moves on at every change of the items' ids or order (`LayoutUpdated`).
-    package private(set) var revision: UInt32 = 1
+    private(set) var revision: UInt32 = 1
 
-    package init(items: [TrayMenuItem]) { self.items = items }
+    init(items: [TrayMenuItem]) { self.items = items }
 
     /// What hosts must be told after `update`.
-    package enum Change: Sendable, Equatable {
+    enum Change: Sendable, Equatable {
         case none
         /// Items came or went: `LayoutUpdated(revision, 0)`, and hosts read the layout again.
         case layout(revision: UInt32)
@@ -23,7 +23,7 @@ package struct ServedMenu: Sendable, Equatable {
     }
 
     /// Replaces the items with `newItems`.
-    package mutating func update(to newItems: [TrayMenuItem]) -> Change {
+    mutating func update(to newItems: [TrayMenuItem]) -> Change {
         let old = items
         items = newItems
         guard old.map(\.id) == newItems.map(\.id) else {
@@ -45,14 +45,14 @@ package struct ServedMenu: Sendable, Equatable {
     // MARK: Reading
 
     /// Whether `id` is the root or one of the items.
-    package func contains(_ id: Int32) -> Bool { id == Self.rootID || item(id) != nil }
+    func contains(_ id: Int32) -> Bool { id == Self.rootID || item(id) != nil }
 
     /// What clicking `id` does (nil for the root, a separator, the header, or an unknown id).
-    package func action(of id: Int32) -> ApplicationAction? { item(id)?.action }
+    func action(of id: Int32) -> ApplicationAction? { item(id)?.action }
 
     /// `GetLayout`: the item `parent` with its children down to `depth` levels (-1: all), each
     /// with the properties in `names` (empty: all). An unknown parent is `InvalidArgs`.
-    package func layout(parent: Int32, depth: Int32, names: [String]) throws(DBusError) -> MenuLayout {
+    func layout(parent: Int32, depth: Int32, names: [String]) throws(DBusError) -> MenuLayout {
         if parent == Self.rootID {
             let children = depth == 0 ? [] : items.map { MenuLayout(id: $0.id, properties: Self.filtered(Self.properties(of: $0), names)) }
             return MenuLayout(id: Self.rootID, properties: Self.filtered(Self.rootProperties, names), children: children)
@@ -63,7 +63,7 @@ package struct ServedMenu: Sendable, Equatable {
 
     /// `GetGroupProperties`: the properties in `names` (empty: all) of the items `ids` (empty:
     /// the root and every item), leaving out unknown ids.
-    package func groupProperties(ids: [Int32], names: [String]) -> [MenuItemProperties] {
+    func groupProperties(ids: [Int32], names: [String]) -> [MenuItemProperties] {
         let wanted = ids.isEmpty ? [Self.rootID] + items.map(\.id) : ids
         return wanted.compactMap { id in
             guard let properties = properties(of: id) else { return nil }
@@ -95,7 +95,7 @@ package struct ServedMenu: Sendable, Equatable {
     private static var rootProperties: [String: Variant] { ["children-display": Variant("submenu")] }
 
     /// Only what differs from the defaults (`type` standard, `enabled` true, …).
-    package static func properties(of item: TrayMenuItem) -> [String: Variant] {
+    static func properties(of item: TrayMenuItem) -> [String: Variant] {
         switch item.kind {
         case .separator:
             return ["type": Variant("separator")]
@@ -107,7 +107,7 @@ package struct ServedMenu: Sendable, Equatable {
     }
 
     /// `text` with each `_` doubled: the protocol reads a single underscore as an access-key mark.
-    package static func accessKeysEscaped(_ text: String) -> String {
+    static func accessKeysEscaped(_ text: String) -> String {
         text.contains("_") ? text.replacing("_", with: "__") : text
     }
 

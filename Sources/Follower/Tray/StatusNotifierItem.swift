@@ -14,87 +14,87 @@ package enum StatusNotifierItem: DBusInterface {
 
     // MARK: Properties
 
-    package static let category = property("Category", String.self, emits: .const,
+    static let category = property("Category", String.self, emits: .const,
                                           doc: "ApplicationStatus, Communications, SystemServices or Hardware.")
-    package static let id = property("Id", String.self, emits: .const, doc: "A name unique to the application, the same across sessions.")
-    package static let title = property("Title", String.self, emits: .none, doc: "The item's name (NewTitle when it changes).")
-    package static let status = property("Status", String.self, emits: .none, doc: "Passive, Active or NeedsAttention (NewStatus).")
-    package static let windowID = property("WindowId", Int32.self, emits: .const, doc: "The X11 window of the application, or 0.")
-    package static let iconName = property("IconName", String.self, emits: .none, doc: "A freedesktop.org icon name (NewIcon).")
-    package static let iconPixmap = property("IconPixmap", [IconPixmap].self, emits: .none, doc: "The icon as ARGB32 pixmaps (NewIcon).")
-    package static let overlayIconName = property("OverlayIconName", String.self, emits: .none)
-    package static let overlayIconPixmap = property("OverlayIconPixmap", [IconPixmap].self, emits: .none)
-    package static let attentionIconName = property("AttentionIconName", String.self, emits: .none)
-    package static let attentionIconPixmap = property("AttentionIconPixmap", [IconPixmap].self, emits: .none)
-    package static let attentionMovieName = property("AttentionMovieName", String.self, emits: .none)
-    package static let toolTip = property("ToolTip", ToolTip.self, emits: .none, doc: "Icon, title and text of the tooltip (NewToolTip).")
-    package static let itemIsMenu = property("ItemIsMenu", Bool.self, emits: .const,
+    static let id = property("Id", String.self, emits: .const, doc: "A name unique to the application, the same across sessions.")
+    static let title = property("Title", String.self, emits: .none, doc: "The item's name (NewTitle when it changes).")
+    static let status = property("Status", String.self, emits: .none, doc: "Passive, Active or NeedsAttention (NewStatus).")
+    static let windowID = property("WindowId", Int32.self, emits: .const, doc: "The X11 window of the application, or 0.")
+    static let iconName = property("IconName", String.self, emits: .none, doc: "A freedesktop.org icon name (NewIcon).")
+    static let iconPixmap = property("IconPixmap", [IconPixmap].self, emits: .none, doc: "The icon as ARGB32 pixmaps (NewIcon).")
+    static let overlayIconName = property("OverlayIconName", String.self, emits: .none)
+    static let overlayIconPixmap = property("OverlayIconPixmap", [IconPixmap].self, emits: .none)
+    static let attentionIconName = property("AttentionIconName", String.self, emits: .none)
+    static let attentionIconPixmap = property("AttentionIconPixmap", [IconPixmap].self, emits: .none)
+    static let attentionMovieName = property("AttentionMovieName", String.self, emits: .none)
+    static let toolTip = property("ToolTip", ToolTip.self, emits: .none, doc: "Icon, title and text of the tooltip (NewToolTip).")
+    static let itemIsMenu = property("ItemIsMenu", Bool.self, emits: .const,
                                             doc: "True when the item only offers its menu (a click then shows the menu).")
-    package static let menu = property("Menu", ObjectPath.self, emits: .const, doc: "The com.canonical.dbusmenu object of the item's menu.")
-    package static let iconThemePath = property("IconThemePath", String.self, emits: .none,
+    static let menu = property("Menu", ObjectPath.self, emits: .const, doc: "The com.canonical.dbusmenu object of the item's menu.")
+    static let iconThemePath = property("IconThemePath", String.self, emits: .none,
                                                doc: "KDE extension: a folder to look the icon names up in besides the icon theme.")
 
     // MARK: Methods
 
-    package static let contextMenu = method(
+    static let contextMenu = method(
         "ContextMenu", inputs: (Arg<Int32>("x"), Arg<Int32>("y")), outputs: (),
         doc: "Asks the item to show its own context menu at x, y (hosts that show Menu themselves never call it).")
-    package static let activate = method(
+    static let activate = method(
         "Activate", inputs: (Arg<Int32>("x"), Arg<Int32>("y")), outputs: (), doc: "The primary action (a left click).")
-    package static let secondaryActivate = method(
+    static let secondaryActivate = method(
         "SecondaryActivate", inputs: (Arg<Int32>("x"), Arg<Int32>("y")), outputs: (), doc: "The secondary action (a middle click).")
-    package static let scroll = method(
+    static let scroll = method(
         "Scroll", inputs: (Arg<Int32>("delta"), Arg<String>("orientation")), outputs: (),
         doc: "A scroll on the item; orientation is horizontal or vertical.")
-    package static let provideXdgActivationToken = method(
+    static let provideXdgActivationToken = method(
         "ProvideXdgActivationToken", inputs: Arg<String>("token"), outputs: (),
         doc: "KDE extension: the Wayland activation token for the window the next activation opens.")
 
     // MARK: Signals
 
-    package static let newTitle = signal("NewTitle")
-    package static let newIcon = signal("NewIcon")
-    package static let newAttentionIcon = signal("NewAttentionIcon")
-    package static let newOverlayIcon = signal("NewOverlayIcon")
+    static let newTitle = signal("NewTitle")
+    static let newIcon = signal("NewIcon")
+    static let newAttentionIcon = signal("NewAttentionIcon")
+    static let newOverlayIcon = signal("NewOverlayIcon")
     package static let newToolTip = signal("NewToolTip")
-    package static let newStatus = signal("NewStatus", Arg<String>("status"))
-    package static let newIconThemePath = signal("NewIconThemePath", Arg<String>("icon_theme_path"))
+    static let newStatus = signal("NewStatus", Arg<String>("status"))
+    static let newIconThemePath = signal("NewIconThemePath", Arg<String>("icon_theme_path"))
 }
 
 /// An image as the specification carries it, `(iiay)`: width, height, and `width × height` pixels
 /// of ARGB32 in network byte order (bytes A, R, G, B).
-package struct IconPixmap: DBusStructure, Equatable {
-    package var width: Int32
-    package var height: Int32
-    package var argb: [UInt8]
+struct IconPixmap: DBusStructure, Equatable {
+    var width: Int32
+    var height: Int32
+    var argb: [UInt8]
 
-    package init(width: Int32, height: Int32, argb: [UInt8]) {
+    init(width: Int32, height: Int32, argb: [UInt8]) {
         self.width = width
         self.height = height
         self.argb = argb
     }
 
-    package static let fields: [DBusField<IconPixmap>] = [.field(\.width), .field(\.height), .field(\.argb)]
-    package static var empty: IconPixmap { IconPixmap(width: 0, height: 0, argb: []) }
+    static let fields: [DBusField<IconPixmap>] = [.field(\.width), .field(\.height), .field(\.argb)]
+    static var empty: IconPixmap { IconPixmap(width: 0, height: 0, argb: []) }
 }
 
 /// The `ToolTip` property, `(sa(iiay)ss)`: an icon name, icon pixmaps, a title, and a text that
 /// hosts show as markup (Waybar and Plasma do).
-package struct ToolTip: DBusStructure, Equatable {
-    package var iconName: String
-    package var iconPixmaps: [IconPixmap]
-    package var title: String
+struct ToolTip: DBusStructure, Equatable {
+    var iconName: String
+    var iconPixmaps: [IconPixmap]
+    var title: String
     package var text: String
 
-    package init(iconName: String, iconPixmaps: [IconPixmap], title: String, text: String) {
+    init(iconName: String, iconPixmaps: [IconPixmap], title: String, text: String) {
         self.iconName = iconName
         self.iconPixmaps = iconPixmaps
         self.title = title
         self.text = text
     }
 
-    package static let fields: [DBusField<ToolTip>] = [.field(\.iconName), .field(\.iconPixmaps), .field(\.title), .field(\.text)]
-    package static var empty: ToolTip { ToolTip(iconName: "", iconPixmaps: [], title: "", text: "") }
+    static let fields: [DBusField<ToolTip>] = [.field(\.iconName), .field(\.iconPixmaps), .field(\.title), .field(\.text)]
+    static var empty: ToolTip { ToolTip(iconName: "", iconPixmaps: [], title: "", text: "") }
 }
 
 /// `org.kde.StatusNotifierWatcher`, where items register and hosts find them. It belongs to the

@@ -34,11 +34,11 @@ package enum TrayEvent: Sendable, Equatable {
 /// timer), so an idle tray makes no wake-ups.
 package final class TrayItem {
     /// The item's `Id`: the application's id, as the desktop file and the icon are named.
-    package static let itemID = "com.nobadi.DBMultiverse"
+    static let itemID = "com.nobadi.DBMultiverse"
     /// Where the menu is served (the path Qt and KDE applications use).
     package static let menuPath: ObjectPath = "/MenuBar"
 
-    package let connection: Connection
+    let connection: Connection
     private let server: ObjectServer
     private let widget = WidgetClient()
     /// The widget service as this process follows it (shared with the notifier).

@@ -1,5 +1,5 @@
-package import ComicDomain
-package import Widget
+internal import ComicDomain
+internal import Widget
 
 /// What the tray item shows for the widget's entry (docs/tray.md), computed without
 /// a bus: its status, its tooltip, and its menu (the entry's view: its actions, labels and all).
@@ -11,21 +11,21 @@ package struct TrayModel: Sendable, Equatable {
     }
 
     /// The item's title, and its tooltip's.
-    package static let title = "DBMultiverse"
+    static let title = "DBMultiverse"
     /// The longest label shown in the menu, in characters (chapter names may have 256).
-    package static let maxLabelLength = 64
+    static let maxLabelLength = 64
 
     /// Active while a chapter is being read (progress below 100) or when new pages exist; passive
     /// for the placeholder and for a finished chapter with nothing new.
     package let status: Status
     /// The tooltip's text: the medium rendering, as plain text (hosts read it as markup: escape it).
-    package let toolTipText: String
+    let toolTipText: String
     /// The cover's absolute path, or "" when the entry has none.
-    package let coverPath: String
+    let coverPath: String
     /// The menu, top to bottom.
-    package let menu: [TrayMenuItem]
+    let menu: [TrayMenuItem]
 
-    package init(_ entry: ChapterEntry) {
+    init(_ entry: ChapterEntry) {
         let reading = !entry.isPlaceholder && entry.progress < 100
         status = reading || entry.newPages > 0 ? .active : .passive
         toolTipText = entry.rendered(.medium)
@@ -54,26 +54,26 @@ package struct TrayModel: Sendable, Equatable {
 
 /// One item of the tray's menu. Each role keeps its id whatever else the menu holds, so a host
 /// that still shows the menu clicks what it shows.
-package struct TrayMenuItem: Sendable, Equatable {
-    package enum Role: Int32, Sendable {
+struct TrayMenuItem: Sendable, Equatable {
+    enum Role: Int32, Sendable {
         case header = 1, continueReading, nextChapter, newPages, chapterList
         case afterHeader = 101, beforeChapterList
     }
 
-    package enum Kind: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         /// A line of text; `label` is as shown (no access-key underscores).
         case label(String)
         case separator
     }
 
-    package let role: Role
-    package let kind: Kind
+    let role: Role
+    let kind: Kind
     /// What a click does; nil for an item that can't be clicked.
-    package let action: ApplicationAction?
+    let action: ApplicationAction?
 
-    package var id: Int32 { role.rawValue }
+    var id: Int32 { role.rawValue }
 
-    package init(role: Role, kind: Kind, action: ApplicationAction?) {
+    init(role: Role, kind: Kind, action: ApplicationAction?) {
         self.role = role
         self.kind = kind
         self.action = action

@@ -4,12 +4,12 @@ internal import Glibc
 /// How the notifier's tray item is set up: whether it is shown, and where its icon is.
 package struct TraySettings: Sendable, Equatable {
     /// The config file's key: `tray = no` turns the item off.
-    package static let configKey = "tray"
+    static let configKey = "tray"
 
     /// Whether the notifier shows the tray item.
     package let isEnabled: Bool
     /// Why the config file's value was not understood (the item then stays on), for the log.
-    package let problem: String?
+    let problem: String?
 
     /// On, unless `noTrayOption` (`--no-tray`) or the config file's `tray` says no (its yes-or-no
     /// values: `ConfigFile.switchValue`).
@@ -33,7 +33,7 @@ package struct TraySettings: Sendable, Equatable {
     /// install` put the icon and its theme index there, else "". Hosts find the icon in the
     /// desktop's icon theme when `<prefix>/share` is one of its data directories anyway; with
     /// another prefix, this is how they do.
-    package static func iconThemePath(executable: String) -> String {
+    static func iconThemePath(executable: String) -> String {
         guard let slash = executable.lastIndex(of: "/"),
               let folder = ["/bin", "/libexec/dbmultiverse"].first(where: { executable[..<slash].hasSuffix($0) })
         else { return "" }

@@ -1,4 +1,4 @@
-package import ComicDomain
+internal import ComicDomain
 internal import Widget
 
 /// Who started the host, read from the arguments browsers give a native messaging host.
@@ -26,7 +26,7 @@ package enum BrowserCaller: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the caller is our extension, the only one the host serves. The browsers already
     /// check the manifest's allowed list; this holds when a manifest names our binary for another.
-    package var isOurExtension: Bool {
+    var isOurExtension: Bool {
         switch self {
         case .firefox(_, let extensionID): extensionID == BrowserExtension.firefoxID
         case .chromium(let origin): origin == BrowserExtension.chromiumOrigin
@@ -34,7 +34,7 @@ package enum BrowserCaller: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The browser family, as `browserContacts.json` records it.
-    package var family: BrowserContacts.Family {
+    var family: BrowserContacts.Family {
         switch self {
         case .firefox: .firefox
         case .chromium: .chromium

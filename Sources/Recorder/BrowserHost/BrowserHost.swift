@@ -1,4 +1,4 @@
-package import ComicDomain
+internal import ComicDomain
 internal import JSON
 internal import Glibc
 package import Logging
@@ -10,20 +10,20 @@ internal import Widget
 ///
 /// A browser starts one host per message and closes its input after the reply (Chromium kills it
 /// ~2 s later, Firefox sends SIGTERM ~3 s later), so the host exits as soon as its input ends.
-package struct BrowserHost {
+struct BrowserHost {
     /// The site whose pages are accepted beside the real one (`$DBMULTIVERSE_SITE_URL`), or why
     /// the variable is unusable (then every page request is refused with that reason).
     let origin: Result<SiteOrigin, ComicError>
     let store: any PageStore
 
-    package init(origin: Result<SiteOrigin, ComicError>, store: any PageStore) {
+    init(origin: Result<SiteOrigin, ComicError>, store: any PageStore) {
         self.origin = origin
         self.store = store
     }
 
     /// Answers one message: a valid page request is stored, then answered with where the reader
     /// now is; anything else is refused without reaching the store.
-    package func reply(to message: [UInt8]) -> BrowserReply {
+    func reply(to message: [UInt8]) -> BrowserReply {
         do throws(BrowserHostError) {
             let origin: SiteOrigin
             switch self.origin {
@@ -41,7 +41,7 @@ package struct BrowserHost {
     /// Serves requests from `input` until it ends. Returns the exit status: 0 when the input ended
     /// between messages, 1 when its framing broke (reason logged; an oversized length is also
     /// answered, since the browser still waits for a reply) or a read or write failed.
-    package func serve(input: Int32, output: Int32, logger: Logger) -> Int32 {
+    func serve(input: Int32, output: Int32, logger: Logger) -> Int32 {
         var decoder = FrameDecoder()
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {

@@ -1,8 +1,8 @@
 internal import ComicDomain
-package import JSON
+internal import JSON
 
 /// The host's answer to one request (docs/browser-extension.md).
-package enum BrowserReply: Sendable, Equatable {
+enum BrowserReply: Sendable, Equatable {
     /// The page was stored: `{"ok":true,"chapter":42,"name":"…","progress":35,"page":980,"language":"en"}`.
     case stored(StoredPosition)
     /// Nothing was stored: `{"ok":false,"error":"…"}`.

@@ -1,9 +1,9 @@
-package import ComicDomain
+internal import ComicDomain
 internal import JSON
 
 /// A request the extension sends the host (docs/browser-extension.md). The only one: `{"type":"page","url":"…"}`,
 /// the page of the comic the reader has opened.
-package enum BrowserRequest: Sendable, Equatable {
+enum BrowserRequest: Sendable, Equatable {
     case page(SitePage)
 
     /// Reads one message. Members other than `type` and `url` are ignored, so a newer extension
@@ -14,7 +14,7 @@ package enum BrowserRequest: Sendable, Equatable {
     /// - Throws: a message for the reply saying what is wrong: empty, not UTF-8, not JSON, not an
     ///   object, a missing or unknown `type`, a missing `url`, or a URL that is not a page of the
     ///   comic (`SitePage`'s reasons: another host or path, an unknown language, a page out of range).
-    package init(message: [UInt8], origin: SiteOrigin) throws(BrowserHostError) {
+    init(message: [UInt8], origin: SiteOrigin) throws(BrowserHostError) {
         guard !message.isEmpty else {
             throw BrowserHostError(#"empty message: expected a request such as {"type":"page","url":"…"}"#)
         }
@@ -52,9 +52,9 @@ package enum BrowserRequest: Sendable, Equatable {
 
 /// A request the host refuses, or a page it could not store: the reply's `error` text.
 package struct BrowserHostError: Error, Sendable, Equatable, CustomStringConvertible {
-    package let message: String
+    let message: String
 
-    package init(_ message: String) { self.message = message }
+    init(_ message: String) { self.message = message }
 
     package var description: String { message }
 }

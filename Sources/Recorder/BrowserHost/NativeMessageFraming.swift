@@ -3,9 +3,9 @@
 package enum NativeMessageFraming {
     /// The largest message the host reads. A request carries one page URL, a few hundred bytes;
     /// anything longer is not from our extension.
-    package static let maxMessageBytes = 64 * 1024
+    static let maxMessageBytes = 64 * 1024
     /// The length prefix.
-    package static let headerBytes = 4
+    static let headerBytes = 4
 
     /// `payload` with its length prefix.
     package static func frame(_ payload: [UInt8]) -> [UInt8] {
@@ -15,8 +15,8 @@ package enum NativeMessageFraming {
 
 /// Why a message stream cannot be read further: its framing is broken, so no later message can
 /// be found in it either.
-package struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable {
+struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
         /// A length prefix announcing more than `NativeMessageFraming.maxMessageBytes`.
         case oversized(length: UInt32)
         /// The input ended inside a length prefix (`received` of its 4 bytes).
@@ -25,11 +25,11 @@ package struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
         case truncatedMessage(announced: Int, received: Int)
     }
 
-    package let kind: Kind
+    let kind: Kind
 
-    package init(kind: Kind) { self.kind = kind }
+    init(kind: Kind) { self.kind = kind }
 
-    package var description: String {
+    var description: String {
         switch kind {
         case .oversized(let length):
             "a message of \(length) bytes announced, more than the \(NativeMessageFraming.maxMessageBytes) the host accepts"
@@ -45,15 +45,15 @@ package struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// Holds at most one message and one read's worth of bytes: an oversized length is refused as
 /// soon as its 4 bytes arrive, before any of the message is buffered.
-package struct FrameDecoder: Sendable {
+struct FrameDecoder: Sendable {
     private var buffer: [UInt8] = []
     /// Where the next unread frame starts in `buffer`.
     private var start = 0
 
-    package init() {}
+    init() {}
 
     /// Adds bytes read from the stream.
-    package mutating func append(_ bytes: some Collection<UInt8>) {
+    mutating func append(_ bytes: some Collection<UInt8>) {
         if start > 0 {
             buffer.removeFirst(start)
             start = 0
@@ -63,7 +63,7 @@ package struct FrameDecoder: Sendable {
 
     /// The next complete message, or nil when more bytes are needed.
     /// - Throws: `oversized` for a length over the limit (the stream cannot be read further).
-    package mutating func nextMessage() throws(FrameError) -> [UInt8]? {
+    mutating func nextMessage() throws(FrameError) -> [UInt8]? {
         guard let length = announcedLength else { return nil }
         guard length <= NativeMessageFraming.maxMessageBytes else {
             throw FrameError(kind: .oversized(length: length))
@@ -77,7 +77,7 @@ package struct FrameDecoder: Sendable {
 
     /// Checks the stream ended between messages.
     /// - Throws: `truncatedLength` or `truncatedMessage` when part of a message is left over.
-    package func finish() throws(FrameError) {
+    func finish() throws(FrameError) {
         let available = buffer.count - start
         guard available > 0 else { return }
         guard let length = announcedLength else {

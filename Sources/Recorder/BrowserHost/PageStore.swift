@@ -3,10 +3,10 @@ package import ComicDomain
 /// Where the reader now is, once a page is stored: the reply's content.
 package struct StoredPosition: Sendable, Equatable {
     /// The chapter's number and name, and how far into it the page is (0…100).
-    package let chapter: Int, name: String, progress: Int
-    package let page: SitePage
+    let chapter: Int, name: String, progress: Int
+    let page: SitePage
 
-    package init(chapter: Int, name: String, progress: Int, page: SitePage) {
+    init(chapter: Int, name: String, progress: Int, page: SitePage) {
         (self.chapter, self.name, self.progress, self.page) = (chapter, name, progress, page)
     }
 }
