@@ -7,13 +7,13 @@ internal import Localization
 /// the item is turned off (`tray = no`), or GNOME shows DBMultiverse's card instead.
 struct TrayHostCheck: Sendable {
     static let name = "tray host"
-    package static let watcher = StatusNotifierWatcher.object.destination.rawValue
+    static let watcher = StatusNotifierWatcher.object.destination.rawValue
 
     struct Reading: Sendable, Equatable {
         /// Who owns the watcher's name.
         var watcher: DoctorBus.Lookup
         /// The watcher's `RegisteredStatusNotifierItems`.
-        package var items: [String]
+        var items: [String]
         /// `tray` in the config file turns the item off.
         var config: ConfigFile
         /// `XDG_CURRENT_DESKTOP`, for the fix (GNOME has no tray of its own).

@@ -87,7 +87,7 @@ final class WidgetService {
     }
 
     /// Starts watching the folder and applies the rules to what changed while not running.
-    package func start(loop: EventLoop) {
+    func start(loop: EventLoop) {
         self.loop = loop
         watchFolder()
         if let reload = engine.start(current: syncState, now: clock.monotonicNow()) {
@@ -132,7 +132,7 @@ final class WidgetService {
     // MARK: Updates
 
     /// `UpdateChapter`: validate everything, then store the cover and the data, then the chapter rule.
-    package func updateChapter(chapter: Int32, name: String, progress: Int32, cover: [UInt8], options: [String: Variant]) throws {
+    func updateChapter(chapter: Int32, name: String, progress: Int32, cover: [UInt8], options: [String: Variant]) throws {
         let page = try Widget1.Option.page.value(in: options).map(Int.init)
         let language = try Widget1.Option.language.value(in: options)
         let data = try ChapterData(
@@ -167,7 +167,7 @@ final class WidgetService {
     }
 
     /// `UpdateProgress`: store the progress, then the (debounced) progress rule.
-    package func updateProgress(_ progress: Int32) throws {
+    func updateProgress(_ progress: Int32) throws {
         let valid = try ChapterData.validProgress(Int(progress))
         guard let stored else {
             throw ComicError(.noCurrentChapter, "no chapter is stored yet: call UpdateChapter first")

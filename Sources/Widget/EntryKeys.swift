@@ -68,7 +68,7 @@ struct EntryKey: Sendable {
     /// The `Widget1` property publishing it, if any.
     let propertyName: String?
     let variant: @Sendable (ChapterEntry) -> Variant
-    package let json: @Sendable (ChapterEntry) -> JSONValue
+    let json: @Sendable (ChapterEntry) -> JSONValue
     let read: (@Sendable (inout ChapterEntry, [String: Variant]) throws(DBusError) -> Void)?
     let differs: @Sendable (ChapterEntry, ChapterEntry) -> Bool
     let bind: (@Sendable (@escaping () -> ChapterEntry) -> Property<Widget1>)?

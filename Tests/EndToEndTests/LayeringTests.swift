@@ -6,10 +6,21 @@ import TestingTraits
 
 /// The desktop targets' layering (README "How it is built"), read from the manifest as SwiftPM
 /// evaluates it: the long-running processes (and the doctor, which only reads) never link the site
-/// code or HTTP, and only the recorder does.
+/// code or HTTP, and only the recorder does. And the tests' own layering: each test target tests
+/// one target, reaching its internals with `@testable import` and no higher layer's.
 @Suite(.timeLimit(.minutes(1)), .offThePool) struct LayeringTests {
+    /// The manifest's targets: each one's type ("regular", "test", "executable", "system", …) and
+    /// dependencies within the package, as declared and transitively.
+    struct Manifest {
+        var types: [String: String] = [:]
+        var direct: [String: [String]] = [:]
+        var closures: [String: Set<String>] = [:]
+    }
+
     /// Each target's dependencies within the package, transitively.
-    static func closures() throws -> [String: Set<String>] {
+    static func closures() throws -> [String: Set<String>] { try manifest().closures }
+
+    static func manifest() throws -> Manifest {
         // A scratch path of its own: `swift test` holds the lock of the package's own.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -19,8 +30,10 @@ import TestingTraits
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let targets = try #require(manifest["targets"] as? [[String: Any]])
         var direct: [String: [String]] = [:]
+        var types: [String: String] = [:]
         for target in targets {
             let name = try #require(target["name"] as? String)
+            types[name] = target["type"] as? String
             let dependencies = target["dependencies"] as? [[String: Any]] ?? []
             // {"byName": [name, condition]} or {"target": [name, condition]}; other packages' products,
             // {"product": [name, package, ...]}, as "product:<name>".
@@ -32,11 +45,11 @@ import TestingTraits
         func closure(_ name: String, _ seen: inout Set<String>) {
             for dependency in direct[name] ?? [] where seen.insert(dependency).inserted { closure(dependency, &seen) }
         }
-        return direct.keys.reduce(into: [:]) { all, name in
+        return Manifest(types: types, direct: direct, closures: direct.keys.reduce(into: [:]) { all, name in
             var seen = Set<String>()
             closure(name, &seen)
             all[name] = seen
-        }
+        })
     }
 
     @Test func onlyTheRecorderLinksTheSite() throws {
@@ -70,5 +83,71 @@ import TestingTraits
         #expect(host.isDisjoint(with: notHosts), "dbmultiverse-browser-host links \(host.intersection(notHosts).sorted())")
         // The check sees products: the command line does link the parser.
         #expect(closures["dbmultiverse"]?.contains("product:ArgumentParser") == true)
+    }
+
+    /// The libraries only tests use: fixtures, stand-ins and helpers, no code under test.
+    static let supportLibraries: Set = ["DBusTestSupport", "TestingTraits", "SiteTestSupport", "BrowserHistoryFixtures", "DesktopTestSupport"]
+
+    /// The suites that run the built products, the package and the real desktops: above every layer.
+    static let endToEnd = "EndToEndTests"
+
+    /// What test target `test` may import or depend on: its subject (`<Target>Tests` tests
+    /// `<Target>`), the targets its subject depends on, and the support libraries; the desktop
+    /// layer's (which runs the service and notifier in-process) only for the targets above Widget.
+    static func allowed(_ test: String, in manifest: Manifest) -> (subject: String, lower: Set<String>)? {
+        guard test.hasSuffix("Tests"), test != endToEnd else { return nil }
+        let subject = String(test.dropLast("Tests".count))
+        guard manifest.types[subject] != nil else { return nil }
+        let lower = (manifest.closures[subject] ?? []).filter { manifest.types[$0] != nil }
+        var support = supportLibraries
+        if !lower.contains("Widget") { support.remove("DesktopTestSupport") }
+        return (subject, lower.union(support))
+    }
+
+    /// Each test target depends only on its subject, what its subject links and support libraries
+    /// (DesktopTestSupport only above Widget): no test of a lower layer pulls in a higher one
+    /// (ComicDomainTests never Widget).
+    @Test func eachTestTargetDependsOnlyOnItsSubjectAndBelow() throws {
+        let manifest = try Self.manifest()
+        let tests = manifest.types.filter { $0.value == "test" }.keys.sorted()
+        #expect(tests.contains(Self.endToEnd) && tests.count >= 13, "\(tests)")
+        for test in tests where test != Self.endToEnd {
+            let (subject, lower) = try #require(Self.allowed(test, in: manifest), "\(test) names no target of the package")
+            // As declared: what the support libraries link is theirs (the in-process service and notifier).
+            let declared = Set(try #require(manifest.direct[test])).filter { manifest.types[$0] != nil && $0 != subject }
+            #expect(declared.isSubset(of: lower), "\(test) depends on \(declared.subtracting(lower).sorted()), above \(subject)")
+        }
+    }
+
+    /// In each test target's sources: `@testable import` only of its subject or what its subject
+    /// depends on, and no import of a target outside its subject, what it links and the support
+    /// libraries. EndToEndTests, above all layers, may import any.
+    @Test func eachTestTargetImportsOnlyItsSubjectAndBelow() throws {
+        let manifest = try Self.manifest()
+        let folder = repositoryRoot.appendingPathComponent("Tests")
+        var checked = 0, problems: [String] = []
+        for test in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        where manifest.types[test] == "test" && test != Self.endToEnd {
+            let (subject, lower) = try #require(Self.allowed(test, in: manifest), "\(test) names no target of the package")
+            let files = try FileManager.default.subpathsOfDirectory(atPath: folder.appendingPathComponent(test).path).filter { $0.hasSuffix(".swift") }
+            for file in files.sorted() {
+                let text = try String(contentsOf: folder.appendingPathComponent(test).appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    let words = line.split(separator: " ").map(String.init)
+                    guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
+                          words[..<at].allSatisfy({ ["@testable", "internal", "package", "public", "private"].contains($0) }) else { continue }
+                    let module = words[at + 1]
+                    guard manifest.types[module] != nil, module != subject else { continue } // Foundation, Testing, Logging, …
+                    checked += 1
+                    if words.contains("@testable") && !lower.subtracting(Self.supportLibraries).contains(module) {
+                        problems.append("\(test)/\(file): @testable import \(module), not \(subject) or below it")
+                    } else if !lower.contains(module) {
+                        problems.append("\(test)/\(file): import \(module), above \(subject)")
+                    }
+                }
+            }
+        }
+        #expect(checked >= 50, "only \(checked) imports of the package's targets read under \(folder.path)")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 }

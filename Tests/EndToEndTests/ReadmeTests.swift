@@ -67,7 +67,7 @@ struct ReadmeTests {
     static let runElsewhere: [String: (file: String, runs: String)] = [
         "make deb": ("Makefile", "deb-test: deb"), // make deb-test (scripts/deb-test.sh) builds the package first
         "sudo apt install ./dist/dbmultiverse_\(ProjectInfo.version)_amd64.deb": ("scripts/deb-test.sh", "apt-get install"),
-        "make run": ("Tests/DesktopTests/RunServiceScriptTests.swift", "scripts/run-service.sh"),
+        "make run": ("Tests/EndToEndTests/RunServiceScriptTests.swift", "scripts/run-service.sh"),
         "make test": (".ci/run", "make test"),
     ]
     /// The `dbmultiverse` commands this suite runs.

@@ -6,7 +6,7 @@ internal import Widget
 /// The notification for a chapter change, as docs/notifications.md has it.
 enum ChapterNotification {
     static let appName = "DBMultiverse"
-    package static let appIcon = WidgetBus.iconName
+    static let appIcon = WidgetBus.iconName
     static let desktopEntry = "com.nobadi.DBMultiverse"
     static let category = "x-dbmultiverse.chapter.changed"
     /// Normal urgency (0 low, 1 normal, 2 critical).

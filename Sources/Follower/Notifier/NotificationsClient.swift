@@ -111,7 +111,7 @@ final class NotificationsClient {
 
     /// `Notify`: shows (or replaces) a notification; completes with its id.
     @discardableResult
-    package func notify(
+    func notify(
         _ request: NotificationRequest, timeout: Duration = .seconds(25),
         completion: @escaping (Result<UInt32, DBusError>) -> Void
     ) -> Connection.PendingCall {
@@ -120,7 +120,7 @@ final class NotificationsClient {
 
     /// `GetCapabilities`: `actions`, `body`, `body-markup`, `icon-static`, `persistence`, …
     @discardableResult
-    package func getCapabilities(
+    func getCapabilities(
         timeout: Duration = .seconds(25), completion: @escaping (Result<[String], DBusError>) -> Void
     ) -> Connection.PendingCall {
         connection.call(Notifications.getCapabilities.call(on: Notifications.object), timeout: timeout, completion: completion)
@@ -129,7 +129,7 @@ final class NotificationsClient {
     /// `CloseNotification`: takes the notification `id` down (the server then emits
     /// `NotificationClosed` with reason 3).
     @discardableResult
-    package func closeNotification(
+    func closeNotification(
         _ id: UInt32, timeout: Duration = .seconds(25), completion: @escaping (Result<Void, DBusError>) -> Void
     ) -> Connection.PendingCall {
         connection.call(Notifications.closeNotification.call(on: Notifications.object, id), timeout: timeout, completion: completion)

@@ -73,7 +73,7 @@ struct ServedMenu: Sendable, Equatable {
 
     /// `GetProperty`: one property of one item; an unknown id or a property the item does not
     /// have is `InvalidArgs` (the protocol sends no default values).
-    package func property(_ name: String, of id: Int32) throws(DBusError) -> Variant {
+    func property(_ name: String, of id: Int32) throws(DBusError) -> Variant {
         guard let properties = properties(of: id) else { throw Self.unknown(id) }
         guard let value = properties[name] else {
             throw DBusError.invalidArgs("menu item \(id) has no property '\(name)' (it has its default value)")

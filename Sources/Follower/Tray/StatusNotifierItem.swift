@@ -84,7 +84,7 @@ struct ToolTip: DBusStructure, Equatable {
     var iconName: String
     var iconPixmaps: [IconPixmap]
     var title: String
-    package var text: String
+    var text: String
 
     init(iconName: String, iconPixmaps: [IconPixmap], title: String, text: String) {
         self.iconName = iconName

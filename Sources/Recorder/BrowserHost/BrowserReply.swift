@@ -8,7 +8,7 @@ enum BrowserReply: Sendable, Equatable {
     /// Nothing was stored: `{"ok":false,"error":"…"}`.
     case refused(BrowserHostError)
 
-    package var json: JSONValue {
+    var json: JSONValue {
         switch self {
         case .stored(let position):
             .object([
@@ -25,5 +25,5 @@ enum BrowserReply: Sendable, Equatable {
     }
 
     /// The reply as a framed message.
-    package var frame: [UInt8] { NativeMessageFraming.frame(json.serialized()) }
+    var frame: [UInt8] { NativeMessageFraming.frame(json.serialized()) }
 }
