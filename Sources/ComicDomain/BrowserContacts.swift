@@ -21,7 +21,7 @@ public struct BrowserContacts: Sendable, Equatable {
         /// `chromium`, `chrome`, `brave`, `vivaldi-bin`, `msedge`…), "" when unknown.
         public var browser: String
 
-        public init(at: Int64, browser: String) {
+        init(at: Int64, browser: String) {
             self.at = at
             self.browser = browser
         }
@@ -30,7 +30,7 @@ public struct BrowserContacts: Sendable, Equatable {
     public private(set) var contacts: [Family: Contact]
 
     /// The file's size limit: two small records.
-    public static let maxFileBytes = 4096
+    static let maxFileBytes = 4096
     /// The longest browser name kept (an executable's file name).
     static let maxBrowserNameBytes = 64
 
@@ -44,7 +44,7 @@ public struct BrowserContacts: Sendable, Equatable {
     }
 
     /// Decodes the file; see the type's format.
-    public static func decode(_ bytes: [UInt8]) throws(ComicError) -> BrowserContacts {
+    static func decode(_ bytes: [UInt8]) throws(ComicError) -> BrowserContacts {
         let reader = try JSONObjectReader(bytes: bytes, limit: maxFileBytes)
         var contacts: [Family: Contact] = [:]
         for family in Family.allCases {

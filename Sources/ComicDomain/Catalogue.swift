@@ -39,7 +39,7 @@ public struct Catalogue: Sendable, Equatable {
         }
 
         /// Whether `page` is one of this chapter's pages.
-        public func contains(page: Int) -> Bool { (startPage...endPage).contains(page) }
+        func contains(page: Int) -> Bool { (startPage...endPage).contains(page) }
 
         /// How far into the chapter `page` is, in percent (the iOS app's formula):
         /// (page − start + 1) × 100 ÷ (end − start + 1), clamped to 0…100.
@@ -68,7 +68,7 @@ public struct Catalogue: Sendable, Equatable {
     /// The longest URL or validator kept.
     public static let maxURLBytes = 2048
     /// The most chapters a catalogue holds (the real one has about a hundred).
-    public static let maxChapters = 5000
+    static let maxChapters = 5000
 
     public let language: SiteLanguage
     /// In the site's order: the main story, then the specials.
@@ -127,7 +127,7 @@ public struct Catalogue: Sendable, Equatable {
     /// specials included; pages past every chapter's range count as the main story's, published
     /// since the chapter list was read). 0 when the reader is at or past the latest page, as after
     /// a site rollback: never negative.
-    public func mainStoryPages(after page: Int) -> Int {
+    func mainStoryPages(after page: Int) -> Int {
         guard page < latestPage else { return 0 }
         let unread = (page + 1)...latestPage
         var specialPages = 0
@@ -146,7 +146,7 @@ public struct Catalogue: Sendable, Equatable {
 
     /// The first main-story page after `page` up to `latestPage` (pages a special holds skipped),
     /// nil when there is none: what "Read now" and "Read new pages" open (docs/notifications.md).
-    public func firstMainStoryPage(after page: Int) -> Int? {
+    func firstMainStoryPage(after page: Int) -> Int? {
         var candidate = page + 1
         // Specials in page order: one may start where another ends, so a candidate is moved past
         // each range that holds it.
@@ -158,7 +158,7 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// The name of main-story chapter `number`, when the catalogue has it.
-    public func mainStoryName(of number: Int) -> String? {
+    func mainStoryName(of number: Int) -> String? {
         chapters.first { $0.universe == nil && $0.number == number }?.name
     }
 

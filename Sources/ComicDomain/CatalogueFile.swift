@@ -16,7 +16,7 @@ extension Catalogue {
     public static func fileName(for language: SiteLanguage) -> String { "chapters-\(language.code).json" }
 
     /// The largest catalogue file read (the real comic's is about 20 KiB).
-    public static let maxFileBytes = 1024 * 1024
+    static let maxFileBytes = 1024 * 1024
 
     /// Compact JSON, keys in a stable order; `decode(encodeJSON(), language:) == self`.
     public func encodeJSON() -> [UInt8] {
@@ -47,7 +47,7 @@ extension Catalogue {
     /// Decodes the file of `language`.
     /// - Throws: `storageFailed` (content, shape, types, another language) or the kind of an
     ///   out-of-range value, with a message naming the chapter.
-    public static func decode(_ bytes: [UInt8], language: SiteLanguage) throws(ComicError) -> Catalogue {
+    static func decode(_ bytes: [UInt8], language: SiteLanguage) throws(ComicError) -> Catalogue {
         let reader = try JSONObjectReader(bytes: bytes, limit: maxFileBytes)
         let code = try reader.string("language")
         guard code == language.code else {

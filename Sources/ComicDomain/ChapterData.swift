@@ -71,7 +71,7 @@ public struct ChapterData: Sendable, Equatable {
 
     /// The same chapter (name, cover, universe) read further: another progress, page and language.
     /// - Throws: `invalidProgress` or `invalidOption` for a value out of range.
-    public func updatingPosition(progress: Int, page: Int, language: String) throws(ComicError) -> ChapterData {
+    func updatingPosition(progress: Int, page: Int, language: String) throws(ComicError) -> ChapterData {
         try ChapterData(
             validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
             page: page, language: language, universe: universe)
@@ -89,7 +89,7 @@ public struct ChapterData: Sendable, Equatable {
     /// `page`/`language` is absent. Integers must be plain JSON integers (no fraction, no
     /// exponent). Content problems throw `storageFailed`; values out of range throw the kind of
     /// that value (`invalidChapter`, `invalidName`, `invalidProgress`, `invalidOption`).
-    public static func decode(_ bytes: [UInt8]) throws(ComicError) -> ChapterData {
+    static func decode(_ bytes: [UInt8]) throws(ComicError) -> ChapterData {
         let reader = try JSONObjectReader(bytes: bytes)
         let number = try reader.integer("number", in: Limits.chapters, outOfRange: chapterOutOfRange)
         // Validated here, not only in the initializer, so errors come in the contract's order.
@@ -122,7 +122,7 @@ public struct ChapterData: Sendable, Equatable {
     // MARK: Validation shared with the D-Bus layer's argument checks.
 
     /// - Throws: `invalidChapter` unless `number` is in `Limits.chapters`.
-    public static func validChapter(_ number: Int) throws(ComicError) -> Int {
+    static func validChapter(_ number: Int) throws(ComicError) -> Int {
         guard Limits.chapters.contains(number) else { throw chapterOutOfRange(String(number)) }
         return number
     }
@@ -135,7 +135,7 @@ public struct ChapterData: Sendable, Equatable {
 
     /// A universe as written (0 for the main story) as stored: nil for the main story.
     /// - Throws: `invalidOption` outside `Limits.universes`.
-    public static func validUniverse(_ universe: Int?) throws(ComicError) -> Int? {
+    static func validUniverse(_ universe: Int?) throws(ComicError) -> Int? {
         guard let universe else { return nil }
         guard Limits.universes.contains(universe) else { throw universeOutOfRange(String(universe)) }
         return universe == 0 ? nil : universe
@@ -145,7 +145,7 @@ public struct ChapterData: Sendable, Equatable {
     /// (`Limits.nameLength`), Unicode scalars (`Limits.maxNameScalars`) and UTF-8 bytes
     /// (`Limits.maxNameBytes`), the cheap counts first.
     /// - Throws: `invalidName` when blank, too long, or containing NUL (D-Bus cannot carry it).
-    public static func validName(_ name: String) throws(ComicError) -> String {
+    static func validName(_ name: String) throws(ComicError) -> String {
         let trimmed = trimmed(name)
         let bytes = trimmed.utf8.count
         guard bytes <= Limits.maxNameBytes else {

@@ -38,7 +38,7 @@ public struct ChapterEntry: Sendable, Equatable {
     public var nextChapterName: String
 
     /// The name the placeholder shows: the title of chapter 1.
-    public static let placeholderName = "A Really Strange Tournament!"
+    static let placeholderName = "A Really Strange Tournament!"
 
     /// An entry from its fields, e.g. as received over D-Bus.
     public init(

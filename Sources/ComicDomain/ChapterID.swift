@@ -8,7 +8,7 @@ public struct ChapterID: Sendable, Hashable, CustomStringConvertible {
     public let number: Int
 
     /// Chapter `number` of `universe` (nil or 0: the main story).
-    public init(_ number: Int, universe: Int? = nil) {
+    init(_ number: Int, universe: Int? = nil) {
         self.number = number
         self.universe = universe ?? 0
     }
@@ -46,5 +46,5 @@ extension SyncState {
     public var chapterID: ChapterID { ChapterID(chapter, universe: universe) }
 
     /// Whether `other` shows the same chapter; false when `other` is nil.
-    public func isSameChapter(as other: SyncState?) -> Bool { other?.chapterID == chapterID }
+    func isSameChapter(as other: SyncState?) -> Bool { other?.chapterID == chapterID }
 }

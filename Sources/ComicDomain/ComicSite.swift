@@ -2,9 +2,9 @@
 /// override, which replaces it everywhere.
 public enum ComicSite {
     /// The site's base address.
-    public static let base = SiteOrigin.site.url
+    static let base = SiteOrigin.site.url
     /// The language used when none (or an invalid one) is known.
-    public static let defaultLanguage = "en"
+    static let defaultLanguage = "en"
 
     /// `…/<language>/page-<page>.html` when `page` is known (and in `Limits.pages`), else the
     /// chapter list `…/<language>/chapters.html?comic=page&chaptersmode=1`, on `origin`.

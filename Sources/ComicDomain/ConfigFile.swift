@@ -11,17 +11,17 @@ public struct ConfigFile: Sendable, Equatable {
     /// The file's name inside `dbmultiverse/`.
     public static let fileName = "config"
     /// The largest file read; anything longer is ignored as not a settings file.
-    public static let maxBytes = 16 * 1024
+    static let maxBytes = 16 * 1024
 
     /// The settings, trimmed of whitespace at both ends; keys as written.
-    public let values: [String: String]
+    let values: [String: String]
     /// The desktop session's language as a site language (`SiteLanguage.desktop(environment:)`):
     /// the reader's language when neither a chapter nor the file names one. English for a file
     /// read without an environment.
-    public var desktopLanguage: SiteLanguage = .english
+    var desktopLanguage: SiteLanguage = .english
 
     /// Settings from `text` (see the type's format).
-    public init(text: String) {
+    init(text: String) {
         var values: [String: String] = [:]
         for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             let line = trimmedWhitespace(rawLine)

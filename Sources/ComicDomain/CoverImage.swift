@@ -3,9 +3,9 @@ internal import Glibc
 /// The checks a cover image passes before it is stored.
 public enum CoverImage {
     /// The JPEG start-of-image marker followed by the start of the next marker.
-    public static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF]
+    static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF]
     /// The PNG file signature.
-    public static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Accepts JPEG or PNG bytes (by magic number) of at most `Limits.maxCoverBytes`, whose
     /// header states no side over `Limits.maxCoverSide` pixels.
@@ -35,7 +35,7 @@ public enum CoverImage {
 
     /// The width and height a PNG's IHDR or a JPEG's first SOF marker states, read from the
     /// header without decoding; nil when the bytes state none.
-    public static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         func big16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
         func big32(_ at: Int) -> Int { big16(at) << 16 | big16(at + 2) }
         if bytes.starts(with: pngSignature) {

@@ -12,12 +12,12 @@ public struct DataFolder: Sendable, Equatable {
     /// The current chapter's cover (JPEG or PNG, whatever the extension says).
     public static let coverImageFile = "chapterCoverImage.jpg"
     /// The last state a reload was signalled for.
-    public static let syncStateFile = "widgetSyncState.json"
+    static let syncStateFile = "widgetSyncState.json"
 
     /// The site code's politeness state (last requests, Retry-After deadlines, the feed's validators).
     public static let siteRequestsFile = "siteRequests.json"
     /// The latest page the notifier has announced or seen caught up (`PageAnnouncements`).
-    public static let announcedPagesFile = "announcedPages.json"
+    static let announcedPagesFile = "announcedPages.json"
     /// When the browser extension last started its host, per browser family (`BrowserContacts`).
     public static let browserContactsFile = "browserContacts.json"
 
@@ -72,7 +72,7 @@ public struct DataFolder: Sendable, Equatable {
     /// Full path of `chapterCoverImage.jpg`.
     public var coverImagePath: String { path + "/" + Self.coverImageFile }
     /// Full path of `widgetSyncState.json`.
-    public var syncStatePath: String { path + "/" + Self.syncStateFile }
+    var syncStatePath: String { path + "/" + Self.syncStateFile }
 
     // MARK: Folder
 
@@ -304,7 +304,7 @@ public struct DataFolder: Sendable, Equatable {
 
     /// Removes `chapterCoverImage.jpg`; missing is fine.
     /// - Throws: `storageFailed`.
-    public func removeCover() throws(ComicError) {
+    func removeCover() throws(ComicError) {
         try AtomicFile.remove(Self.coverImageFile, in: path)
     }
 

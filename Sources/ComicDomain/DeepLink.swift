@@ -12,7 +12,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The URL scheme.
     public static let scheme = "dbmultiverse"
     /// The only host.
-    public static let host = "chapter"
+    static let host = "chapter"
 
     /// The chapter the link opens.
     public let chapter: Int
@@ -30,7 +30,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     /// Parses `text` (see the type's grammar).
     /// - Throws: `invalidDeepLink` quoting the link and saying what is wrong.
-    public init(parsing text: String) throws(ComicError) {
+    init(parsing text: String) throws(ComicError) {
         switch Self.parse(text) {
         case .success(let link): self = link
         case .failure(let failure): throw failure.error
@@ -42,7 +42,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// What is wrong with a rejected link, for callers that branch on it.
-    public enum Problem: Sendable, Equatable {
+    enum Problem: Sendable, Equatable {
         /// The text is empty.
         case empty
         /// The scheme is not `dbmultiverse`.
@@ -58,18 +58,18 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// A rejected link: the problem, and the `invalidDeepLink` error that explains it.
-    public struct Failure: Error, Sendable, Equatable {
+    struct Failure: Error, Sendable, Equatable {
         /// What is wrong.
-        public let problem: Problem
+        let problem: Problem
         /// `invalidDeepLink`, with a message quoting the link.
-        public let error: ComicError
+        let error: ComicError
     }
 
     /// `dbmultiverse://chapter/<chapter>`, unvalidated.
-    static func uri(chapter: Int) -> String { "\(scheme)://\(host)/\(chapter)" }
+    public static func uri(chapter: Int) -> String { "\(scheme)://\(host)/\(chapter)" }
 
     /// Parses `text` without throwing.
-    public static func parse(_ text: String) -> Result<DeepLink, Failure> {
+    static func parse(_ text: String) -> Result<DeepLink, Failure> {
         parseLink(text, hosts: [host]).map { DeepLink(validChapter: $0.number) }
     }
 
@@ -205,7 +205,7 @@ public enum ComicLink: Sendable, Hashable, CustomStringConvertible {
     case page(Int)
 
     /// The host of page links.
-    public static let pageHost = "page"
+    static let pageHost = "page"
 
     /// `dbmultiverse://page/<page>`, unvalidated.
     public static func uri(page: Int) -> String { "\(DeepLink.scheme)://\(pageHost)/\(page)" }

@@ -1,11 +1,11 @@
 extension SiteLanguage {
     /// The variables that name the session's language, in the order gettext reads them.
-    public static let localeVariables = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+    static let localeVariables = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
 
     /// The site language of the desktop session: the first of LANGUAGE (the first of its colon
     /// list), LC_ALL, LC_MESSAGES and LANG that is set, mapped to the site's code
     /// (`SiteLanguage(locale:)`); English when none is set or the site lacks the language.
-    public static func desktop(environment: [String: String]) -> SiteLanguage {
+    static func desktop(environment: [String: String]) -> SiteLanguage {
         for variable in localeVariables {
             guard let value = environment[variable] else { continue }
             let first = value.split(separator: ":", omittingEmptySubsequences: true).first.map(String.init) ?? ""
@@ -26,7 +26,7 @@ extension SiteLanguage {
     /// other `pt_*` → `pt`, `es_CO` → `es_CO`, other `es_*` → `es`, `ja` → `jp`, `zh_CN` → `cn`,
     /// `ko` → `kr_KR`, `ca` → `ct_CT`, `el` → `gr_GR`, `gl` → `ga_ES`, `eu` → `eu_EH`, `hu` →
     /// `hu_HU`…). Nil for `C`, `POSIX` and languages the site does not have.
-    public init?(locale: String) {
+    init?(locale: String) {
         let name = locale.prefix { $0 != "." && $0 != "@" }
         let parts = name.split(separator: "_", maxSplits: 1)
         guard let language = parts.first.map(String.init), !language.isEmpty,

@@ -10,19 +10,19 @@ public enum Limits {
     /// Largest chapter name in Unicode scalars and in UTF-8 bytes (after trimming): one character
     /// can hold any number of combining marks, so the character count alone bounds nothing.
     /// Escaped as JSON (at most 6 bytes a scalar) a name stays far below `maxChapterFileBytes`.
-    public static let maxNameScalars = 1024
-    public static let maxNameBytes = 4096
+    static let maxNameScalars = 1024
+    static let maxNameBytes = 4096
     /// Page numbers on the comic's site.
     public static let pages: ClosedRange<Int> = 1...99999
     /// Universes as written in storage and on the bus: 0 is the main story, others a special.
-    public static let universes: ClosedRange<Int> = 0...99999
+    static let universes: ClosedRange<Int> = 0...99999
     /// Largest `currentChapterData.json` / `widgetSyncState.json` that is read.
-    public static let maxChapterFileBytes = 64 * 1024
+    static let maxChapterFileBytes = 64 * 1024
     /// Largest cover image that is stored or served.
     public static let maxCoverBytes = 8 * 1024 * 1024
     /// Longest side of a cover, in pixels, as its header states it (PNG IHDR, JPEG SOF): a small
     /// file can declare a huge image, whose decoding would stall the tray's loop for seconds.
-    public static let maxCoverSide = 4096
+    static let maxCoverSide = 4096
 
     /// "1…99999" — how ranges are written in messages.
     static func describe(_ range: ClosedRange<Int>) -> String {

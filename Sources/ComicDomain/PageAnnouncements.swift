@@ -28,7 +28,7 @@ public struct PageAnnouncements: Sendable, Equatable {
     public private(set) var latestPage: Int
 
     /// The file's size limit: it holds one number.
-    public static let maxFileBytes = 4096
+    static let maxFileBytes = 4096
 
     public init(latestPage: Int = 0) {
         self.latestPage = latestPage
@@ -48,7 +48,7 @@ public struct PageAnnouncements: Sendable, Equatable {
 
     /// Decodes the file; unknown keys are ignored.
     /// - Throws: `storageFailed` for content problems, `invalidPage` for a page out of `Limits.pages`.
-    public static func decode(_ bytes: [UInt8]) throws(ComicError) -> PageAnnouncements {
+    static func decode(_ bytes: [UInt8]) throws(ComicError) -> PageAnnouncements {
         let reader = try JSONObjectReader(bytes: bytes, limit: maxFileBytes)
         let page = try reader.integer("latestPage", in: Limits.pages) { written in
             ComicError(.invalidPage, "latest page \(shortened(written)) is out of range \(Limits.describe(Limits.pages))")

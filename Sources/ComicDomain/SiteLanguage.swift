@@ -30,7 +30,7 @@ public struct SiteLanguage: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// The language with this code, or nil when the site has none.
-    public init?(code: String) {
+    init?(code: String) {
         guard Self.codes.contains(code) else { return nil }
         self.code = code
     }

@@ -98,7 +98,7 @@ public struct SiteOrigin: Sendable, Hashable, CustomStringConvertible {
     /// Parses an origin: `http` or `https`, a host of letters, digits, `-` and `.` (or an IPv4
     /// address), an optional port 1…65535, and at most a trailing `/`.
     /// - Throws: `invalidOption`, quoting the text.
-    public init(parsing text: String) throws(ComicError) {
+    init(parsing text: String) throws(ComicError) {
         func reject(_ why: String) -> ComicError {
             ComicError(.invalidOption, "invalid site URL \(quotedForMessage(text)): \(why); expected http(s)://host[:port]")
         }

@@ -5,9 +5,9 @@ public struct ReloadReason: RawRepresentable, Sendable, Hashable, CaseIterable, 
     public init(rawValue: String) { self.rawValue = rawValue }
 
     public static let chapterChange = ReloadReason(rawValue: "chapter-change")
-    public static let progressChange = ReloadReason(rawValue: "progress-change")
-    public static let requested = ReloadReason(rawValue: "requested")
-    public static let periodic = ReloadReason(rawValue: "periodic")
+    static let progressChange = ReloadReason(rawValue: "progress-change")
+    static let requested = ReloadReason(rawValue: "requested")
+    static let periodic = ReloadReason(rawValue: "periodic")
     /// The catalogue's latest page grew (docs/notifications.md): new pages were published.
     public static let pagesPublished = ReloadReason(rawValue: "pages-published")
 
@@ -26,7 +26,7 @@ public struct Reload: Sendable, Equatable {
     public var state: SyncState?
 
     /// A reload of `state` for `reason`.
-    public init(reason: ReloadReason, state: SyncState?) {
+    init(reason: ReloadReason, state: SyncState?) {
         self.reason = reason
         self.state = state
     }
@@ -41,21 +41,21 @@ public struct Reload: Sendable, Equatable {
 /// debounce (a reload always carries the latest state).
 public struct SyncEngine: Sendable {
     /// How long progress changes are debounced; each change restarts the wait.
-    public static let debounce: Duration = .seconds(2)
+    static let debounce: Duration = .seconds(2)
     /// The fallback refresh after the last reload (the timeline's `.after(1 hour)`).
     public static let periodicInterval: Duration = .seconds(3600)
     /// The progress movement, in points, that deserves a reload (reaching 100 always does).
-    public static let progressThreshold = 5
+    static let progressThreshold = 5
 
     /// The state of the last reload (as in `widgetSyncState.json`); nil when nothing is synced
     /// or the last reload showed the placeholder.
-    public private(set) var lastSynced: SyncState?
+    private(set) var lastSynced: SyncState?
     /// The state in storage, as last reported; nil when there is no current chapter.
-    public private(set) var current: SyncState?
+    private(set) var current: SyncState?
     /// When the pending progress debounce ends, if one is pending.
-    public private(set) var debounceDeadline: MonotonicInstant?
+    private(set) var debounceDeadline: MonotonicInstant?
     /// When the hourly reload is due.
-    public private(set) var periodicDeadline: MonotonicInstant
+    private(set) var periodicDeadline: MonotonicInstant
 
     /// An engine that last synced `lastSynced` (read from `widgetSyncState.json`, nil when
     /// missing or invalid). The hourly deadline is armed at `now` + 1 h; call `start` next.
@@ -135,7 +135,7 @@ public struct SyncEngine: Sendable {
     /// debounce. When a chapter was synced, the widget must fall back to the placeholder: returns
     /// a `chapter-change` reload with a nil state (the caller removes `widgetSyncState.json`);
     /// otherwise nothing.
-    public mutating func chapterCleared(now: MonotonicInstant) -> Reload? {
+    mutating func chapterCleared(now: MonotonicInstant) -> Reload? {
         current = nil
         debounceDeadline = nil
         guard lastSynced != nil else { return nil }

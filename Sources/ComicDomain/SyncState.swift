@@ -28,7 +28,7 @@ public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible 
     public var latestPage: LatestPage?
 
     /// A state; not validated (the engine only compares states).
-    public init(chapter: Int, progress: Int, universe: Int = 0, latestPage: LatestPage? = nil) {
+    init(chapter: Int, progress: Int, universe: Int = 0, latestPage: LatestPage? = nil) {
         self.chapter = chapter
         self.progress = progress
         self.universe = universe
@@ -40,7 +40,7 @@ public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible 
     /// - Throws: `storageFailed` for content problems (also a `latestPage` without a valid
     ///   `language`), `invalidChapter` / `invalidProgress` / `invalidPage` / `invalidOption` for
     ///   values out of `Limits`.
-    public static func decode(_ bytes: [UInt8]) throws(ComicError) -> SyncState {
+    static func decode(_ bytes: [UInt8]) throws(ComicError) -> SyncState {
         let reader = try JSONObjectReader(bytes: bytes)
         let chapter = try reader.integer("chapter", in: Limits.chapters) { written in
             ComicError(.invalidChapter, "chapter \(shortened(written)) is out of range \(Limits.describe(Limits.chapters))")

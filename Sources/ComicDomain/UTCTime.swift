@@ -1,6 +1,6 @@
 /// A moment written as `2026-11-20 21:14 UTC` (ISO 8601's date and time, to the minute).
 public struct UTCTime: Sendable, Equatable, CustomStringConvertible {
-    public let year: Int64, month: Int, day: Int, hour: Int, minute: Int
+    let year: Int64, month: Int, day: Int, hour: Int, minute: Int
 
     /// The moment `unixSeconds` after 1970-01-01 00:00 UTC (negative before), in the proleptic
     /// Gregorian calendar.

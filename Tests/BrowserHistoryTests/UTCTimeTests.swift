@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 /// When a page was read, as the command prints it.

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 /// `browserContacts.json` (the browser host's record of each family's last visit, read by

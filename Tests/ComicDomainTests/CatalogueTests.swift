@@ -1,5 +1,5 @@
 import Glibc
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 @Suite("Catalogue", .timeLimit(.minutes(1)))

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 @Suite("Chapter data and sync state files", .timeLimit(.minutes(1)))

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 @Suite("Deep links", .timeLimit(.minutes(1)))

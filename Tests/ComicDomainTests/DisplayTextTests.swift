@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 /// `displayLine`, the one sanitiser of text output (issue 30, defects 2 and 3: names and files

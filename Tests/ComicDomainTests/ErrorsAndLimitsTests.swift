@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 @Suite("Errors, limits, widget family and kind", .timeLimit(.minutes(1)))

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 /// The reader's language, one rule for the service, the tray, the opener and the site commands.

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 @Suite("Site languages, origins and page URLs", .timeLimit(.minutes(1)))

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Testing
 
 /// A fake monotonic time line: `at(seconds)` is that many seconds after an arbitrary origin.

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
 @testable import Recorder

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport

@@ -1,5 +1,5 @@
 import DesktopTestSupport
-import ComicDomain
+@testable import ComicDomain
 @testable import Recorder
 import Foundation
 import Glibc

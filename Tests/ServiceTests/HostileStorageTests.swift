@@ -1,5 +1,5 @@
 @testable import Service
-import ComicDomain
+@testable import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport

@@ -1,4 +1,4 @@
-import ComicDomain
+@testable import ComicDomain
 import Foundation
 @testable import Site
 import SiteTestSupport
