@@ -132,35 +132,41 @@ let package = Package(
         // toolchain clang's DWARF 5.
         .target(name: "CImageDecoding", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // The widget on the bus, for both sides: Widget1 and org.freedesktop.Application declared
-        // once, the entry's keys (EntryKeys), the typed client, and the shell of a long-running bus
-        // process. Knows nothing of the site.
+        // once, the entry's keys (EntryKeys), the entry's view (EntryView, EntryFormat), the typed
+        // client (WidgetClient), the actions and launch context, the browser extension's ids, and
+        // the shell of a long-running bus process (BusProcess). Knows nothing of the site.
         .target(
             name: "Widget",
             dependencies: ["DBus", "ComicDomain", "EventLoop", "JSON", "Localization", .product(name: "Logging", package: "swift-log")]
         ),
         // The long-running service: publishes the entry, applies the sync rules, opens links
         // (org.freedesktop.Application). Never touches the network: no Site, no HTTP (the
-        // LayeringTests check its dependencies).
+        // LayeringTests check its dependencies). Offers its executable `ServiceMain`, and
+        // `RunningService` with its clock and opener to run it in-process (DesktopTestSupport).
         .target(
             name: "Service",
             dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", .product(name: "Logging", package: "swift-log")]
         ),
         // The follower: the notifier and the tray item, one process following the service over
-        // the bus. No Site either.
+        // the bus. No Site either. Offers `NotifierMain`, the `Notifier` and `TrayItem` with their
+        // events, and the tray's and notifications' D-Bus interfaces (for the doctor, the bench
+        // and the tests' stand-ins).
         .target(
             name: "Follower",
             dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", "CImageDecoding", "Localization", .product(name: "Logging", package: "swift-log")]
         ),
         // The recorder: "the reader is on page N" for the browser host, `update --page` and
         // `import-history`, looked up on the site and stored through the service. The only desktop
-        // target that links Site.
+        // target that links Site. Offers `PageRecorder`, the host's `BrowserHostMain` and its
+        // store (`PageStore`, `RecordingPageStore`).
         .target(
             name: "Recorder",
             dependencies: ["Widget", "DBus", "ComicDomain", "JSON", "Site", .product(name: "Logging", package: "swift-log")]
         ),
         // `dbmultiverse doctor`: one check per piece of an installation (the bus peers, the data
         // folder, the browsers' host manifests, the systemd units, the cards), each with the command
-        // that fixes it. Reads only: no Site, no HTTP (it must not link libcurl code).
+        // that fixes it. Reads only: no Site, no HTTP (it must not link libcurl code). Offers
+        // `Doctor.examine` over `Surroundings` and a `DoctorBus`, and its `DoctorReport`.
         .target(
             name: "Doctor",
             dependencies: ["Widget", "Follower", "DBus", "ComicDomain", "JSON", "Localization"]
