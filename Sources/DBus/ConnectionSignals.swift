@@ -97,12 +97,10 @@ extension Connection {
         return register(Subscription(rule: rule, ownsMatch: true, followed: followed, handler: handler))
     }
 
-    /// Adds a match rule and waits for the bus to confirm it (blocking: for set-up).
-    public func addMatchBlocking(_ rule: MatchRule) throws(DBusError) {
-        _ = try DBusError.check { error -> Bool? in
-            dbus_bus_add_match(raw, rule.description, error)
-            return true
-        }
+    /// Adds a match rule and waits for the bus to confirm it (blocking, at most `timeout`: for set-up).
+    public func addMatchBlocking(_ rule: MatchRule, timeout: Duration = Connection.busCallTimeout) throws(DBusError) {
+        let add = BusDriver.addMatch.call(on: BusDriver.object, rule.description)
+        try add.decodeReply(callBlocking(add.message, timeout: timeout))
     }
 
     private func register(_ subscription: Subscription) -> SignalSubscription {
