@@ -1,7 +1,8 @@
 # Sourced by the real-host checks, which run a real desktop host in a session of their own
 # (scripts/real-hosts/: tray-host-check.sh, gnome-shell-check.sh, plasma-card-check.sh,
-# real-notification-daemon.sh). Each sets its session up with session_start, the one way to do it.
-# They call `skip` (exit 77) when the host can't run.
+# real-notification-daemon.sh, new-pages-session.sh). Each sets its session up with session_start,
+# the one way to do it.
+# A check that passes --user defines `skip` (exit 77: the host cannot run here).
 
 # session_start [--user REASON] PARENT NAME LOG...: the session of a check.
 #   Its folder, $work: a new PARENT/NAME.XXXXXX holding home, runtime (0700), data and bus; the

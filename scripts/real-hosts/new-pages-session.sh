@@ -19,23 +19,11 @@ for command in dunst dunstctl Xvfb dbus-daemon dbus-monitor gdbus; do
     command -v "$command" >/dev/null || { echo "$command is missing (scripts/test/install-deps.sh)" >&2; exit 2; }
 done
 
-work="$(mktemp -d /tmp/dbm-new-pages.XXXXXX)"
-pids=()
-cleanup() {
-    local status=$?
-    exec 3>&- 2>/dev/null || true
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT INT TERM
-
+source "$(dirname "$0")/../lib/desktop-session.sh"
+session_start /tmp dbm-new-pages service notifier dunst
 source "$(dirname "$0")/../lib/bounded-wait.sh"
 source "$(dirname "$0")/../lib/private-bus.sh"
 
-mkdir -p "$work/home" "$work/runtime" "$work/data" "$work/bus"
-chmod 700 "$work/runtime"
 export HOME="$work/home" XDG_RUNTIME_DIR="$work/runtime" XDG_CONFIG_HOME="$work/home/.config"
 export DBMULTIVERSE_DATA_DIR="$work/data" DBMULTIVERSE_BROWSER=none
 
@@ -58,7 +46,6 @@ export DISPLAY=":$display_number"
 wait_for 100 test -S "/tmp/.X11-unix/X$display_number"
 
 start_private_bus "$work/bus"
-pids+=("$BUS_PID")
 export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
 has_owner() {
     gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
