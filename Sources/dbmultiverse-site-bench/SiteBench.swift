@@ -113,7 +113,7 @@ enum SiteBench {
         try Data(html).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/site-parsers-bench.py").path
+            .appendingPathComponent("scripts/dev/site-parsers-bench.py").path
         let python = try run(["python3", script, file.path, String(rounds)])
         var python_: [String: (Double, Int)] = [:]
         for line in python.split(separator: "\n") {

@@ -146,7 +146,7 @@ enum DesktopInstall {
                               environment: environment, timeout: 60)
     }
 
-    /// The Plasma widget's package (scripts/plasmoid.sh), under its folder.
+    /// The Plasma widget's package (desktop/plasma/build.sh), under its folder.
     static let plasmoidFiles = [
         "metadata.json", "contents/ui/main.qml", "contents/ui/Card.qml", "contents/ui/CompactView.qml",
         "contents/ui/placeholder.js", "contents/images/com.nobadi.DBMultiverse.svg",
