@@ -1,5 +1,7 @@
 internal import Glibc
 internal import JSON
+internal import Localization
+internal import Widget
 
 /// The builds of a card (the GNOME Shell extension, the Plasma widget) installed side by side in
 /// `<share>/dbmultiverse/cards/`, the one the desktop's folder links to, and select-cards, which
@@ -47,9 +49,13 @@ package struct CardBuilds: Sendable, Equatable {
         case tooOld(oldest: Int)
     }
 
-    package func fit(_ version: Int) -> Fit {
+    /// How the installed build suits the desktop select-cards read (its version and the build it
+    /// chooses): nil when the version has no major number. Which build fits is select-cards's rule;
+    /// whether the desktop loads a build is the versions its metadata lists.
+    package func fit(_ choice: CardChoice) -> Fit? {
+        guard let version = Int(choice.version.prefix { $0 != "." }) else { return nil }
+        if choice.build != installed.name, let other = all.first(where: { $0.name == choice.build }) { return .otherBuild(other) }
         if installed.versions.contains(version) { return .fits }
-        if let other = all.first(where: { $0.versions.contains(version) }) { return .otherBuild(other) }
         let known = all.flatMap(\.versions) + installed.versions
         if let newest = known.max(), version > newest { return .untested(newest: newest) }
         return .tooOld(oldest: known.min() ?? version)
@@ -59,7 +65,7 @@ package struct CardBuilds: Sendable, Equatable {
     /// by `versions` from its folder; nil when the installed one's versions cannot be read.
     package static func read(_ folder: String, versions: (String) -> [Int]?) -> CardBuilds? {
         guard let installedVersions = versions(folder) else { return nil }
-        let real = realPath(folder) ?? folder
+        let real = Files.realPath(folder) ?? folder
         let parent = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
         let name = String(real[real.index(after: real.lastIndex(of: "/") ?? real.startIndex)...])
         let installed = Build(name: name, versions: installedVersions)
@@ -71,8 +77,7 @@ package struct CardBuilds: Sendable, Equatable {
         let all = Files.folderNames(parent).filter { $0.hasPrefix(card) }.sorted().compactMap { sibling in
             versions(parent + "/" + sibling).map { Build(name: sibling, versions: $0) }
         }
-        let prefix = String(parent.dropLast("/share/dbmultiverse/cards".count))
-        let selector = prefix + "/libexec/dbmultiverse/select-cards"
+        let selector = SelectCards.beside(cards: parent)
         let command = Files.isExecutable(selector) ? (access(parent, W_OK) == 0 ? selector : "sudo " + selector) : nil
         return CardBuilds(installed: installed, all: all.isEmpty ? [installed] : all, selectCommand: command)
     }
@@ -97,32 +102,71 @@ package struct CardBuilds: Sendable, Equatable {
         guard case .string(let minimum)? = metadata["X-Plasma-API-Minimum-Version"] else { return [5] }
         return [Int(minimum.prefix { $0 != "." }) ?? 6]
     }
+}
 
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = Glibc.realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+/// What select-cards says of one desktop installed here: its version ("48.7" for GNOME Shell, "6"
+/// for Plasma) and the build of the card that fits it ("gnome-shell-45").
+package struct CardChoice: Sendable, Equatable {
+    package var version: String
+    package var build: String
+
+    package init(version: String, build: String) {
+        self.version = version
+        self.build = build
     }
 }
 
-/// The desktop's own version, as the cards' builds are chosen: GNOME Shell's from
-/// `gnome-shell --version`, Plasma's from the Qt whose QML folder holds Plasma's modules.
-enum DesktopVersions {
-    /// "48.7" from "GNOME Shell 48.7", nil when gnome-shell does not say.
-    static func gnomeShell(_ surroundings: Surroundings) -> String? {
-        guard let output = surroundings.commands.run(["gnome-shell", "--version"], timeout: .seconds(3)), output.succeeded,
-              output.stdout.hasPrefix("GNOME Shell ")
-        else { return nil }
-        let version = output.stdout.dropFirst("GNOME Shell ".count).prefix { !$0.isWhitespace }
-        return version.isEmpty ? nil : String(version)
+/// select-cards (desktop/select-cards, installed in `<prefix>/libexec/dbmultiverse/`) decides which
+/// build of each card fits the desktop installed here; doctor asks it (`--query`) rather than
+/// repeat its rule.
+package enum SelectCards {
+    /// The selector installed with the cards in `cards` (`<prefix>/share/dbmultiverse/cards`).
+    static func beside(cards: String) -> String {
+        String(cards.dropLast("/share/dbmultiverse/cards".count)) + "/libexec/dbmultiverse/select-cards"
     }
 
-    /// 6 or 5 (the Qt of Plasma's QML modules: libplasma's under Qt 6, plasma-framework's under Qt 5).
-    static func plasma(root: String = "") -> Int? {
-        let libraryFolders = Files.folderNames(root + "/usr/lib").map { root + "/usr/lib/" + $0 } + [root + "/usr/lib", root + "/usr/lib64"]
-        for qt in [6, 5] where libraryFolders.contains(where: { Files.isDirectory("\($0)/qt\(qt)/qml/org/kde/plasma/core") }) {
-            return qt
+    /// Where it is looked for: beside the installed cards of `folder` (the desktop's card folder),
+    /// beside the running binary (`<prefix>/libexec/dbmultiverse/`), and in a build tree
+    /// (`<repository>/.build/…`) the repository's desktop/select-cards.
+    package static func candidates(card folder: String?, executable: String) -> [String] {
+        var candidates: [String] = []
+        if let real = folder.flatMap(Files.realPath), let slash = real.lastIndex(of: "/"), real[..<slash].hasSuffix("/share/dbmultiverse/cards") {
+            candidates.append(beside(cards: String(real[..<slash])))
         }
-        return nil
+        candidates += ProcessStart.siblingCandidates("select-cards", executable: executable)
+        if let build = executable.firstRange(of: "/.build/") {
+            candidates.append(executable[..<build.lowerBound] + "/desktop/select-cards")
+        }
+        return candidates
+    }
+
+    /// Its answer for `desktop` (`gnome-shell` or `plasma`), from the first candidate there is: nil
+    /// when it cannot read that desktop's version, `.failure` with the places looked in when there
+    /// is no select-cards or it does not answer.
+    package static func ask(_ desktop: String, card folder: String?, _ surroundings: Surroundings) -> Result<CardChoice, NotAnswered>? {
+        let candidates = candidates(card: folder, executable: ProcessStart.executablePath())
+        guard let selector = candidates.first(where: Files.isExecutable) else { return .failure(NotAnswered(looked: candidates)) }
+        guard let output = surroundings.commands.run([selector, "--query"], timeout: .seconds(5)), output.succeeded else {
+            return .failure(NotAnswered(looked: [selector]))
+        }
+        for line in output.stdout.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count == 3, words[0] == desktop else { continue }
+            return words[1] == "-" ? nil : .success(CardChoice(version: words[1], build: words[2]))
+        }
+        return .failure(NotAnswered(looked: [selector]))
+    }
+
+    /// No select-cards answered: the places looked in.
+    package struct NotAnswered: Error, Sendable, Equatable {
+        package var looked: [String]
+
+        package init(looked: [String]) { self.looked = looked }
+
+        /// For the card's line.
+        var description: String {
+            // TRANSLATORS: doctor: the places select-cards was looked for in.
+            gettext("which build fits cannot be told: select-cards did not answer (looked for %s)", looked.joined(separator: ", "))
+        }
     }
 }
