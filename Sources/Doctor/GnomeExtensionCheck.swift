@@ -25,11 +25,8 @@ package struct GnomeExtensionCheck: Sendable {
 
         package init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool,
                      builds: CardBuilds? = nil, shell: Result<CardChoice, SelectCards.NotAnswered>? = nil) {
-            self.installed = installed
-            self.enabled = enabled
-            self.userExtensionsDisabled = userExtensionsDisabled
-            self.builds = builds
-            self.shell = shell
+            (self.installed, self.enabled, self.userExtensionsDisabled) = (installed, enabled, userExtensionsDisabled)
+            (self.builds, self.shell) = (builds, shell)
         }
     }
 
