@@ -81,8 +81,7 @@ package struct CardBuilds: Sendable, Equatable {
 
     /// A GNOME Shell extension's `shell-version` majors, from its metadata.json.
     package static func gnomeShellVersions(_ folder: String) -> [Int]? {
-        guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
-              case .array(let entries)? = metadata["shell-version"]
+        guard let metadata = metadata(folder), case .array(let entries)? = metadata["shell-version"]
         else { return nil }
         let majors = entries.compactMap { entry -> Int? in
             guard case .string(let version) = entry else { return nil }
@@ -91,11 +90,14 @@ package struct CardBuilds: Sendable, Equatable {
         return majors.isEmpty ? nil : majors
     }
 
+    /// A card's metadata.json, nil when it is missing or not JSON: either way its build cannot be told.
+    private static func metadata(_ folder: String) -> JSONValue? {
+        Files.read(folder + "/metadata.json").flatMap { try? JSONValue.parse($0) }
+    }
+
     /// A Plasma widget's Plasma major: 6 when its metadata.json asks for Plasma 6's API, else 5.
     package static func plasmaVersion(_ folder: String) -> [Int]? {
-        guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
-              case .object = metadata
-        else { return nil }
+        guard let metadata = metadata(folder), case .object = metadata else { return nil }
         guard case .string(let minimum)? = metadata["X-Plasma-API-Minimum-Version"] else { return [5] }
         return [Int(minimum.prefix { $0 != "." }) ?? 6]
     }
