@@ -117,6 +117,7 @@ public final class Connection {
         }
         let reply = Message(owning: replyRaw)
         if let error = reply.error { throw error }
+        // A reply without one string is no Hello reply, whatever the decoder's detail: said as that.
         guard let name = try? reply.decode(String.self), dbus_bus_set_unique_name(connection, name) != 0 else {
             throw DBusError.failed("the bus at \(address) answered Hello without a unique name")
         }
