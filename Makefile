@@ -11,7 +11,7 @@ RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)/
 all: build translations
 
 deps:
-	@./scripts/install-deps.sh
+	@./scripts/test/install-deps.sh
 
 build: deps
 	swift build $(RELEASE_FLAGS) --product dbmultiverse
@@ -20,12 +20,12 @@ build: deps
 	swift build $(RELEASE_FLAGS) --product dbmultiverse-browser-host
 
 run: build
-	./scripts/run-service.sh "$(RELEASE_BIN)"
+	./scripts/dev/run-service.sh "$(RELEASE_BIN)"
 
 # The whole suite, as CI runs it: installs what the tests need, builds, runs, summarises
-# (scripts/run-tests.sh; TEST_ARGS passes e.g. --filter NAME to swift test).
+# (scripts/test/run-tests.sh; TEST_ARGS passes e.g. --filter NAME to swift test).
 test: deps
-	@./scripts/run-tests.sh $(TEST_ARGS)
+	@./scripts/test/run-tests.sh $(TEST_ARGS)
 
 clean:
 	swift package clean
@@ -41,13 +41,13 @@ LOCALE_DIR = $(DATADIR)/locale
 LOCALE_FILES = $(foreach lang,$(LINGUAS),$(LOCALE_DIR)/$(lang)/LC_MESSAGES/dbmultiverse.mo)
 
 translations:
-	./scripts/translations.sh build $(I18N)
+	./scripts/build/translations.sh build $(I18N)
 
 pot:
-	./scripts/translations.sh pot
+	./scripts/build/translations.sh pot
 
 update-po:
-	./scripts/translations.sh update
+	./scripts/build/translations.sh update
 
 # ---- install / uninstall (docs/install.md; docs/deep-links.md) -------------------------------------
 # `make install` builds the release binary; `make install BINARY=path` installs a prebuilt one.
@@ -70,7 +70,7 @@ TRAY_ICONS = $(DATADIR)/dbmultiverse/icons
 # ~/.local/share and /usr/share); a package uses /usr/lib/systemd/user (debian/rules).
 SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
 # Where the browser extension's host manifests go: `user` (the browsers' folders in $HOME) or
-# `system` (their system-wide folders; scripts/browser-hosts.sh lists them).
+# `system` (their system-wide folders; scripts/build/browser-hosts.sh lists them).
 BROWSER_HOSTS ?= user
 # The cards (docs/gnome-shell.md, docs/plasma.md): both builds of the GNOME Shell extension (43–44's
 # `imports` build and 45+'s ES modules) and of the Plasma widget (5 and 6, with the installed binary's
@@ -162,8 +162,8 @@ endif
 	$(call install_rewritten,desktop/dbmultiverse-sync.service,$(SYSTEMD_USER_DIR)/dbmultiverse-sync.service)
 	install -m 644 desktop/dbmultiverse-sync.timer "$(DESTDIR)$(SYSTEMD_USER_DIR)/dbmultiverse-sync.timer"
 	rm -rf "$(DESTDIR)$(CARDS_DIR)"
-	./scripts/plasmoid.sh build 5 "$(INSTALLED_BIN)" "$(DESTDIR)$(CARDS_DIR)/plasma-5"
-	./scripts/plasmoid.sh build 6 "$(INSTALLED_BIN)" "$(DESTDIR)$(CARDS_DIR)/plasma-6"
+	desktop/plasma/build.sh 5 "$(DESTDIR)$(CARDS_DIR)/plasma-5" "$(INSTALLED_BIN)"
+	desktop/plasma/build.sh 6 "$(DESTDIR)$(CARDS_DIR)/plasma-6" "$(INSTALLED_BIN)"
 	desktop/gnome-shell/build.sh 43 "$(DESTDIR)$(CARDS_DIR)/gnome-shell-43"
 	desktop/gnome-shell/build.sh 45 "$(DESTDIR)$(CARDS_DIR)/gnome-shell-45"
 	install -D -m 755 desktop/select-cards "$(DESTDIR)$(SELECT_CARDS)"
@@ -173,9 +173,9 @@ endif
 	install -D -m 644 $(I18N)/$(APP_ID).metainfo.xml "$(DESTDIR)$(METAINFO)"
 	$(foreach completion,$(COMPLETIONS),$(call install_completion,$(completion)))
 ifeq ($(BROWSER_HOSTS),system)
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install-system "$(BROWSER_HOST_BIN)" "$(DATADIR)"
+	DESTDIR="$(DESTDIR)" ./scripts/build/browser-hosts.sh install-system "$(BROWSER_HOST_BIN)" "$(DATADIR)"
 else
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh install "$(BROWSER_HOST_BIN)"
+	DESTDIR="$(DESTDIR)" ./scripts/build/browser-hosts.sh install "$(BROWSER_HOST_BIN)"
 endif
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
@@ -188,56 +188,56 @@ uninstall:
 	rm -rf "$(DESTDIR)$(CARDS_DIR)"
 	-rmdir "$(DESTDIR)$(LIBEXECDIR)" 2>/dev/null
 ifeq ($(BROWSER_HOSTS),system)
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall-system "$(DATADIR)"
+	DESTDIR="$(DESTDIR)" ./scripts/build/browser-hosts.sh uninstall-system "$(DATADIR)"
 else
-	DESTDIR="$(DESTDIR)" ./scripts/browser-hosts.sh uninstall
+	DESTDIR="$(DESTDIR)" ./scripts/build/browser-hosts.sh uninstall
 endif
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 endif
 
 # The browser extension: browser/ packed as a .zip for the Chromium family and an
-# unsigned .xpi for Firefox, in dist/ (scripts/browser-extension.sh).
+# unsigned .xpi for Firefox, in dist/ (scripts/build/browser-extension.sh).
 .PHONY: browser-extension
 browser-extension: deps
-	./scripts/browser-extension.sh dist
+	./scripts/build/browser-extension.sh dist
 
 # The GNOME Shell extension as the zips `gnome-extensions pack` makes, one per build, in dist/
 # (a user installs one with `gnome-extensions install`; extensions.gnome.org takes them as uploads).
 .PHONY: gnome-extension
 gnome-extension: deps
-	./scripts/gnome-extension-pack.sh dist
+	./scripts/build/gnome-extension-pack.sh dist
 
 # The Debian package (debian/, docs/install.md#debian-package). `make dist`: the source package in dist/ (the tracked
-# files and vendor/, the pinned Swift packages: scripts/source-package.sh). `make deb`: the binary
-# package built from it with the network off, as distributions build (scripts/binary-package.sh),
+# files and vendor/, the pinned Swift packages: scripts/packaging/source-package.sh). `make deb`: the binary
+# package built from it with the network off, as distributions build (scripts/packaging/binary-package.sh),
 # into dist/ with its -dbgsym package, .buildinfo and .changes. `make deb-test` installs it on this
 # machine, uses it (the browsers included), removes it and checks nothing is left
-# (scripts/deb-test.sh; root only). Names are read when a recipe runs, after the packaging tools are in.
+# (scripts/packaging/deb-test.sh; root only). Names are read when a recipe runs, after the packaging tools are in.
 SOURCE_NAME = $$(dpkg-parsechangelog -SSource)_$$(dpkg-parsechangelog -SVersion)
 DEB_NAME = $$(dpkg-parsechangelog -SVersion)_$$(dpkg-architecture -qDEB_HOST_ARCH)
 
 .PHONY: dist deb deb-test
 dist:
-	@./scripts/install-deps.sh deb
-	./scripts/source-package.sh dist
+	@./scripts/test/install-deps.sh deb
+	./scripts/packaging/source-package.sh dist
 
 deb: dist
-	./scripts/binary-package.sh dist/$(SOURCE_NAME).dsc dist
+	./scripts/packaging/binary-package.sh dist/$(SOURCE_NAME).dsc dist
 
 deb-test: deb
-	./scripts/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
+	./scripts/packaging/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
 
 # The pictures of the README and docs/ (docs/images/MANIFEST): the real-host checks (dunst, Waybar
 # under sway, GNOME Shell, plasmoidviewer) run with the built binary, as their tests run them, and
-# their screenshots cropped and optimised into docs/images/ (scripts/screenshots.sh; it installs
+# their screenshots cropped and optimised into docs/images/ (scripts/real-hosts/screenshots.sh; it installs
 # pngquant, optipng and an emoji font, which only it needs).
 .PHONY: screenshots
 screenshots: deps
 	swift build --product dbmultiverse
 	swift build --product dbmultiverse-service
 	swift build --product dbmultiverse-notifier
-	./scripts/screenshots.sh "$$(swift build --show-bin-path)/dbmultiverse"
+	./scripts/real-hosts/screenshots.sh "$$(swift build --show-bin-path)/dbmultiverse"
 
 # The benchmark: the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run, beside a C
@@ -286,7 +286,7 @@ bench-history: deps
 # the service and notifier run, recorded under callgrind. Rerun after larger changes.
 .PHONY: symbol-order
 symbol-order: deps
-	./scripts/symbol-order.sh
+	./scripts/dev/symbol-order.sh
 
 # The fault tests with big counts: 200 SIGKILLs during updates, 32 clients × 1000
 # calls, against the debug-built service on private buses. SOAK_KILL_CYCLES=N changes the kills.
@@ -297,32 +297,32 @@ soak: deps
 
 # The suite once per environment it must not depend on (private or long TMPDIR, umask 077, bus
 # and DBMULTIVERSE_* variables set, no HOME, read-only HOME, not root, no nobody user, noexec /tmp):
-# scripts/test-environments.sh; the scenarios that change users or mounts need root.
+# scripts/test/test-environments.sh; the scenarios that change users or mounts need root.
 .PHONY: test-environments
 test-environments: deps
 	swift build --build-tests
-	./scripts/test-environments.sh
+	./scripts/test/test-environments.sh
 
 # Hardening. `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
-# parsers and the site's markup extraction for FUZZ_SECONDS each (scripts/fuzz.sh; crashes land in fuzz-artifacts/).
+# parsers and the site's markup extraction for FUZZ_SECONDS each (scripts/dev/fuzz.sh; crashes land in fuzz-artifacts/).
 # `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under
 # ThreadSanitizer, each in its own scratch path. A leak fails the run: the test binary then exits
 # non-zero, and so does an instrumented service or CLI process the tests start, which fails the
 # tests that check its status (they inherit LSAN_OPTIONS, hence the absolute path; a process
 # killed with SIGKILL is never checked). Leaks that are not ours are listed, each with its
-# reason, in scripts/lsan-suppressions.txt.
+# reason, in scripts/dev/lsan-suppressions.txt.
 FUZZ_SECONDS ?= 60
-TSAN_SUPPRESSIONS = $(CURDIR)/scripts/tsan-suppressions.txt
-LSAN_SUPPRESSIONS = $(CURDIR)/scripts/lsan-suppressions.txt
+TSAN_SUPPRESSIONS = $(CURDIR)/scripts/dev/tsan-suppressions.txt
+LSAN_SUPPRESSIONS = $(CURDIR)/scripts/dev/lsan-suppressions.txt
 
 .PHONY: fuzz fuzz-long sanitize sanitize-address sanitize-thread
 fuzz:
-	./scripts/fuzz.sh $(FUZZ_SECONDS)
+	./scripts/dev/fuzz.sh $(FUZZ_SECONDS)
 
 # Deep: each target to 10 million executions (an hour at most each), niced, one at a time, the
 # quick ones first.
 fuzz-long:
-	FUZZ_RUNS=10000000 nice -n 10 ./scripts/fuzz.sh 3600 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken
+	FUZZ_RUNS=10000000 nice -n 10 ./scripts/dev/fuzz.sh 3600 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken
 
 sanitize: sanitize-address sanitize-thread
 

@@ -7,7 +7,7 @@ import Glibc
 /// How the release binary is linked on Linux, to keep the long-running service and notifier small
 /// in memory (figures in docs/benchmarks.md):
 /// - lld, laying out the functions they run first (`linker/dbmultiverse.order`, made by
-///   `scripts/symbol-order.sh`), so the pages the kernel maps around them hold code that runs;
+///   `scripts/dev/symbol-order.sh`), so the pages the kernel maps around them hold code that runs;
 /// - relative relocations packed (DT_RELR), so the loader does not read ~900 KB of relocation
 ///   records at every start. Needs glibc 2.36 at run time, so only where the build's glibc has it.
 let releaseLinkerFlags: [String] = {
@@ -59,7 +59,7 @@ func pkgConfigCFlags(_ module: String, fallback: [String]) -> [String] {
 }
 
 /// A package this one depends on: the copy in `vendor/<name>` when there is one (the source package
-/// carries its pinned copies there, made by scripts/vendor.sh, so that it builds with the network
+/// carries its pinned copies there, made by scripts/packaging/vendor.sh, so that it builds with the network
 /// off, as distributions build), else the repository at `url`.
 func dependency(_ url: String, from version: Version) -> Package.Dependency {
     let vendored = "\(Context.packageDirectory)/vendor/\(url.split(separator: "/").last ?? "")"
@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "CSiteLibraries",
             // DWARF 4: the toolchain's clang writes DWARF 5, which Debian 12's valgrind cannot read
-            // (it gives up on the whole binary, and scripts/symbol-order.sh and leak checks with it).
+            // (it gives up on the whole binary, and scripts/dev/symbol-order.sh and leak checks with it).
             cSettings: [.unsafeFlags(pkgConfigCFlags("libxml-2.0", fallback: ["-I/usr/include/libxml2"]) + ["-gdwarf-4"])]
         ),
         // The comic's site: HTTP with politeness, HTML/XML extraction, sync. Knows nothing of D-Bus.

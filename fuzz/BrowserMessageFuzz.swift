@@ -1,4 +1,4 @@
-// libFuzzer target `browsermessage` (scripts/fuzz.sh): what a browser writes to the native
+// libFuzzer target `browsermessage` (scripts/dev/fuzz.sh): what a browser writes to the native
 // messaging host's stdin, cut into messages and decoded as requests (Sources/Desktop/BrowserHost).
 //
 // The first input byte sets the size of the reads the stream arrives in (1…256 bytes); the rest

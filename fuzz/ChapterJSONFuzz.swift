@@ -1,4 +1,4 @@
-// libFuzzer target `chapterjson` (scripts/fuzz.sh): `currentChapterData.json` content.
+// libFuzzer target `chapterjson` (scripts/dev/fuzz.sh): `currentChapterData.json` content.
 //
 // Built together with Sources/ComicDomain into one module, so internal API is in reach (the
 // JSON parser is its own module). Invariants, checked with preconditions so libFuzzer reports a

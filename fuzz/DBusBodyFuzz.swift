@@ -1,4 +1,4 @@
-// libFuzzer target `dbusbody` (scripts/fuzz.sh): the binding's reading of message bodies.
+// libFuzzer target `dbusbody` (scripts/dev/fuzz.sh): the binding's reading of message bodies.
 //
 // Built with swiftc against the `DBus` and `ComicDomain` modules and the Desktop layer's
 // Sources/Desktop/Bus/EntryDictionary.swift. The input is a whole marshalled message (the seeds

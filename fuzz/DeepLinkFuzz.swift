@@ -1,4 +1,4 @@
-// libFuzzer target `deeplink` (scripts/fuzz.sh): DeepLink.parse and ComicLink on arbitrary bytes.
+// libFuzzer target `deeplink` (scripts/dev/fuzz.sh): DeepLink.parse and ComicLink on arbitrary bytes.
 //
 // Built together with Sources/ComicDomain into one module, so internal API is in reach.
 // Invariants, checked with preconditions so that libFuzzer reports a violation as a crash:

@@ -1,4 +1,4 @@
-// libFuzzer target `entrydict` (scripts/fuzz.sh): the widget entry's `a{sv}` as a client reads it
+// libFuzzer target `entrydict` (scripts/dev/fuzz.sh): the widget entry's `a{sv}` as a client reads it
 // (`ChapterEntry(dbusDictionary:)`, the keys of Sources/Widget/EntryKeys.swift) and every output
 // made from what it reads (EntryFormat, the watch token).
 //

@@ -1,5 +1,5 @@
 // Writes the seed corpus of the `dbusbody` fuzz target: real marshalled messages with the
-// widget's signatures, made with `Message.wireBytes()`. Run by `scripts/fuzz.sh --seeds`:
+// widget's signatures, made with `Message.wireBytes()`. Run by `scripts/dev/fuzz.sh --seeds`:
 //   swiftc ... fuzz/MakeDBusSeeds.swift -o .build-fuzz/make-dbus-seeds && .build-fuzz/make-dbus-seeds fuzz/corpus/dbusbody
 
 import DBus

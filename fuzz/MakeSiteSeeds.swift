@@ -1,4 +1,4 @@
-// Writes the `sitemarkup` seeds (scripts/fuzz.sh --seeds) from the fixture comic's markup: a
+// Writes the `sitemarkup` seeds (scripts/dev/fuzz.sh --seeds) from the fixture comic's markup: a
 // selector byte (0 chapter list, 1 page, 2 feed, 3 catalogue JSON), then the document. A comic of
 // three short chapters keeps each seed under libFuzzer's 4 KiB input limit.
 import Glibc

@@ -1,4 +1,4 @@
-// For the `sitemarkup` fuzz target only (scripts/fuzz.sh): libxml2's heap goes straight to glibc,
+// For the `sitemarkup` fuzz target only (scripts/dev/fuzz.sh): libxml2's heap goes straight to glibc,
 // past AddressSanitizer. libxml2 is not instrumented (ASan cannot check its accesses anyway), and
 // its parser allocates for every node and every error message it formats: through ASan's
 // allocator, with a stack trace for each allocation and a quarantine for each free, that was most

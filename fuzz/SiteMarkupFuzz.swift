@@ -1,4 +1,4 @@
-// libFuzzer target `sitemarkup` (scripts/fuzz.sh): the site's extractors and the catalogue reader
+// libFuzzer target `sitemarkup` (scripts/dev/fuzz.sh): the site's extractors and the catalogue reader
 // on arbitrary bytes. The first byte picks the reader (mod 4): the chapter list, a comic page,
 // the feed (libxml2's HTML and XML parsers, loaded with dlopen as in the program), or the
 // catalogue file's JSON; the rest is the document.

@@ -1,4 +1,4 @@
-// libFuzzer target `syncjson` (scripts/fuzz.sh): `widgetSyncState.json` content.
+// libFuzzer target `syncjson` (scripts/dev/fuzz.sh): `widgetSyncState.json` content.
 //
 // Built together with Sources/ComicDomain into one module (the JSON parser is its own).
 // Invariants, checked with preconditions so libFuzzer reports a violation as a crash: decoding

@@ -1,4 +1,4 @@
-// libFuzzer target `watchtoken` (scripts/fuzz.sh): the watch long-poll's token — the check of a
+// libFuzzer target `watchtoken` (scripts/dev/fuzz.sh): the watch long-poll's token — the check of a
 // `--after TOKEN` argument (`ChapterEntry.isToken`) and the token an entry gets
 // (Sources/Widget/EntryToken.swift) — and `displayLine`, the text outputs' sanitiser.
 //

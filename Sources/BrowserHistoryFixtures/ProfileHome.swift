@@ -26,7 +26,7 @@ public final class ProfileHome: Sendable {
     }
 
     public func remove() {
-        try? FileManager.default.removeItem(atPath: root)
+        try? FileManager.default.removeItem(atPath: root) // best effort: a temporary home
     }
 
     /// The environment the lookup runs in: this `HOME` and `TMPDIR`, no `XDG_CONFIG_HOME`
@@ -53,7 +53,8 @@ public final class ProfileHome: Sendable {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         let listPath = firefoxRoot + "/profiles.ini"
-        let existing = (try? String(contentsOfFile: listPath, encoding: .utf8)) ?? "[General]\nStartWithLastProfile=1\nVersion=2\n"
+        let existing = FileManager.default.fileExists(atPath: listPath)
+            ? try String(contentsOfFile: listPath, encoding: .utf8) : "[General]\nStartWithLastProfile=1\nVersion=2\n"
         let index = existing.components(separatedBy: "[Profile").count - 1
         let section = location == nil
             ? "\n[Profile\(index)]\nName=\(folder)\nIsRelative=1\nPath=\(folder)\n"

@@ -46,7 +46,7 @@ public final class SQLiteHolder: @unchecked Sendable {
     /// Ends the process: its standard input closes, so it closes the database and exits (killed
     /// if it has not within `timeout` seconds).
     public func stop(timeout: TimeInterval = 10) {
-        try? input.fileHandleForWriting.close()
+        try? input.fileHandleForWriting.close() // closed already when it exited early: it is stopping either way
         if !wait(timeout, until: { $0.exited }) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }

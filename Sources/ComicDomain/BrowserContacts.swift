@@ -48,6 +48,7 @@ public struct BrowserContacts: Sendable, Equatable {
         let reader = try JSONObjectReader(bytes: bytes, limit: maxFileBytes)
         var contacts: [Family: Contact] = [:]
         for family in Family.allCases {
+            // A malformed record reads as never (the host rewrites it at its next start).
             guard let member = reader.value[family.rawValue],
                   let record = try? JSONObjectReader(object: member, what: family.rawValue),
                   let at = try? record.integer("at", in: 0...Int(Int32.max) * 4, outOfRange: { ComicError(.storageFailed, "time \($0)") }),

@@ -41,7 +41,7 @@ public final class BusClient: Sendable {
 
     /// This connection's unique name.
     public func uniqueName() async -> String {
-        (try? await withConnection { $0.uniqueName }) ?? ""
+        (try? await withConnection { $0.uniqueName }) ?? "" // fails only once closed: no name then
     }
 
     /// Sends a method call and awaits the reply. Throws the error reply as a `DBusError` (name and

@@ -36,6 +36,10 @@ public final class Connection {
     public static let connectTimeout = Duration.seconds(5)
     /// How long `close` and `flush` wait for queued messages to be written.
     public static let flushTimeout = Duration.seconds(2)
+    /// How long a set-up call to the bus itself (RequestName, AddMatch, GetNameOwner) may take:
+    /// the bus answers these at once unless it is frozen, and a process must not hang at start-up
+    /// behind libdbus's 25-second default.
+    public static let busCallTimeout = Duration.seconds(5)
 
     /// The bus's address as connected to, or how it was found ("the session bus") when libdbus
     /// chose it: for messages that name the bus.
@@ -113,6 +117,7 @@ public final class Connection {
         }
         let reply = Message(owning: replyRaw)
         if let error = reply.error { throw error }
+        // A reply without one string is no Hello reply, whatever the decoder's detail: said as that.
         guard let name = try? reply.decode(String.self), dbus_bus_set_unique_name(connection, name) != 0 else {
             throw DBusError.failed("the bus at \(address) answered Hello without a unique name")
         }
@@ -146,33 +151,29 @@ public final class Connection {
         case primaryOwner, inQueue, exists, alreadyOwner
     }
 
-    /// Requests a well-known name (a blocking call: for start-up). By default it fails when another
-    /// connection owns the name rather than queueing.
+    /// Requests a well-known name (a blocking call, at most `timeout`: for start-up). By default it
+    /// fails when another connection owns the name rather than queueing.
     public func requestNameBlocking(
-        _ name: BusName, allowReplacement: Bool = false, replaceExisting: Bool = false, queue: Bool = false
+        _ name: BusName, allowReplacement: Bool = false, replaceExisting: Bool = false, queue: Bool = false,
+        timeout: Duration = busCallTimeout
     ) throws(DBusError) -> NameOwnership {
         var flags: UInt32 = 0
         if allowReplacement { flags |= UInt32(DBUS_NAME_FLAG_ALLOW_REPLACEMENT) }
         if replaceExisting { flags |= UInt32(DBUS_NAME_FLAG_REPLACE_EXISTING) }
         if !queue { flags |= UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE) }
-        let result = try DBusError.check { error -> Int32? in
-            let r = dbus_bus_request_name(raw, name.rawValue, flags, error)
-            return r < 0 ? nil : r
-        }
-        switch result {
-        case DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER: return .primaryOwner
-        case DBUS_REQUEST_NAME_REPLY_IN_QUEUE: return .inQueue
-        case DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER: return .alreadyOwner
+        let request = BusDriver.requestName.call(on: BusDriver.object, name.rawValue, flags)
+        switch try request.decodeReply(callBlocking(request.message, timeout: timeout)) {
+        case UInt32(DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER): return .primaryOwner
+        case UInt32(DBUS_REQUEST_NAME_REPLY_IN_QUEUE): return .inQueue
+        case UInt32(DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER): return .alreadyOwner
         default: return .exists
         }
     }
 
-    /// Releases a well-known name (blocking: for shutdown).
+    /// Releases a well-known name (blocking, at most `busCallTimeout`: for shutdown).
     public func releaseNameBlocking(_ name: BusName) {
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        _ = dbus_bus_release_name(raw, name.rawValue, &error)
-        dbus_error_free(&error)
+        // Shutting down: a bus that cannot take the release drops the name with the connection anyway.
+        _ = try? callBlocking(BusDriver.releaseName.call(on: BusDriver.object, name.rawValue).message)
     }
 
     // MARK: Sending
@@ -223,11 +224,10 @@ public final class Connection {
         _ message: Message, timeout: Duration = .seconds(25),
         completion: @escaping (Result<Message, DBusError>) -> Void
     ) -> PendingCall {
-        let peer = message.destination ?? "the peer", member = message.member ?? "the call", address = address
+        let unanswered = noAnswer(to: message, within: timeout)
         let call = PendingCall { result in
             guard case .failure(let error) = result, error.name == DBusError.Name.noReply else { return completion(result) }
-            completion(.failure(DBusError(
-                name: error.name, message: "\(peer) did not answer \(member) within \(timeout.components.seconds) s on the bus at \(address)")))
+            completion(.failure(unanswered))
         }
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(raw, message.raw, &pending, Self.milliseconds(timeout)) != 0, let pending else {
@@ -251,13 +251,23 @@ public final class Connection {
         }
     }
 
-    /// Sends a method call and waits for its reply (blocking: for set-up). Messages that arrive
-    /// meanwhile stay queued, in order, for the loop.
-    func callBlocking(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
-        let reply = try DBusError.check { error in
-            dbus_connection_send_with_reply_and_block(raw, message.raw, Self.milliseconds(timeout), error)
+    /// Sends a method call and waits for its reply (blocking: for set-up, to the bus itself).
+    /// Messages that arrive meanwhile stay queued, in order, for the loop.
+    func callBlocking(_ message: Message, timeout: Duration = busCallTimeout) throws(DBusError) -> Message {
+        do {
+            let reply = try DBusError.check { error in
+                dbus_connection_send_with_reply_and_block(raw, message.raw, Self.milliseconds(timeout), error)
+            }
+            return Message(owning: reply)
+        } catch where error.name == DBusError.Name.noReply {
+            throw noAnswer(to: message, within: timeout)
         }
-        return Message(owning: reply)
+    }
+
+    /// `NoReply` naming the peer, the member and the bus (libdbus's own says none of them).
+    private func noAnswer(to message: Message, within timeout: Duration) -> DBusError {
+        DBusError(name: DBusError.Name.noReply, message: "\(message.destination ?? "the peer") did not answer "
+            + "\(message.member ?? "the call") within \(timeout.components.seconds) s on the bus at \(address)")
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {

@@ -82,6 +82,7 @@ extension Connection {
     public func onOwnerChange(of name: BusName, _ handler: @escaping (_ newOwner: String?) -> Void) throws(DBusError) -> SignalSubscription {
         try followConfirmed(name.rawValue)
         return register(Subscription(rule: Self.ownerChanges(of: name.rawValue), ownsMatch: false, followed: name.rawValue) { message in
+            // The rule admits only the bus's own (sss) signal: anything else is not the change followed.
             guard let (_, _, newOwner) = try? BusDriver.nameOwnerChanged.arguments(of: message) else { return }
             handler(newOwner.isEmpty ? nil : newOwner)
         })
@@ -97,12 +98,10 @@ extension Connection {
         return register(Subscription(rule: rule, ownsMatch: true, followed: followed, handler: handler))
     }
 
-    /// Adds a match rule and waits for the bus to confirm it (blocking: for set-up).
-    public func addMatchBlocking(_ rule: MatchRule) throws(DBusError) {
-        _ = try DBusError.check { error -> Bool? in
-            dbus_bus_add_match(raw, rule.description, error)
-            return true
-        }
+    /// Adds a match rule and waits for the bus to confirm it (blocking, at most `timeout`: for set-up).
+    public func addMatchBlocking(_ rule: MatchRule, timeout: Duration = Connection.busCallTimeout) throws(DBusError) {
+        let add = BusDriver.addMatch.call(on: BusDriver.object, rule.description)
+        try add.decodeReply(callBlocking(add.message, timeout: timeout))
     }
 
     private func register(_ subscription: Subscription) -> SignalSubscription {
@@ -135,7 +134,8 @@ extension Connection {
         return !owner.isEmpty && message.sender == owner
     }
 
-    /// Records a `NameOwnerChanged` from the bus itself for a followed name.
+    /// Records a `NameOwnerChanged` from the bus itself for a followed name (one with other
+    /// arguments is not the bus's: ignored).
     private func noteOwnerChange(_ message: Message) {
         guard message.sender == BusDriver.name.rawValue, message.interface == BusDriver.name.rawValue,
               message.member == BusDriver.nameOwnerChanged.name.rawValue,

@@ -39,7 +39,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         if let member, message.member != member.rawValue { return false }
         if let arg0 {
             var reader = message.reader()
-            guard (try? String(from: &reader)) == arg0 else { return false }
+            guard (try? String(from: &reader)) == arg0 else { return false } // no string first: no match, as the bus rules
         }
         return true
     }

@@ -119,7 +119,7 @@ public final class Message: @unchecked Sendable {
     public var error: DBusError? {
         guard kind == .error else { return nil }
         var reader = self.reader()
-        let text = (try? String(from: &reader)) ?? ""
+        let text = (try? String(from: &reader)) ?? "" // an error may carry no message: its name alone
         return DBusError(name: errorName ?? DBusError.Name.failed, message: text)
     }
 }

@@ -5,8 +5,7 @@ public struct RemoteObject: Sendable, Hashable {
     public let path: ObjectPath
 
     public init(destination: BusName, path: ObjectPath) {
-        self.destination = destination
-        self.path = path
+        (self.destination, self.path) = (destination, path)
     }
 }
 

@@ -255,6 +255,7 @@ public final class ObjectServer {
 
     private func properties(_ call: Message, member: String, interfaces: [InterfaceName: InterfaceEntry]) throws -> Message {
         func interface(named name: String) throws(DBusError) -> InterfaceEntry {
+            // An invalid name names no interface here either: the same error.
             guard let found = (try? InterfaceName(name)).flatMap({ interfaces[$0] }) else {
                 throw DBusError(name: DBusError.Name.unknownInterface, message: "No such interface '\(name)' at object path '\(call.path ?? "")'")
             }
@@ -287,7 +288,7 @@ public final class ObjectServer {
                 throw DBusError.invalidArgs("Property '\(propertyName)' has type '\(declared.info.signature)', got a value of type '\(value.value.signature)'")
             }
             try write(value)
-            if let path = try? ObjectPath(call.path ?? "") {
+            if let path = try? ObjectPath(call.path ?? "") { // libdbus delivers calls with valid paths only
                 emitPropertiesChanged([propertyName], at: path, interface: target.name)
             }
         default:

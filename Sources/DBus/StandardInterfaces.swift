@@ -35,6 +35,10 @@ public enum BusDriver: DBusInterface {
     public static let getID = method("GetId", inputs: (), outputs: Arg<String>("id"))
     public static let getNameOwner = method("GetNameOwner", inputs: Arg<String>("name"), outputs: Arg<String>("owner"))
     public static let nameHasOwner = method("NameHasOwner", inputs: Arg<String>("name"), outputs: Arg<Bool>("has_owner"))
+    public static let requestName = method(
+        "RequestName", inputs: (Arg<String>("name"), Arg<UInt32>("flags")), outputs: Arg<UInt32>("reply"))
+    public static let releaseName = method("ReleaseName", inputs: Arg<String>("name"), outputs: Arg<UInt32>("reply"))
+    public static let addMatch = method("AddMatch", inputs: Arg<String>("rule"), outputs: ())
     public static let listNames = method("ListNames", inputs: (), outputs: Arg<[String]>("names"))
     /// The names the bus can start (those with an activation file in its service folders).
     public static let listActivatableNames = method("ListActivatableNames", inputs: (), outputs: Arg<[String]>("activatable_names"))

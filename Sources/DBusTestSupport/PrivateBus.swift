@@ -64,10 +64,10 @@ public final class PrivateBus: @unchecked Sendable {
         daemon.standardOutput = output
         // Its messages go to a file, read at the end (see `end`).
         let log = base.appendingPathComponent("dbus-daemon.log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil), let logFile = try? FileHandle(forWritingTo: log) else {
-            throw FixtureError("cannot create \(log.path)")
-        }
-        defer { try? logFile.close() }
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw FixtureError("cannot create \(log.path)") }
+        let logFile: FileHandle
+        do { logFile = try FileHandle(forWritingTo: log) } catch { throw FixtureError("cannot open \(log.path): \(error)") }
+        defer { try? logFile.close() } // our copy only: the daemon writes through its own
         daemon.standardError = logFile
         daemon.terminationHandler = { [exited] _ in exited.signal() }
         try runWithUnblockedSignals(daemon)
@@ -133,11 +133,12 @@ public final class PrivateBus: @unchecked Sendable {
         // Returns at once after the exit, and only it drops the Process's run-loop source, which
         // retains the Process: without it every daemon's Process leaks (Foundation on Linux; LSan).
         if hasExited { daemon.waitUntilExit() }
+        // The log only adds to a failure's story: none to read, nothing to add.
         if let log = try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8) {
             let lines = noteworthy(log)
             if !lines.isEmpty { FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
         }
-        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: directory) // best effort: a temporary folder
     }
 
     /// The lines of a daemon's log worth a reader's time. Run as root, dbus-daemon tries to raise

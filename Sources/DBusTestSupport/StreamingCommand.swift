@@ -53,6 +53,11 @@ public final class StreamingCommand: Sendable {
         try capture.waitForLine(from: start, timeout: timeout, what, where: predicate)
     }
 
+    /// Waits until what the program wrote to stderr satisfies `predicate`.
+    public func waitForError(timeout: TimeInterval = 10, _ what: String = "an error", where predicate: (String) -> Bool) throws {
+        try capture.waitForError(timeout: timeout, what, where: predicate)
+    }
+
     /// Kills the program (SIGKILL: a child spawned from a libdispatch worker thread inherits a
     /// mask that blocks SIGTERM) and waits, at most 10 s, for the exit.
     public func stop() {
@@ -97,6 +102,7 @@ private final class Capture: @unchecked Sendable {
     /// Takes what a read returned; empty data is the end of that pipe.
     func received(_ data: Data, isStandardError: Bool) {
         condition.withLock {
+            defer { condition.broadcast() }
             if isStandardError {
                 standardError.append(data)
                 return
@@ -107,7 +113,6 @@ private final class Capture: @unchecked Sendable {
                 completeLines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
                 partial.removeSubrange(partial.startIndex...newline)
             }
-            condition.broadcast()
         }
     }
 
@@ -126,6 +131,17 @@ private final class Capture: @unchecked Sendable {
                 guard condition.wait(until: deadline) else { return false }
             }
             return true
+        }
+    }
+
+    func waitForError(timeout: TimeInterval, _ what: String, where predicate: (String) -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(String(decoding: standardError, as: UTF8.self)) {
+            guard !hasExited, condition.wait(until: deadline) else {
+                throw FixtureError("no \(what) within \(timeout) s; stderr so far: \(String(decoding: standardError, as: UTF8.self))")
+            }
         }
     }
 

@@ -47,7 +47,7 @@ public func makeTemporaryDirectory(_ prefix: String = "dbm-data", for uses: Temp
         guard !uses.contains(.programs) || allowsPrograms(parent),
               !uses.contains(.sockets) || path.utf8.count <= 64, // 43 bytes left for the sockets' names
               !uses.contains(.otherUsers) || isSearchableByEveryone(parent),
-              (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
+              (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil // else the next place
         else { continue }
         let mode: mode_t? = uses.contains(.otherUsers) ? 0o755 : candidate == temporary ? nil : 0o700
         if let mode, chmod(path, mode) != 0 {

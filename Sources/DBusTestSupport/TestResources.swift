@@ -19,7 +19,7 @@ public enum TestResource: String, Sendable, CaseIterable {
     case desktopSession = "a desktop session"
 
     /// How many holders at once. With 16 test cases holding buses, the suite held at most ~35
-    /// inotify instances (scripts/run-tests.sh prints its peak) and ran as fast as unbounded within
+    /// inotify instances (scripts/test/run-tests.sh prints its peak) and ran as fast as unbounded within
     /// noise on two cores: the long pole is FaultTests, one test after another.
     public var places: Int {
         switch self {

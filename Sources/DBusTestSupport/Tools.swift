@@ -31,7 +31,7 @@ public func runCommand(
     process.terminationHandler = { _ in exited.signal() }
     try process.run()
     if let input { stdin.fileHandleForWriting.write(input) }
-    try? stdin.fileHandleForWriting.close()
+    try? stdin.fileHandleForWriting.close() // the child may be gone already: its end is closed then
     // Read both pipes to the end on other threads so a chatty child never blocks on a full pipe.
     let stdoutData = LockedData(), stderrData = LockedData()
     let group = DispatchGroup()

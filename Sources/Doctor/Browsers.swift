@@ -11,7 +11,7 @@ struct BrowserKind: Sendable, Equatable {
     let family: BrowserContacts.Family
     /// Its user folder of host manifests, below the home folder (Firefox) or `$XDG_CONFIG_HOME`.
     let userFolder: String
-    /// Its system folders of host manifests (scripts/browser-hosts.sh lists where each reads them).
+    /// Its system folders of host manifests (scripts/build/browser-hosts.sh lists where each reads them).
     let systemFolders: [String]
     /// The executable names `browserContacts.json` records for it.
     let contactNames: [String]
@@ -46,7 +46,7 @@ struct BrowserKind: Sendable, Equatable {
 
     /// A browser of the Chromium family: host manifests in `NativeMessagingHosts` of its folder in
     /// `$XDG_CONFIG_HOME`, and in `native-messaging-hosts` of its folder in /etc (developer.chrome.com,
-    /// "Native messaging"; scripts/browser-hosts.sh writes them there).
+    /// "Native messaging"; scripts/build/browser-hosts.sh writes them there).
     static func chromium(name: String, title: String, programs: [String], contactNames: [String], configFolder: String, systemFolder: String,
                          flatpakID: String, extensionsPage: String) -> BrowserKind {
         BrowserKind(name: name, title: title, programs: programs, family: .chromium, userFolder: configFolder + "/NativeMessagingHosts",

@@ -12,8 +12,7 @@ struct CardBuilds: Sendable, Equatable {
         var versions: [Int]
 
         init(name: String, versions: [Int]) {
-            self.name = name
-            self.versions = versions
+            (self.name, self.versions) = (name, versions)
         }
 
         /// "GNOME 45–51", "Plasma 6": what the build is for, for a reader.
@@ -47,9 +46,13 @@ struct CardBuilds: Sendable, Equatable {
         case tooOld(oldest: Int)
     }
 
-    func fit(_ version: Int) -> Fit {
+    /// How the installed build suits the desktop select-cards read (its version and the build it
+    /// chooses): nil when the version has no major number. Which build fits is select-cards's rule;
+    /// whether the desktop loads a build is the versions its metadata lists.
+    func fit(_ choice: CardChoice) -> Fit? {
+        guard let version = Int(choice.version.prefix { $0 != "." }) else { return nil }
+        if choice.build != installed.name, let other = all.first(where: { $0.name == choice.build }) { return .otherBuild(other) }
         if installed.versions.contains(version) { return .fits }
-        if let other = all.first(where: { $0.versions.contains(version) }) { return .otherBuild(other) }
         let known = all.flatMap(\.versions) + installed.versions
         if let newest = known.max(), version > newest { return .untested(newest: newest) }
         return .tooOld(oldest: known.min() ?? version)
@@ -59,7 +62,7 @@ struct CardBuilds: Sendable, Equatable {
     /// by `versions` from its folder; nil when the installed one's versions cannot be read.
     static func read(_ folder: String, versions: (String) -> [Int]?) -> CardBuilds? {
         guard let installedVersions = versions(folder) else { return nil }
-        let real = realPath(folder) ?? folder
+        let real = Files.realPath(folder) ?? folder
         let parent = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
         let name = String(real[real.index(after: real.lastIndex(of: "/") ?? real.startIndex)...])
         let installed = Build(name: name, versions: installedVersions)
@@ -71,16 +74,14 @@ struct CardBuilds: Sendable, Equatable {
         let all = Files.folderNames(parent).filter { $0.hasPrefix(card) }.sorted().compactMap { sibling in
             versions(parent + "/" + sibling).map { Build(name: sibling, versions: $0) }
         }
-        let prefix = String(parent.dropLast("/share/dbmultiverse/cards".count))
-        let selector = prefix + "/libexec/dbmultiverse/select-cards"
+        let selector = SelectCards.beside(cards: parent)
         let command = Files.isExecutable(selector) ? (access(parent, W_OK) == 0 ? selector : "sudo " + selector) : nil
         return CardBuilds(installed: installed, all: all.isEmpty ? [installed] : all, selectCommand: command)
     }
 
     /// A GNOME Shell extension's `shell-version` majors, from its metadata.json.
     static func gnomeShellVersions(_ folder: String) -> [Int]? {
-        guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
-              case .array(let entries)? = metadata["shell-version"]
+        guard let metadata = metadata(folder), case .array(let entries)? = metadata["shell-version"]
         else { return nil }
         let majors = entries.compactMap { entry -> Int? in
             guard case .string(let version) = entry else { return nil }
@@ -89,40 +90,15 @@ struct CardBuilds: Sendable, Equatable {
         return majors.isEmpty ? nil : majors
     }
 
+    /// A card's metadata.json, nil when it is missing or not JSON: either way its build cannot be told.
+    private static func metadata(_ folder: String) -> JSONValue? {
+        Files.read(folder + "/metadata.json").flatMap { try? JSONValue.parse($0) }
+    }
+
     /// A Plasma widget's Plasma major: 6 when its metadata.json asks for Plasma 6's API, else 5.
     static func plasmaVersion(_ folder: String) -> [Int]? {
-        guard let bytes = Files.read(folder + "/metadata.json"), let metadata = try? JSONValue.parse(bytes),
-              case .object = metadata
-        else { return nil }
+        guard let metadata = metadata(folder), case .object = metadata else { return nil }
         guard case .string(let minimum)? = metadata["X-Plasma-API-Minimum-Version"] else { return [5] }
         return [Int(minimum.prefix { $0 != "." }) ?? 6]
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = Glibc.realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-}
-
-/// The desktop's own version, as the cards' builds are chosen: GNOME Shell's from
-/// `gnome-shell --version`, Plasma's from the Qt whose QML folder holds Plasma's modules.
-enum DesktopVersions {
-    /// "48.7" from "GNOME Shell 48.7", nil when gnome-shell does not say.
-    static func gnomeShell(_ surroundings: Surroundings) -> String? {
-        guard let output = surroundings.commands.run(["gnome-shell", "--version"], timeout: .seconds(3)), output.succeeded,
-              output.stdout.hasPrefix("GNOME Shell ")
-        else { return nil }
-        let version = output.stdout.dropFirst("GNOME Shell ".count).prefix { !$0.isWhitespace }
-        return version.isEmpty ? nil : String(version)
-    }
-
-    /// 6 or 5 (the Qt of Plasma's QML modules: libplasma's under Qt 6, plasma-framework's under Qt 5).
-    static func plasma(root: String = "") -> Int? {
-        let libraryFolders = Files.folderNames(root + "/usr/lib").map { root + "/usr/lib/" + $0 } + [root + "/usr/lib", root + "/usr/lib64"]
-        for qt in [6, 5] where libraryFolders.contains(where: { Files.isDirectory("\($0)/qt\(qt)/qml/org/kde/plasma/core") }) {
-            return qt
-        }
-        return nil
     }
 }

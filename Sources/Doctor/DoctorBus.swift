@@ -63,6 +63,7 @@ package final class DoctorBus {
     /// The owner of `name`, nil when it has none (or the bus does not say).
     func owner(of name: String) -> Owner? {
         guard case .success(let unique) = call(BusDriver.getNameOwner.call(on: BusDriver.object, name)) else { return nil }
+        // The pid is only shown: left out when the bus does not say it.
         let pid = try? call(BusDriver.getConnectionUnixProcessID.call(on: BusDriver.object, unique)).get()
         return Owner(uniqueName: unique, pid: pid)
     }
@@ -72,6 +73,7 @@ package final class DoctorBus {
 
     /// Whether the bus would start `name` (an activation file for it in its service folders).
     func isActivatable(_ name: String) -> Bool {
+        // A bus that does not list them: not activatable, as far as doctor can tell.
         (try? call(BusDriver.listActivatableNames.call(on: BusDriver.object)).get().contains(name)) ?? false
     }
 }

@@ -19,16 +19,14 @@ struct GnomeExtensionCheck: Sendable {
         var userExtensionsDisabled: Bool
         /// The installed build and the builds beside it, nil when its metadata cannot be read.
         var builds: CardBuilds?
-        /// The installed GNOME Shell's version ("48.7"), nil when it does not say.
-        var shellVersion: String?
+        /// The installed GNOME Shell's version ("48.7") and the build select-cards chooses for it;
+        /// nil when the shell does not say its version.
+        var shell: Result<CardChoice, SelectCards.NotAnswered>?
 
         init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool,
-                     builds: CardBuilds? = nil, shellVersion: String? = nil) {
-            self.installed = installed
-            self.enabled = enabled
-            self.userExtensionsDisabled = userExtensionsDisabled
-            self.builds = builds
-            self.shellVersion = shellVersion
+                     builds: CardBuilds? = nil, shell: Result<CardChoice, SelectCards.NotAnswered>? = nil) {
+            (self.installed, self.enabled, self.userExtensionsDisabled) = (installed, enabled, userExtensionsDisabled)
+            (self.builds, self.shell) = (builds, shell)
         }
     }
 
@@ -55,9 +53,9 @@ struct GnomeExtensionCheck: Sendable {
             enabled = .failure(Unreadable("no gsettings"))
             disabledUser = false
         }
-        return Reading(installed: installed, enabled: enabled, userExtensionsDisabled: disabledUser,
-                       builds: installed.flatMap { CardBuilds.read($0, versions: CardBuilds.gnomeShellVersions) },
-                       shellVersion: DesktopVersions.gnomeShell(surroundings))
+        let builds = installed.flatMap { CardBuilds.read($0, versions: CardBuilds.gnomeShellVersions) }
+        return Reading(installed: installed, enabled: enabled, userExtensionsDisabled: disabledUser, builds: builds,
+                       shell: builds == nil ? nil : SelectCards.ask("gnome-shell", card: installed, surroundings))
     }
 
     /// The strings of a GVariant string array as gsettings prints it: `['a@b', "c"]` or `@as []`.
@@ -96,9 +94,13 @@ struct GnomeExtensionCheck: Sendable {
         }
         // TRANSLATORS: doctor: where the card is; the lines below start with it.
         var place = gettext("installed in %s", surroundings.short(folder))
-        if let builds = reading.builds, let shell = reading.shellVersion, let major = Int(shell.prefix { $0 != "." }) {
-            let build = builds.installed.describe("GNOME")
-            switch builds.fit(major) {
+        if let builds = reading.builds, case .failure(let unanswered) = reading.shell {
+            // TRANSLATORS: doctor: the folder; the build ("GNOME 45–51"); why the build that fits is not known.
+            place = gettext("installed in %s (the build for %s; %s)", surroundings.short(folder), builds.installed.describe("GNOME"), unanswered.description)
+        }
+        if let builds = reading.builds, case .success(let choice) = reading.shell, let fit = builds.fit(choice) {
+            let build = builds.installed.describe("GNOME"), shell = choice.version
+            switch fit {
             case .fits:
                 // TRANSLATORS: doctor: the folder; the build ("GNOME 45–51"); the shell's version.
                 place = gettext("installed in %s (the build for %s; GNOME Shell %s here)", surroundings.short(folder), build, shell)

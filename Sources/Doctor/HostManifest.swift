@@ -11,6 +11,7 @@ enum HostManifest {
 
     /// Nil when `bytes` is a manifest that works for `family`, else what is wrong.
     static func problem(in bytes: [UInt8], family: BrowserContacts.Family) -> String? {
+        // The browser takes it as a JSON object or not at all: where the parse stopped does not matter.
         guard let manifest = try? JSONValue.parse(bytes), case .object = manifest else { return gettext("not a JSON object") }
         guard case .string(BrowserExtension.hostName)? = manifest["name"] else { return gettext("its name is not %s", BrowserExtension.hostName) }
         guard case .string("stdio")? = manifest["type"] else { return gettext("its type is not stdio") }

@@ -15,32 +15,35 @@ struct PlasmaWidgetCheck: Sendable {
         case installed(String, added: Bool)
     }
 
-    /// The installed build and the builds beside it, and the installed Plasma's major version.
+    /// The installed build and the builds beside it, the installed Plasma's major version and the
+    /// build select-cards chooses for it.
     struct BuildReading: Sendable, Equatable {
         var builds: CardBuilds
         var plasma: Int
+        var chosen: String
 
-        init(builds: CardBuilds, plasma: Int) {
-            self.builds = builds
-            self.plasma = plasma
+        init(builds: CardBuilds, plasma: Int, chosen: String) {
+            (self.builds, self.plasma, self.chosen) = (builds, plasma, chosen)
         }
     }
 
     let reading: Reading
-    /// Nil when the build or the installed Plasma cannot be told.
-    let build: BuildReading?
+    /// Nil when the build or the installed Plasma cannot be told; why select-cards could not tell.
+    let build: Result<BuildReading, SelectCards.NotAnswered>?
 
-    init(_ reading: Reading, build: BuildReading? = nil) {
+    init(_ reading: Reading, build: Result<BuildReading, SelectCards.NotAnswered>? = nil) {
         self.reading = reading
         self.build = build
     }
 
     /// The build installed at `reading`'s folder against the Plasma installed here.
-    static func readBuild(_ reading: Reading) -> BuildReading? {
-        guard case .installed(let folder, _) = reading, let builds = CardBuilds.read(folder, versions: CardBuilds.plasmaVersion),
-              let plasma = DesktopVersions.plasma()
-        else { return nil }
-        return BuildReading(builds: builds, plasma: plasma)
+    static func readBuild(_ reading: Reading, _ surroundings: Surroundings) -> Result<BuildReading, SelectCards.NotAnswered>? {
+        guard case .installed(let folder, _) = reading, let builds = CardBuilds.read(folder, versions: CardBuilds.plasmaVersion) else { return nil }
+        switch SelectCards.ask("plasma", card: folder, surroundings) {
+        case .success(let choice): return Int(choice.version).map { .success(BuildReading(builds: builds, plasma: $0, chosen: choice.build)) }
+        case .failure(let unanswered): return .failure(unanswered)
+        case nil: return nil
+        }
     }
 
     /// Nil when Plasma (plasmashell) is not installed (no line then).
@@ -54,7 +57,15 @@ struct PlasmaWidgetCheck: Sendable {
     }
 
     func result(_ surroundings: Surroundings) -> CheckResult {
-        if case .installed(let folder, _) = reading, let build, case .otherBuild(let other) = build.builds.fit(build.plasma) {
+        // Without select-cards's answer the lines below say why the build cannot be compared.
+        let build: BuildReading?, unanswered: String
+        switch self.build {
+        case .success(let reading)?: (build, unanswered) = (reading, "")
+        case .failure(let failure)?: (build, unanswered) = (nil, "; " + failure.description)
+        case nil: (build, unanswered) = (nil, "")
+        }
+        if case .installed(let folder, _) = reading, let build,
+           case .otherBuild(let other) = build.builds.fit(CardChoice(version: String(build.plasma), build: build.chosen)) {
             return CheckResult(Self.name, .missing,
                                // TRANSLATORS: doctor: the folder; the build ("Plasma 5"); the version of Plasma installed.
                                gettext("installed in %s is the build for %s, but Plasma %d is installed", surroundings.short(folder), build.builds.installed.describe("Plasma"), build.plasma),
@@ -68,12 +79,12 @@ struct PlasmaWidgetCheck: Sendable {
                                fix: ServiceCheck.installFix)
         case .installed(let folder, added: false):
             return CheckResult(Self.name, .missing, build.map { gettext("installed in %s (the build for Plasma %d), not added", surroundings.short(folder), $0.plasma) }
-                                   ?? gettext("installed in %s, not added", surroundings.short(folder)),
+                                   ?? gettext("installed in %s, not added", surroundings.short(folder)) + unanswered,
                                // TRANSLATORS: doctor: use Plasma's own labels in your language.
                                fix: gettext("right-click the desktop or a panel → Add Widgets… → DBMultiverse"))
         case .installed(let folder, added: true):
             return CheckResult(Self.name, .ok, build.map { gettext("installed in %s (the build for Plasma %d), added to the desktop or a panel", surroundings.short(folder), $0.plasma) }
-                                   ?? gettext("installed in %s, added to the desktop or a panel", surroundings.short(folder)))
+                                   ?? gettext("installed in %s, added to the desktop or a panel", surroundings.short(folder)) + unanswered)
         }
     }
 }

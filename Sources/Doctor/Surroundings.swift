@@ -112,6 +112,13 @@ enum Files {
         return names
     }
 
+    /// `path` with every symbolic link resolved, nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The target of the symbolic link at `path`, or nil.
     static func linkTarget(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)

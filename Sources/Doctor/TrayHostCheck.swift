@@ -42,6 +42,7 @@ struct TrayHostCheck: Sendable {
     static func readWatcher(_ bus: DoctorBus) -> (DoctorBus.Lookup, [String]) {
         let owner = bus.lookUp(watcher)
         guard case .owned = owner else { return (owner, []) }
+        // A watcher that does not answer has, as far as the line can tell, no item registered.
         let items = (try? bus.call(StatusNotifierWatcher.registeredStatusNotifierItems.get(from: StatusNotifierWatcher.object)
             .withoutActivation()).get()) ?? []
         return (owner, items)

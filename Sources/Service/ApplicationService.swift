@@ -43,6 +43,7 @@ final class ApplicationService {
     /// The chapter being read: the current entry's deep link (ChapterEntry.deepLink decides a
     /// special's page link); the chapter list with nothing read yet.
     private func openCurrent(_ context: LaunchContext) {
+        // Nothing read yet, or a link that does not parse (then there is no page of it to open): the site.
         guard widget.stored != nil, let link = try? ComicLink(parsing: widget.currentEntry(family: .medium).deepLink) else {
             launch(ComicSite.url(page: nil, language: widget.language.code, origin: opener.origin), context)
             return

@@ -17,7 +17,7 @@ package enum EntryKeys {
         .key("image-path", \.imagePath, read: .required { $0.imagePath = $1 }, property: Widget1.coverImagePath),
         // A special's page travels inside its page link only: read back from it.
         .key("deep-link", \.deepLink, read: .ifValid { entry, link in
-            if case .page(let page)? = try? ComicLink(parsing: link) { entry.page = page }
+            if case .page(let page)? = try? ComicLink(parsing: link) { entry.page = page } // else a chapter's link: no page
         }, property: Widget1.deepLink),
         .key("date", \.date, read: .required { $0.date = $1 }),
         .key("family", \.family.rawValue, read: .required { entry, name throws(DBusError) in

@@ -59,7 +59,7 @@ package enum ProcessStart {
     /// Where a small executable (`dbmultiverse-service`, `dbmultiverse-notifier`) is looked for,
     /// from the running binary's real path `executable`: installed, `../libexec/dbmultiverse/NAME`
     /// (make install, the package); built, `NAME` in the same folder (SwiftPM's build folder).
-    static func siblingCandidates(_ name: String, executable: String) -> [String] {
+    package static func siblingCandidates(_ name: String, executable: String) -> [String] {
         guard let slash = executable.lastIndex(of: "/") else { return [] }
         let folder = String(executable[..<slash])
         let parent = folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? ""

@@ -55,7 +55,7 @@ final class Bench {
         notifierCommand = own("dbmultiverse-notifier", else: "notifier")
         hostExecutable = own("dbmultiverse-browser-host", else: "").first ?? binary
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bench-\(getpid())").path
-        try? FileManager.default.removeItem(atPath: dataDirectory)
+        try? FileManager.default.removeItem(atPath: dataDirectory) // a previous run's, when there is one
         let environment = ["DBMULTIVERSE_DATA_DIR": dataDirectory, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning"]
         bus = try PrivateBus(activationEnvironment: environment)
         try bus.installActivationFile(name: WidgetBus.busName.rawValue, exec: serviceCommand.joined(separator: " "))
@@ -76,9 +76,9 @@ final class Bench {
         if notifierPID > 0 { kill(notifierPID, SIGTERM) }
         if referencePID > 0 { kill(referencePID, SIGTERM) }
         if gdbusReferencePID > 0 { kill(gdbusReferencePID, SIGTERM) }
-        if let pid = try? servicePID() { kill(pid, SIGTERM) }
+        if let pid = try? servicePID() { kill(pid, SIGTERM) } // not running: nothing to stop
         bus.stop()
-        try? FileManager.default.removeItem(atPath: dataDirectory)
+        try? FileManager.default.removeItem(atPath: dataDirectory) // best effort: a temporary folder
     }
 
     // MARK: Calls
@@ -91,7 +91,7 @@ final class Bench {
     /// Returns once the service has finished what it was doing (a Ping is answered in turn), so
     /// one measurement's after-work (recording the sync state) doesn't delay the next.
     func drainService() {
-        _ = try? caller.call(pingCall())
+        _ = try? caller.call(pingCall()) // answered or failed, the service has nothing left in hand
     }
 
     /// One call at a time, `count` times; adds each round trip to `samples`. Calls to another
@@ -175,7 +175,7 @@ final class Bench {
     }
 
     func hasOwner(_ name: String) -> Bool {
-        (try? call(BusDriver.nameHasOwner.call(on: BusDriver.object, name))) ?? false
+        (try? call(BusDriver.nameHasOwner.call(on: BusDriver.object, name))) ?? false // no answer: treated as no owner
     }
 
     func spawn(_ arguments: [String]) -> pid_t {

@@ -60,8 +60,12 @@ func report(_ rows: [Row], label: String, binary: String, jsonPath: String) {
     }.joined(separator: ",\n")
     json += "\n  ]\n}\n"
     let url = URL(fileURLWithPath: jsonPath)
-    try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try? json.write(to: url, atomically: true, encoding: .utf8)
+    do {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try json.write(to: url, atomically: true, encoding: .utf8)
+    } catch {
+        printError("dbmultiverse-bench: cannot write \(jsonPath): \(error)")
+    }
 }
 
 /// A line on stderr.

@@ -111,9 +111,9 @@ enum SiteBench {
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bench-chapters-\(getpid()).html")
         try Data(html).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { try? FileManager.default.removeItem(at: file) } // best effort: a temporary file
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/site-parsers-bench.py").path
+            .appendingPathComponent("scripts/dev/site-parsers-bench.py").path
         let python = try run(["python3", script, file.path, String(rounds)])
         var python_: [String: (Double, Int)] = [:]
         for line in python.split(separator: "\n") {
@@ -136,7 +136,7 @@ enum SiteBench {
         site.publish(.fullSize)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bench-sync-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileManager.default.removeItem(atPath: folder) } // best effort: a temporary folder
         let environment = ["DBMULTIVERSE_DATA_DIR": folder, "DBMULTIVERSE_SITE_URL": site.origin, "HOME": folder, "PATH": "/usr/bin:/bin"]
         let first = try spawn(binary, ["sync"], environment: environment)
         guard first.status == 0 else { throw BenchError("the first sync failed: \(first.output)") }
@@ -192,8 +192,9 @@ enum SiteBench {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let rss = (try? String(contentsOfFile: rssPath, encoding: .utf8)).flatMap { Int($0.split(separator: "\n").last ?? "") } ?? 0
+        // Both made by the spawn (its open, time's -o): a missing one is a broken run, said.
+        let output = try String(contentsOfFile: outputPath, encoding: .utf8)
+        let rss = Int(try String(contentsOfFile: rssPath, encoding: .utf8).split(separator: "\n").last ?? "") ?? 0
         return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output, seconds, rss)
     }
 

@@ -61,23 +61,22 @@ struct WatchCommand: ParsableCommand {
         throw failure ?? DBusError.disconnected(gettext("the session bus went away"))
     }
 
+    /// Prints the service's entry, or the placeholder when there is no service (none running and
+    /// none to start). A service that fails to answer (frozen, or an error) is said on stderr and
+    /// prints no line: a hung service must not read as a new reader's placeholder; its next reload
+    /// prints the entry.
     private func printSnapshot(_ caller: BlockingCaller, _ widget: WidgetClient, format: EntryFormat, family: WidgetFamily, activate: Bool) {
         let snapshot = widget.snapshot(family: family)
-        caller.connection.call(activate ? snapshot : snapshot.withoutActivation()) { result in
-            let entry: ChapterEntry
+        caller.connection.call(activate ? snapshot : snapshot.withoutActivation(), timeout: BlockingCaller.callTimeout) { result in
             switch result {
-            case .success(let current):
-                entry = current
+            case .success(let entry):
+                Output.line(entry.formatted(format, family: family))
+            case .failure(let error) where [DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner].contains(error.name):
+                Output.line(ChapterEntry.placeholder(family: family, date: 0).formatted(format, family: family))
             case .failure(let error):
-                // No service (and none to activate) is expected; anything else is said. Either
-                // way the placeholder shows until the service's next entry.
-                if ![DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner].contains(error.name) {
-                    // TRANSLATORS: the D-Bus error's message, then its name.
-                    Output.error(gettext("cannot read the entry: %s (%s)", error.message, error.name))
-                }
-                entry = .placeholder(family: family, date: 0)
+                // TRANSLATORS: the D-Bus error's message, then its name.
+                Output.error(gettext("cannot read the entry: %s (%s)", error.message, error.name))
             }
-            Output.line(entry.formatted(format, family: family))
         }
     }
 }

@@ -32,6 +32,13 @@ import Testing
             Layout(label: label) { try $0.addChromiumProfile(profile, userData: userData, visits: [$1]) }
         }
 
+        /// A Chromium-family browser's profile in its folder under ~/.config and in its flatpak's
+        /// (`~/.var/app/APP/config/FOLDER`), the two places every one of them is looked for.
+        static func nativeAndFlatpak(_ browser: String, _ profile: String, config folder: String, flatpak app: String) -> [Layout] {
+            [chromium("\(browser) profile \(profile)", profile, ".config/" + folder),
+             chromium("\(browser) (flatpak) profile \(profile)", profile, ".var/app/\(app)/config/\(folder)")]
+        }
+
         var testDescription: String { label }
     }
 
@@ -41,19 +48,14 @@ import Testing
         .firefox("firefox profile xdg.default-release", "xdg.default-release", home: ".config/mozilla/firefox"),
         .firefox("firefox (snap) profile snap.default", "snap.default", home: "snap/firefox/common/.mozilla/firefox"),
         .firefox("firefox (flatpak) profile flat.default", "flat.default", home: ".var/app/org.mozilla.firefox/.mozilla/firefox"),
-        .chromium("chromium profile Default", "Default", ".config/chromium"),
         .chromium("chromium profile Profile 2", "Profile 2", ".config/chromium"),
         .chromium("chromium (snap) profile Default", "Default", "snap/chromium/common/chromium"),
-        .chromium("chromium (flatpak) profile Default", "Default", ".var/app/org.chromium.Chromium/config/chromium"),
-        .chromium("chrome profile Default", "Default", ".config/google-chrome"),
         .chromium("chrome (flatpak) profile Profile 1", "Profile 1", ".var/app/com.google.Chrome/config/google-chrome"),
-        .chromium("brave profile Default", "Default", ".config/BraveSoftware/Brave-Browser"),
-        .chromium("brave (flatpak) profile Default", "Default", ".var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser"),
-        .chromium("vivaldi profile Default", "Default", ".config/vivaldi"),
-        .chromium("vivaldi (flatpak) profile Default", "Default", ".var/app/com.vivaldi.Vivaldi/config/vivaldi"),
-        .chromium("edge profile Default", "Default", ".config/microsoft-edge"),
-        .chromium("edge (flatpak) profile Default", "Default", ".var/app/com.microsoft.Edge/config/microsoft-edge"),
-    ]
+    ] + Layout.nativeAndFlatpak("chromium", "Default", config: "chromium", flatpak: "org.chromium.Chromium")
+      + Layout.nativeAndFlatpak("chrome", "Default", config: "google-chrome", flatpak: "com.google.Chrome")
+      + Layout.nativeAndFlatpak("brave", "Default", config: "BraveSoftware/Brave-Browser", flatpak: "com.brave.Browser")
+      + Layout.nativeAndFlatpak("vivaldi", "Default", config: "vivaldi", flatpak: "com.vivaldi.Vivaldi")
+      + Layout.nativeAndFlatpak("edge", "Default", config: "microsoft-edge", flatpak: "com.microsoft.Edge")
 
     @Test(arguments: layouts)
     func findsThePageInEachLayout(_ layout: Layout) async throws {

@@ -47,6 +47,28 @@ import TestingTraits
         return (loop, connection, try BusName(connection.uniqueName))
     }
 
+    /// The set-up calls to the bus itself (RequestName, AddMatch) have a deadline of their own, not
+    /// libdbus's 25 s: a bus frozen after `Hello` fails a starting service within it, naming the bus.
+    @Test func setUpCallsToAFrozenBusFailWithinTheirDeadline() throws {
+        let (_, connection, _) = try blackHole()
+        kill(bus.processIdentifier, SIGSTOP)
+        defer { kill(bus.processIdentifier, SIGCONT) }
+        let timeout = Duration.milliseconds(300)
+        let steps: [(String, () throws -> Void)] = [
+            ("RequestName", { _ = try connection.requestNameBlocking("org.example.Frozen", timeout: timeout) }),
+            ("AddMatch", { try connection.addMatchBlocking(MatchRule(interface: "org.example.Frozen"), timeout: timeout) }),
+        ]
+        for (member, step) in steps {
+            let start = ContinuousClock.now
+            let error = #expect(throws: DBusError.self) { try step() }
+            let elapsed = ContinuousClock.now - start
+            #expect(error?.name == DBusError.Name.noReply, "\(member): \(String(describing: error))")
+            #expect(error?.message.contains(member) == true && error?.message.contains(bus.address) == true,
+                    "\(member): \(String(describing: error?.message))")
+            #expect(elapsed >= timeout && elapsed < .seconds(3), "\(member) took \(elapsed)")
+        }
+    }
+
     @Test func aPeerThatNeverAnswersTimesOutWithNoReply() async throws {
         let hole = try blackHole()
         let client = try await bus.client()

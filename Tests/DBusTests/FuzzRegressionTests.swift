@@ -1,7 +1,7 @@
 import DBus
 import Testing
 
-/// Inputs found by the `dbusbody` fuzz target (scripts/fuzz.sh), kept as literals: each once
+/// Inputs found by the `dbusbody` fuzz target (scripts/dev/fuzz.sh), kept as literals: each once
 /// trapped, and must now end in a value or `InvalidArgs`.
 @Suite(.timeLimit(.minutes(1))) struct FuzzRegressionTests {
     /// `[UInt8]` from hex digits (whitespace between them ignored).

@@ -18,6 +18,14 @@ import TestingTraits
     static let destination = SampleObject.busName.rawValue
     static let path = SampleObject.path.rawValue
     static let interface = Sample1.name.rawValue
+    /// What SampleObject declares, in declaration order: name, input and output signatures (as
+    /// gdbus introspect and busctl introspect both show them).
+    static let methods: [(name: String, inputs: String, outputs: String)] = [
+        ("EchoBasics", "ybnqiuxtdsog", "ybnqiuxtdsog"), ("EchoString", "s", "s"), ("EchoVariant", "v", "v"),
+        ("EchoDict", "a{sv}", "a{sv}"), ("EchoStruct", "(is)", "(is)"), ("EchoBytes", "ay", "ay"),
+        ("EchoNested", "aa{sai}", "aa{sai}"), ("Add", "ii", "i"), ("Fail", "ss", ""), ("SetCounter", "i", ""),
+        ("Emit", "s", ""),
+    ]
 
     // MARK: dbus-send
 
@@ -145,15 +153,8 @@ import TestingTraits
         #expect(document.children.isEmpty)
         let sample = try #require(document.interfaces.first { $0.name == Self.interface })
 
-        // What SampleObject declares, in declaration order: name, input and output signatures.
-        let methods: [(String, String, String)] = [
-            ("EchoBasics", "ybnqiuxtdsog", "ybnqiuxtdsog"), ("EchoString", "s", "s"), ("EchoVariant", "v", "v"),
-            ("EchoDict", "a{sv}", "a{sv}"), ("EchoStruct", "(is)", "(is)"), ("EchoBytes", "ay", "ay"),
-            ("EchoNested", "aa{sai}", "aa{sai}"), ("Add", "ii", "i"), ("Fail", "ss", ""), ("SetCounter", "i", ""),
-            ("Emit", "s", ""),
-        ]
-        #expect(sample.methods.map(\.name) == methods.map(\.0))
-        for (name, inputs, outputs) in methods {
+        #expect(sample.methods.map(\.name) == Self.methods.map(\.name))
+        for (name, inputs, outputs) in Self.methods {
             let method = try #require(sample.methods.first { $0.name == name })
             #expect(method.signature(direction: "in") == inputs, "\(name) inputs")
             #expect(method.signature(direction: "out") == outputs, "\(name) outputs")
@@ -227,19 +228,9 @@ import TestingTraits
         #expect(rows.first == ["NAME", "TYPE", "SIGNATURE", "RESULT/VALUE", "FLAGS"])
         let start = try #require(rows.firstIndex { $0.first == Self.interface })
         let end = rows[(start + 1)...].firstIndex { $0.count > 1 && $0[1] == "interface" } ?? rows.endIndex
-        #expect(Array(rows[start..<end]) == [
-            ["org.example.Sample1", "interface", "-", "-", "-"],
-            [".Add", "method", "ii", "i", "-"],
-            [".EchoBasics", "method", "ybnqiuxtdsog", "ybnqiuxtdsog", "-"],
-            [".EchoBytes", "method", "ay", "ay", "-"],
-            [".EchoDict", "method", "a{sv}", "a{sv}", "-"],
-            [".EchoNested", "method", "aa{sai}", "aa{sai}", "-"],
-            [".EchoString", "method", "s", "s", "-"],
-            [".EchoStruct", "method", "(is)", "(is)", "-"],
-            [".EchoVariant", "method", "v", "v", "-"],
-            [".Emit", "method", "s", "-", "-"],
-            [".Fail", "method", "ss", "-", "-"],
-            [".SetCounter", "method", "i", "-", "-"],
+        // busctl lists the methods by name, "-" for no reply arguments.
+        let methods = Self.methods.sorted { $0.name < $1.name }.map { [".\($0.name)", "method", $0.inputs, $0.outputs.isEmpty ? "-" : $0.outputs, "-"] }
+        #expect(Array(rows[start..<end]) == [["org.example.Sample1", "interface", "-", "-", "-"]] + methods + [
             [".Counter", "property", "i", "0", "emits-change"],
             [".Label", "property", "s", "\"initial\"", "emits-change", "writable"],
             [".Secret", "property", "s", "\"hidden\"", "emits-invalidation"],

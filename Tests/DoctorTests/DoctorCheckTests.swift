@@ -232,10 +232,12 @@ import TestingTraits
         let build43 = CardBuilds.Build(name: "gnome-shell-43", versions: [43, 44])
         let build45 = CardBuilds.Build(name: "gnome-shell-45", versions: [45, 46, 47, 48, 49, 50, 51])
         let folder = "/usr/share/gnome-shell/extensions/dbmultiverse@nobadi.com"
+        // select-cards's choice for `shell` (its rule is CardSelectionTests').
         func line(_ installed: CardBuilds.Build, shell: String, select: String? = "sudo /usr/libexec/dbmultiverse/select-cards") -> CheckResult {
-            GnomeExtensionCheck(.init(installed: folder, enabled: .success([GnomeExtensionCheck.uuid]), userExtensionsDisabled: false,
-                                      builds: CardBuilds(installed: installed, all: [build43, build45], selectCommand: select),
-                                      shellVersion: shell)).result(surroundings)
+            let chosen = Int(shell.prefix { $0 != "." })! <= 44 ? build43 : build45
+            return GnomeExtensionCheck(.init(installed: folder, enabled: .success([GnomeExtensionCheck.uuid]), userExtensionsDisabled: false,
+                                             builds: CardBuilds(installed: installed, all: [build43, build45], selectCommand: select),
+                                             shell: .success(CardChoice(version: shell, build: chosen.name)))).result(surroundings)
         }
         #expect(line(build45, shell: "48.7") == CheckResult("GNOME Shell extension", .ok,
                                                             "installed in \(folder) (the build for GNOME 45–51; GNOME Shell 48.7 here), turned on"))
@@ -252,6 +254,12 @@ import TestingTraits
         // No version to compare (no gnome-shell --version, or metadata without shell-version): the line as before.
         let unknown = GnomeExtensionCheck(.init(installed: folder, enabled: .success([]), userExtensionsDisabled: false)).result(surroundings)
         #expect(unknown.detail == "installed in \(folder), not turned on")
+        // No select-cards (a build without the repository's desktop/, a partial install): said, with where it was looked for.
+        let unanswered = GnomeExtensionCheck(.init(installed: folder, enabled: .success([]), userExtensionsDisabled: false,
+                                                   builds: CardBuilds(installed: build45, all: [build45], selectCommand: nil),
+                                                   shell: .failure(.init(looked: ["/usr/libexec/dbmultiverse/select-cards"])))).result(surroundings)
+        #expect(unanswered.detail == "installed in \(folder) (the build for GNOME 45–51; which build fits cannot be told: select-cards did not answer"
+                    + " (looked for /usr/libexec/dbmultiverse/select-cards)), not turned on")
     }
 
     @Test func thePlasmaLineSaysWhenTheBuildIsForTheOtherPlasma() {
@@ -260,7 +268,8 @@ import TestingTraits
         let folder = "/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse"
         func line(_ installed: CardBuilds.Build, plasma: Int) -> CheckResult {
             let builds = CardBuilds(installed: installed, all: [plasma5, plasma6], selectCommand: "sudo /usr/libexec/dbmultiverse/select-cards")
-            return PlasmaWidgetCheck(.installed(folder, added: true), build: .init(builds: builds, plasma: plasma)).result(surroundings)
+            return PlasmaWidgetCheck(.installed(folder, added: true), build: .success(.init(builds: builds, plasma: plasma, chosen: "plasma-\(plasma)")))
+                .result(surroundings)
         }
         #expect(line(plasma6, plasma: 6) == CheckResult("Plasma widget", .ok, "installed in \(folder) (the build for Plasma 6), added to the desktop or a panel"))
         #expect(line(plasma5, plasma: 6) == CheckResult("Plasma widget", .missing, "installed in \(folder) is the build for Plasma 5, but Plasma 6 is installed",

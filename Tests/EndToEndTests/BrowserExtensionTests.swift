@@ -64,7 +64,7 @@ import TestingTraits
             Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(Int(String(hex), radix: 16) ?? 0)))
         })
         #expect(id == BrowserExtension.chromiumID)
-        let script = try runCommand([DesktopInstall.repository.appendingPathComponent("scripts/browser-extension-key.sh").path, "id"])
+        let script = try runCommand([DesktopInstall.repository.appendingPathComponent("scripts/build/browser-extension-key.sh").path, "id"])
         #expect(script.status == 0 && script.stdout == BrowserExtension.chromiumID + "\n", "\(script)")
         let parsed = try runCommand(["openssl", "pkey", "-pubin", "-inform", "DER", "-in", path, "-noout", "-text"])
         #expect(parsed.status == 0 && parsed.stdout.contains("Public-Key: (2048 bit)"), "\(parsed)")
@@ -120,7 +120,7 @@ import TestingTraits
     /// `browser/`, and the same bytes at every run.
     @Test func theArchivesHoldTheExtensionAndAreReproducible() throws {
         let home = try DesktopHome()
-        let script = DesktopInstall.repository.appendingPathComponent("scripts/browser-extension.sh").path
+        let script = DesktopInstall.repository.appendingPathComponent("scripts/build/browser-extension.sh").path
         let first = try runCommand([script, home.root.path + "/one"])
         let second = try runCommand([script, home.root.path + "/two"])
         #expect(first.status == 0 && second.status == 0, "\(first)\n\(second)")

@@ -88,7 +88,7 @@ import TestingTraits
         }
     }
 
-    /// `--print` says what it would choose and changes nothing; on this machine the choice is that
+    /// `--print` (and `--query`) says what it would choose and changes nothing; on this machine the choice is that
     /// of its own desktop.
     @Test func printChangesNothing() throws {
         let installed = try Installed()
@@ -96,6 +96,12 @@ import TestingTraits
         try installed.tool("gnome-shell", "echo 'GNOME Shell 48.7'")
         let run = try installed.select(["--print"], root: try Self.plasmaRoot(qt: 6, in: installed))
         #expect(run.status == 0 && run.stdout == "GNOME Shell 48: gnome-shell-45; Plasma 6: plasma-6\n", "\(run)")
+        // `--query`, what doctor reads: the whole version, and `-` for a desktop that is not there.
+        let query = try installed.select(["--query"], root: try Self.plasmaRoot(qt: 6, in: installed))
+        #expect(query.status == 0 && query.stdout == "gnome-shell 48.7 gnome-shell-45\nplasma 6 plasma-6\n", "\(query)")
+        try installed.tool("gnome-shell", "exit 127")
+        try installed.tool("dpkg-query", "exit 1")
+        #expect(try installed.select(["--query"]).stdout == "gnome-shell - gnome-shell-45\nplasma - plasma-6\n")
         #expect(installed.target(installed.extensionLink) == before)
     }
 

@@ -11,7 +11,7 @@ import TestingTraits
 /// The built `dbmultiverse doctor` on a private bus, in a temporary home: a bare one (nothing
 /// installed, no systemd user manager) and a complete one (the service activatable, the notifier
 /// running, a notification server and a tray watcher on the bus — peers that are not ours, played
-/// by stand-ins —, the host manifests `scripts/browser-hosts.sh` writes, the host's record of the
+/// by stand-ins —, the host manifests `scripts/build/browser-hosts.sh` writes, the host's record of the
 /// extensions' visits, a catalogue, the GNOME extension and the Plasma widget installed and on).
 @Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
@@ -97,7 +97,7 @@ struct DoctorCommandTests {
         try home.standIn("gsettings", "case \"$3\" in enabled-extensions) echo \"['other@example.com', 'dbmultiverse@nobadi.com']\";; *) echo false;; esac")
 
         // What installing writes, by the installers' own scripts.
-        let install = try runCommand([repositoryRoot.path + "/scripts/browser-hosts.sh", "install", Binary.dbmultiverse],
+        let install = try runCommand([repositoryRoot.path + "/scripts/build/browser-hosts.sh", "install", Binary.dbmultiverse],
                                      environment: home.environment(bus: bus))
         try #require(install.status == 0, "\(install)")
         try home.write("{\"uuid\": \"dbmultiverse@nobadi.com\"}\n", to: ".local/share/gnome-shell/extensions/dbmultiverse@nobadi.com/metadata.json")

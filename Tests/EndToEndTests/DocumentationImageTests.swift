@@ -4,7 +4,7 @@ import Testing
 
 /// The pictures of README.md and docs/*.md (issue 25): each one a page links is there, a PNG small
 /// enough for a page (at most 200 KiB, a crop rather than a whole screen), and one `make screenshots`
-/// makes — listed in docs/images/MANIFEST, which scripts/screenshots.sh reads, with a check that takes
+/// makes — listed in docs/images/MANIFEST, which scripts/real-hosts/screenshots.sh reads, with a check that takes
 /// its screenshot and a crop it knows — so that no picture goes stale where nobody can make it again;
 /// and each one it makes is linked from a page.
 @Suite(.timeLimit(.minutes(1))) struct DocumentationImageTests {
@@ -74,20 +74,20 @@ import Testing
         let made = try Self.manifest()
         let linked = Set(try Self.linkedPictures().map(\.picture))
         #expect(made.count >= 8, "docs/images/MANIFEST lists \(made.count) pictures")
-        let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/screenshots.sh"), encoding: .utf8)
+        let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/real-hosts/screenshots.sh"), encoding: .utf8)
         for entry in made {
             #expect(linked.contains(entry.picture), "no page links images/\(entry.picture)")
             #expect(FileManager.default.fileExists(atPath: Self.images.appendingPathComponent(entry.picture).path), "\(entry.picture) is not in docs/images")
-            // SCRIPT@RELEASE: the check run in that release's chroot (scripts/release-check.sh).
+            // SCRIPT@RELEASE: the check run in that release's chroot (scripts/real-hosts/release-check.sh).
             let (name, release) = (entry.check.split(separator: "@").first.map(String.init) ?? "", entry.check.split(separator: "@").dropFirst().first)
-            let check = repositoryRoot.appendingPathComponent("scripts/" + name).path
-            #expect(FileManager.default.isExecutableFile(atPath: check), "\(entry.picture): no check scripts/\(name)")
+            let check = repositoryRoot.appendingPathComponent("scripts/real-hosts/" + name).path
+            #expect(FileManager.default.isExecutableFile(atPath: check), "\(entry.picture): no check scripts/real-hosts/\(name)")
             if let release {
-                #expect(["bookworm", "trixie", "sid"].contains(release), "\(entry.picture): no chroot of a release '\(release)' (scripts/release-chroot.sh)")
+                #expect(["bookworm", "trixie", "sid"].contains(release), "\(entry.picture): no chroot of a release '\(release)' (scripts/real-hosts/release-chroot.sh)")
             }
             #expect(entry.screenshot.hasSuffix(".png"), "\(entry.picture): its screenshot is '\(entry.screenshot)'")
             let crop = "crop_" + entry.crop.replacingOccurrences(of: "-", with: "_") + "() {"
-            #expect(!entry.crop.isEmpty && script.contains("\n" + crop), "\(entry.picture): scripts/screenshots.sh has no crop '\(entry.crop)'")
+            #expect(!entry.crop.isEmpty && script.contains("\n" + crop), "\(entry.picture): scripts/real-hosts/screenshots.sh has no crop '\(entry.crop)'")
         }
         // Nothing else: a picture that is in no list is one nobody can make again.
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.images.path).filter { $0 != "MANIFEST" }

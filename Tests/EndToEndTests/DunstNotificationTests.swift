@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// The notifications in a real notification server: `scripts/real-notification-daemon.sh` with the
+/// The notifications in a real notification server: `scripts/real-hosts/real-notification-daemon.sh` with the
 /// built binary — Debian's dunst under Xvfb, the service and the notifier on a private bus. It
 /// checks that dunst displays the chapter notification and the announcement of new pages (and takes
 /// a screenshot of each, the README's pictures), that a progress change notifies nothing, that the
@@ -29,7 +29,7 @@ import TestingTraits
         // data folder, whose name has a space), the progress as its bar, the action behind a click.
         let history = lines.drop { $0 != "--- dunstctl history (what dunst displayed, read back from dunst, newest first)" }.dropFirst()
             .prefix { !$0.hasPrefix("---") }
-        // The reader of scripts/demo-story.sh (its name has an `&`, escaped in the body: dunst takes markup).
+        // The reader of scripts/lib/demo-story.sh (its name has an `&`, escaped in the body: dunst takes markup).
         let (chapter, progress) = (DemoStory.chapter, DemoStory.progress)
         let title = "Chapter \(chapter): \(DemoStory.name)"
         let shown = try #require(history.first { $0.contains("\"summary\": \"Chapter \(chapter):") }, "\(run.stdout)")

@@ -55,7 +55,7 @@ struct FirefoxEndToEndTests {
 
         // The .xpi as `make browser-extension` builds it, sideloaded under its id.
         let packed = home.root.path + "/dist"
-        let pack = try runCommand([DesktopInstall.repository.appendingPathComponent("scripts/browser-extension.sh").path, packed])
+        let pack = try runCommand([DesktopInstall.repository.appendingPathComponent("scripts/build/browser-extension.sh").path, packed])
         #expect(pack.status == 0, "\(pack)")
         let xpi = try #require(try FileManager.default.contentsOfDirectory(atPath: packed).first { $0.hasSuffix(".xpi") })
         let profile = home.root.path + "/profile"

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// The card in a real GNOME Shell: `scripts/gnome-shell-check.sh` with the built binary — Debian's
+/// The card in a real GNOME Shell: `scripts/real-hosts/gnome-shell-check.sh` with the built binary — Debian's
 /// gnome-shell 43 headless, private buses, run as `nobody` when the tests run as root, the extension
 /// and the service installed by `make install` into a temporary prefix. Through AT-SPI it reads the
 /// top bar and the card, clicks each button with mutter's remote-desktop pointer and sees the service
@@ -35,7 +35,7 @@ import TestingTraits
     /// The same shell in a French session (`gnome-shell-check.sh --french`: LANG=fr_FR.UTF-8 for the
     /// shell, the service it activates and the CLI): the view the service publishes reads French
     /// (po/fr.po), and so does the extension's own placeholder with no service (its catalogue).
-    @Test(.enabled(if: unavailable == nil && TranslationTests.frenchLocaleExists, Comment(rawValue: unavailable ?? "no fr_FR.UTF-8 locale (scripts/install-deps.sh makes it)")))
+    @Test(.enabled(if: unavailable == nil && TranslationTests.frenchLocaleExists, Comment(rawValue: unavailable ?? "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)")))
     func theCardReadsFrenchInAFrenchSession() throws {
         let (run, shots) = try runHostCheck("gnome-shell-check-fr.sh", name: "gnome-fr", shotsUse: [.otherUsers],
                                             session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150) { run in
@@ -56,7 +56,7 @@ import TestingTraits
     }
 }
 
-/// What `scripts/gnome-shell-check.sh` must print and keep, on this machine's shell and on another
+/// What `scripts/real-hosts/gnome-shell-check.sh` must print and keep, on this machine's shell and on another
 /// release's (ReleaseCardTests): the same card, buttons, timings and a clean log everywhere.
 func expectGnomeShellCard(_ run: CommandResult, shots: String) throws {
     let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -67,7 +67,7 @@ func expectGnomeShellCard(_ run: CommandResult, shots: String) throws {
     let placeholder = "label \"Read Multiverse Reader\" | label \"A Really Strange Tournament!\" | button \"Start reading\""
     #expect(lines.contains("placeholder card: " + placeholder), "\(run.stdout)")
     #expect(lines.contains("Start reading -> OpenRequested(1, 'dbmultiverse://chapter/1')"))
-    // The reader of scripts/demo-story.sh: chapter 42, 35% read, 3 new pages.
+    // The reader of scripts/lib/demo-story.sh: chapter 42, 35% read, 3 new pages.
     let (chapter, progress) = (DemoStory.chapter, DemoStory.progress)
     #expect(lines.contains { $0.hasPrefix("the view: label \"Chapter \(chapter)\"") })
     #expect(lines.contains("card: label \"Chapter \(chapter)\" | label \"\(DemoStory.name)\" | level bar \"\(progress)% read (\(String(format: "%.2f", Double(progress) / 100)))\""

@@ -93,7 +93,7 @@ import TestingTraits
     @Test(.enabled(if: isOnPath("gnome-extensions"), "gnome-extensions is not installed (apt-get install gnome-shell)"))
     func gnomeExtensionsPackMakesAZipOfEachBuild() throws {
         let out = try makeTemporaryDirectory("dbm-gnome-zips")
-        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/gnome-extension-pack.sh").path, out], timeout: 60)
+        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/build/gnome-extension-pack.sh").path, out], timeout: 60)
         #expect(run.status == 0, "\(run)")
         for build in ["43", "45"] {
             let zip = "\(out)/\(GnomeShellExtension.uuid).gnome-\(build).shell-extension.zip"

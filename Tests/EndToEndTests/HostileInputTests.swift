@@ -89,7 +89,7 @@ struct HostileInputTests {
         defer { home.remove() }
         try home.standIn("systemctl", "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
         // The manifests installing writes (the line then goes on to the host's record).
-        let install = try runCommand([repositoryRoot.path + "/scripts/browser-hosts.sh", "install", Binary.dbmultiverse],
+        let install = try runCommand([repositoryRoot.path + "/scripts/build/browser-hosts.sh", "install", Binary.dbmultiverse],
                                      environment: home.environment(bus: bus))
         try #require(install.status == 0, "\(install)")
         try FileManager.default.createDirectory(atPath: home.dataFolder, withIntermediateDirectories: true)

@@ -4,11 +4,11 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// `scripts/install-deps.sh`, which `make test` runs first on a machine that has never seen the
+/// `scripts/test/install-deps.sh`, which `make test` runs first on a machine that has never seen the
 /// project, against stand-ins for apt and dpkg on PATH (the real ones would change this machine):
 /// what it asks apt to install, what it says, and what it does when apt fails.
 @Suite(.timeLimit(.minutes(1)), .offThePool) struct InstallDependenciesTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/install-deps.sh").path
+    static let script = repositoryRoot.appendingPathComponent("scripts/test/install-deps.sh").path
 
     /// A machine for the script: `missing` packages are not installed (all others are), apt has a
     /// version of each but `unavailable`, and `apt-get` exits with `aptStatus`. `apt-cache policy`

@@ -146,6 +146,17 @@ import TestingTraits
         #expect(builds.selectCommand == home.prefix + "/libexec/dbmultiverse/select-cards")
         let plasma = try #require(CardBuilds.read(home.prefix + "/share/plasma/plasmoids/com.nobadi.dbmultiverse", versions: CardBuilds.plasmaVersion))
         #expect(plasma.all == [.init(name: "plasma-5", versions: [5]), .init(name: "plasma-6", versions: [6])])
+        // Which build fits is the installed select-cards's answer (`--query`), here for a stand-in GNOME Shell 48.7.
+        let extensionFolder = home.prefix + "/share/gnome-shell/extensions/dbmultiverse@nobadi.com"
+        try DesktopHome.write("#!/bin/sh\necho 'GNOME Shell 48.7'\n", to: home.root.path + "/tools/gnome-shell")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: home.root.path + "/tools/gnome-shell")
+        let surroundings = Surroundings(environment: ["PATH": home.root.path + "/tools:/usr/bin:/bin"], now: 1_795_640_000,
+                                        commands: ProcessRunner(environment: ["PATH": home.root.path + "/tools:/usr/bin:/bin"]))
+        #expect(SelectCards.ask("gnome-shell", card: extensionFolder, surroundings) == .success(CardChoice(version: "48.7", build: "gnome-shell-45")))
+        // Where it is looked for: beside the cards, beside the binary, and in a build tree the repository's desktop/.
+        #expect(SelectCards.candidates(card: extensionFolder, executable: "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/dbmultiverse")
+                    == [home.prefix + "/libexec/dbmultiverse/select-cards", "/src/dbm/.build/x86_64-unknown-linux-gnu/libexec/dbmultiverse/select-cards",
+                        "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/select-cards", "/src/dbm/desktop/select-cards"])
     }
 }
 
@@ -163,7 +174,7 @@ enum DesktopInstall {
                               environment: environment, timeout: 60)
     }
 
-    /// The Plasma widget's package (scripts/plasmoid.sh), under its folder.
+    /// The Plasma widget's package (desktop/plasma/build.sh), under its folder.
     static let plasmoidFiles = [
         "metadata.json", "contents/ui/main.qml", "contents/ui/Card.qml", "contents/ui/CompactView.qml",
         "contents/ui/placeholder.js", "contents/images/com.nobadi.DBMultiverse.svg",

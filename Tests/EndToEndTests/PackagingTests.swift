@@ -113,14 +113,14 @@ import TestingTraits
         }
     }
 
-    /// scripts/vendor.sh copies each pinned package (its Package.swift included) and lists the pins;
+    /// scripts/packaging/vendor.sh copies each pinned package (its Package.swift included) and lists the pins;
     /// Package.swift then depends on those folders, not on the network.
     @Test func vendorHoldsThePinnedPackagesAndPackageSwiftUsesThem() throws {
         let folder = try makeTemporaryDirectory("dbm-vendor", for: .programs)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A copy of the manifest beside the vendored packages, as in the source package.
         try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Package.swift").path, toPath: folder + "/Package.swift")
-        let vendor = try runCommand([repositoryRoot.appendingPathComponent("scripts/vendor.sh").path, folder + "/vendor"], timeout: 120)
+        let vendor = try runCommand([repositoryRoot.appendingPathComponent("scripts/packaging/vendor.sh").path, folder + "/vendor"], timeout: 120)
         #expect(vendor.status == 0, "\(vendor)")
         let pins = try String(contentsOfFile: folder + "/vendor/PINS", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(pins.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["swift-argument-parser 1.8.2", "swift-log 1.16.2"])
@@ -139,13 +139,13 @@ import TestingTraits
     @Test func vendorRefusesAPinBelowPackageSwift() throws {
         let folder = try makeTemporaryDirectory("dbm-vendor", for: .programs)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/scripts", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("scripts/vendor.sh").path, toPath: folder + "/scripts/vendor.sh")
+        try FileManager.default.createDirectory(atPath: folder + "/scripts/packaging", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("scripts/packaging/vendor.sh").path, toPath: folder + "/scripts/packaging/vendor.sh")
         let manifest = try String(contentsOf: repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         let raised = manifest.replacingOccurrences(of: #"swift-log", from: "1.16.2")"#, with: #"swift-log", from: "1.17.0")"#)
         #expect(raised != manifest)
         try DesktopHome.write(raised, to: folder + "/Package.swift")
-        let vendor = try runCommand([folder + "/scripts/vendor.sh", folder + "/vendor"], timeout: 60)
+        let vendor = try runCommand([folder + "/scripts/packaging/vendor.sh", folder + "/vendor"], timeout: 60)
         #expect(vendor.status != 0, "\(vendor)")
         #expect(vendor.stderr.contains("the pin 1.16.2 of https://github.com/apple/swift-log does not satisfy Package.swift's from: \"1.17.0\""), "\(vendor)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/vendor"))

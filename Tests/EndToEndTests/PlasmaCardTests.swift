@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// The Plasma widget end to end: `scripts/plasma-card-check.sh` with the built binary installed
+/// The Plasma widget end to end: `scripts/real-hosts/plasma-card-check.sh` with the built binary installed
 /// into a temporary prefix (`make install` builds the plasmoid), its service activated on a
 /// private bus, the installed plasmoid in a real `plasmoidviewer` under Xvfb, read and pressed
 /// through AT-SPI. The screenshots stay in a folder the test prints, for a person to look at.
@@ -19,7 +19,7 @@ import TestingTraits
     /// The same widget in a French session (`plasma-card-check.sh --french`: LANG=fr_FR.UTF-8 for the
     /// viewer, the service and the CLI): the view reads French (po/fr.po), and so does the widget's
     /// own placeholder with no service (its i18n catalogue under contents/locale).
-    @Test(.enabled(if: TranslationTests.frenchLocaleExists, "no fr_FR.UTF-8 locale (scripts/install-deps.sh makes it)"))
+    @Test(.enabled(if: TranslationTests.frenchLocaleExists, "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)"))
     func theCardReadsFrenchInAFrenchSession() throws {
         let (run, shots) = try runHostCheck("plasma-card-check.sh", ["--french"], name: "plasma-fr", shotsUse: [.otherUsers], timeout: 200)
         #expect(run.status == 0, "\(run)")
@@ -34,11 +34,11 @@ import TestingTraits
     }
 }
 
-/// What `scripts/plasma-card-check.sh` must print and keep, on this machine's Plasma and on another
+/// What `scripts/real-hosts/plasma-card-check.sh` must print and keep, on this machine's Plasma and on another
 /// release's (ReleaseCardTests): the same card, buttons, timings and idle behaviour everywhere.
 func expectPlasmaCard(_ run: CommandResult, shots: String) throws {
     #expect(run.status == 0, "\(run)")
-    // The reader of scripts/demo-story.sh: chapter 42, 35% read, 3 new pages.
+    // The reader of scripts/lib/demo-story.sh: chapter 42, 35% read, 3 new pages.
     let chapter = DemoStory.chapter
     for line in ["label: Chapter \(chapter)", "label: \(DemoStory.name)", "progress bar: \(DemoStory.progress)% read",
                  "label: \(DemoStory.newPages) new pages", "push button: Continue reading", "push button: Next chapter",

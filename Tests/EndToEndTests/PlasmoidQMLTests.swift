@@ -6,10 +6,10 @@ import TestingTraits
 
 /// The Plasma widget's card and panel rendering under qmltestrunner, offscreen, in every state of
 /// ViewState's table, for both builds:
-/// `scripts/plasmoid-qml-tests.sh` (Qt 5 for Plasma 5, Qt 6 for Plasma 6; each build's QML must also
+/// `scripts/test/plasmoid-qml-tests.sh` (Qt 5 for Plasma 5, Qt 6 for Plasma 6; each build's QML must also
 /// parse with its Qt's qmllint).
 @Suite(.timeLimit(.minutes(3)), .offThePool) struct PlasmoidQMLTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/plasmoid-qml-tests.sh").path
+    static let script = repositoryRoot.appendingPathComponent("scripts/test/plasmoid-qml-tests.sh").path
     /// The test functions of the QML test file: each build must run them all and pass them all.
     static let testFunctions: Int = {
         let file = repositoryRoot.appendingPathComponent("desktop/plasma/tests/tst_card.qml").path

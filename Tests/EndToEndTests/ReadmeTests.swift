@@ -65,9 +65,9 @@ struct ReadmeTests {
     /// The README's commands that other tests and scripts run, each with the file that runs it and
     /// what in that file runs it.
     static let runElsewhere: [String: (file: String, runs: String)] = [
-        "make deb": ("Makefile", "deb-test: deb"), // make deb-test (scripts/deb-test.sh) builds the package first
-        "sudo apt install ./dist/dbmultiverse_\(ProjectInfo.version)_amd64.deb": ("scripts/deb-test.sh", "apt-get install"),
-        "make run": ("Tests/EndToEndTests/RunServiceScriptTests.swift", "scripts/run-service.sh"),
+        "make deb": ("Makefile", "deb-test: deb"), // make deb-test (scripts/packaging/deb-test.sh) builds the package first
+        "sudo apt install ./dist/dbmultiverse_\(ProjectInfo.version)_amd64.deb": ("scripts/packaging/deb-test.sh", "apt-get install"),
+        "make run": ("Tests/EndToEndTests/RunServiceScriptTests.swift", "scripts/dev/run-service.sh"),
         "make test": (".ci/run", "make test"),
     ]
     /// The `dbmultiverse` commands this suite runs.
@@ -190,7 +190,7 @@ struct ReadmeTests {
             """)
         try home.standIn("gsettings", "case \"$3\" in enabled-extensions) echo \"@as []\";; *) echo false;; esac")
         try home.write("{\"uuid\": \"dbmultiverse@nobadi.com\"}\n", to: "system/share/gnome-shell/extensions/dbmultiverse@nobadi.com/metadata.json")
-        let install = try runCommand([repositoryRoot.path + "/scripts/browser-hosts.sh", "install", Binary.dbmultiverse],
+        let install = try runCommand([repositoryRoot.path + "/scripts/build/browser-hosts.sh", "install", Binary.dbmultiverse],
                                      environment: home.environment(bus: bus))
         try #require(install.status == 0, "\(install)")
         var environment = home.environment(bus: bus)

@@ -7,11 +7,11 @@ import TestingTraits
 
 /// The cards where the readers are: the same checks as GnomeShellCardTests and PlasmaCardTests,
 /// with the same assertions, on the desktops of Debian 12, 13 and sid, each from the installed
-/// package. `scripts/release-check.sh` builds the .deb (scripts/test-package.sh: debian/'s own
+/// package. `scripts/real-hosts/release-check.sh` builds the .deb (scripts/packaging/test-package.sh: debian/'s own
 /// build, kept between runs), makes or reuses the release's debootstrap chroot
-/// (scripts/release-chroot.sh, cached in /var/cache/dbmultiverse-tests), installs the .deb with
+/// (scripts/real-hosts/release-chroot.sh, cached in /var/cache/dbmultiverse-tests), installs the .deb with
 /// apt-get into a throw-away copy of it and runs the check there. `make test` starts both at its
-/// beginning, in the background (scripts/run-tests.sh); a test finds them ready or waits for them.
+/// beginning, in the background (scripts/test/run-tests.sh); a test finds them ready or waits for them.
 /// Nothing is skipped: a chroot or package that cannot be made fails the test with its log.
 ///
 /// Each test holds the desktop session while it runs (one at a time, their timings hold only then:
@@ -56,12 +56,12 @@ import TestingTraits
     /// Debian 13 chroot, with the links as a Debian 12 install leaves them, gnome-shell and
     /// plasma-workspace unpacked again by dpkg (as an upgrade unpacks them) make dpkg's file trigger
     /// run the package's postinst, which points the links at the builds for GNOME 48 and Plasma 6;
-    /// removing the package leaves no link (scripts/release-upgrade-check.sh).
+    /// removing the package leaves no link (scripts/real-hosts/release-upgrade-check.sh).
     // Held like the desktop checks: one release run at a time, each waiting without taking one of
     // the threads for blocking tests (the other suites' tests need them).
     @Test("Desktop: the cards follow an upgrade to Debian 13's GNOME Shell 48 and Plasma 6 (dpkg trigger)", .holds(.desktopSession, .eachTestCase))
     func theCardsFollowTheDesktopsUpgrade() throws {
-        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/release-upgrade-check.sh").path, "trixie"],
+        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/release-upgrade-check.sh").path, "trixie"],
                                  environment: testEnvironment(), timeout: 1200)
         print("release-upgrade-check.sh exited \(run.status)\n\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -74,7 +74,7 @@ import TestingTraits
     }
 
     /// The Plasma 6 build's card under Qt 6's qmltestrunner with Plasma 6's QML modules
-    /// (PlasmaComponents3, Kirigami), which Debian 12 lacks: scripts/plasmoid-qml-tests.sh 6 in the
+    /// (PlasmaComponents3, Kirigami), which Debian 12 lacks: scripts/test/plasmoid-qml-tests.sh 6 in the
     /// Debian 13 chroot, every state of ViewState's table (PlasmoidQMLTests runs the Plasma 5 build
     /// on this machine).
     @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget's QML tests under Qt 6", .holds(.desktopSession, .eachTestCase))
@@ -82,13 +82,13 @@ import TestingTraits
         let folder = try makeTemporaryDirectory("dbm-card-states-6")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try ViewState.statesScript().write(toFile: folder + "/states.js", atomically: true, encoding: .utf8)
-        let chroot = repositoryRoot.appendingPathComponent("scripts/release-chroot.sh").path
+        let chroot = repositoryRoot.appendingPathComponent("scripts/real-hosts/release-chroot.sh").path
         let prepare = try runCommand([chroot, "prepare", "trixie"], environment: testEnvironment(), timeout: 1200)
         #expect(prepare.status == 0, "\(prepare)")
         let root = repositoryRoot.path
         let run = try runCommand([chroot, "run", "trixie", "--bind", "\(root):\(root)", "--bind", "\(folder):\(folder)", "--",
                                   "env", "-i", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TMPDIR=/tmp", "STATES=\(folder)/states.js",
-                                  root + "/scripts/plasmoid-qml-tests.sh", "6"],
+                                  root + "/scripts/test/plasmoid-qml-tests.sh", "6"],
                                  environment: testEnvironment(), timeout: 300)
         print("plasmoid-qml-tests.sh 6 (trixie) exited \(run.status)\n\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(run)")

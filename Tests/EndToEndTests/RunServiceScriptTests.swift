@@ -4,14 +4,14 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// `make run`'s script (`scripts/run-service.sh`, the README's first developer command after the
+/// `make run`'s script (`scripts/dev/run-service.sh`, the README's first developer command after the
 /// build) on a machine with no session bus, as a fresh container or an ssh login is: it starts a
 /// private bus with dbus-run-session, says where, serves the widget there, and Ctrl-C (SIGINT to
 /// its process group, as a terminal sends it) ends the service and the bus.
 @Suite(.timeLimit(.minutes(1)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct RunServiceScriptTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/run-service.sh").path
+    static let script = repositoryRoot.appendingPathComponent("scripts/dev/run-service.sh").path
 
     @Test func withoutASessionBusItServesOnAPrivateOneUntilCtrlC() throws {
         let folder = try makeTemporaryDirectory("dbm-run", for: .sockets)

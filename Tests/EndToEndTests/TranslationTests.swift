@@ -12,10 +12,10 @@ import TestingTraits
 /// required language translates all of it, the merged desktop files and metainfo stay valid, and
 /// the built binary speaks French under a French session while what scripts read stays the same.
 @Suite(.timeLimit(.minutes(3)), .offThePool) struct TranslationTests {
-    static let script = repositoryRoot.appendingPathComponent("scripts/translations.sh").path
+    static let script = repositoryRoot.appendingPathComponent("scripts/build/translations.sh").path
     static let required = ["fr", "it", "es", "pt_BR", "pl", "de"]
 
-    /// `scripts/translations.sh build` into a folder of its own: the catalogues and merged files.
+    /// `scripts/build/translations.sh build` into a folder of its own: the catalogues and merged files.
     static func built() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("translations-\(UUID().uuidString)").path
         let result = try runCommand([script, "build", folder], timeout: 60)
@@ -243,7 +243,7 @@ import TestingTraits
             catalogues += Self.required.map { "\(out)/gnome-\(build)/locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
         }
         for version in ["5", "6"] {
-            let made = try runCommand([repositoryRoot.appendingPathComponent("scripts/plasmoid.sh").path, "build", version, "/usr/bin/dbmultiverse", "\(out)/plasma-\(version)"])
+            let made = try runCommand([repositoryRoot.appendingPathComponent("desktop/plasma/build.sh").path, version, "\(out)/plasma-\(version)", "/usr/bin/dbmultiverse"])
             #expect(made.status == 0, "\(made)")
             catalogues += Self.required.map { "\(out)/plasma-\(version)/contents/locale/\($0)/LC_MESSAGES/plasma_applet_com.nobadi.dbmultiverse.mo" }
         }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestingTraits
 
-/// The tray item in a real host: `scripts/tray-host-check.sh` with the built binary, installed
+/// The tray item in a real host: `scripts/real-hosts/tray-host-check.sh` with the built binary, installed
 /// into a temporary prefix — Waybar's tray (Debian's waybar, which runs the watcher itself) under
 /// headless sway, run as `nobody` when the tests run as root (sway refuses root), with the README's
 /// `custom/dbmultiverse` module beside it. It checks that Waybar's watcher lists the item and that
@@ -32,7 +32,7 @@ import TestingTraits
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("RegisteredStatusNotifierItems: as 1 \"org.kde.StatusNotifierItem-"), "\(run.stdout)")
         // The README's custom module beside the tray, as AT-SPI reads Waybar's label: the reader of
-        // scripts/demo-story.sh.
+        // scripts/lib/demo-story.sh.
         #expect(run.stdout.contains("Waybar's module: label: 📖 \(DemoStory.small)\n"), "\(run.stdout)")
         let chapter = DemoStory.chapter
         #expect(run.stdout.contains("Continue reading →  int32 \(chapter)  string \"dbmultiverse://chapter/\(chapter)\""), "\(run.stdout)")

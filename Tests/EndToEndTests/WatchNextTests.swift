@@ -177,6 +177,30 @@ import TestingTraits
         #expect(seconds < 20, "took \(seconds) s")
     }
 
+    /// The same for the status bars' `watch`: a frozen service printed the error and then the
+    /// placeholder line. Now the error only; the watch goes on, and the entry shows once the
+    /// service answers again (its next reload).
+    @Test func aFrozenServiceShowsNoPlaceholderInTheStatusBar() async throws {
+        let (service, _) = try serviceShowingChapter42()
+        defer { service.stop() }
+        let pid = try service.servicePID()
+        kill(pid, SIGSTOP)
+        var frozen = true
+        defer { if frozen { kill(pid, SIGCONT) } }
+        let watch = try StreamingCommand([Binary.dbmultiverse, "watch", "--format", "text"], environment: service.environment)
+        defer { watch.stop() }
+        let bus = String(service.bus.address.split(separator: ",").first ?? "")
+        try watch.waitForError(timeout: 20, "error naming the frozen service and the bus") {
+            $0.contains("com.nobadi.DBMultiverse did not answer GetSnapshot within 10 s on the bus at \(bus)")
+        }
+        #expect(watch.output.isEmpty, "no placeholder: \(watch.output)")
+        kill(pid, SIGCONT)
+        frozen = false
+        #expect(try service.cli("update", "--chapter", "43", "--name", "Next", "--progress", "10").status == 0)
+        let (_, line) = try watch.waitForLine(timeout: 15, "the entry once the service answers") { _ in true }
+        #expect(line.contains("43"), "\(line)")
+    }
+
     @Test func badArgumentsExitTwoWithAMessage() async throws {
         let service = try ActivatedService()
         defer { service.stop() }

@@ -1,12 +1,12 @@
 import DesktopTestSupport
 import Foundation
 
-/// The reader every real-host check shows, read from `scripts/demo-story.sh` (which the checks
+/// The reader every real-host check shows, read from `scripts/lib/demo-story.sh` (which the checks
 /// source), so that the tests expect what the scripts did and the README's pictures tell one story.
 enum DemoStory {
     /// The script's `DEMO_NAME=value` lines, quotes taken off.
     private static let values: [String: String] = {
-        let script = (try? String(contentsOf: repositoryRoot.appendingPathComponent("scripts/demo-story.sh"), encoding: .utf8)) ?? ""
+        let script = (try? String(contentsOf: repositoryRoot.appendingPathComponent("scripts/lib/demo-story.sh"), encoding: .utf8)) ?? ""
         var values: [String: String] = [:]
         for line in script.split(separator: "\n") {
             guard let match = line.wholeMatch(of: /DEMO_([A-Z_]+)=(.*)/) else { continue }

@@ -3,7 +3,7 @@ import DesktopTestSupport
 import Foundation
 import Testing
 
-/// Runs a script that checks DBMultiverse in a real host (`scripts/real-notification-daemon.sh`,
+/// Runs a script that checks DBMultiverse in a real host (`scripts/real-hosts/real-notification-daemon.sh`,
 /// `tray-host-check.sh`, `gnome-shell-check.sh`, `plasma-card-check.sh`) with the built binary, and
 /// prints its output. Its folders are named as the script names its own, after `name`: the
 /// screenshots go to a new `dbm-<name>-shots` folder that stays, for a person to look at; when the
@@ -21,7 +21,7 @@ func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool =
     let sessionFolder = try session.map { try makeTemporaryDirectory("dbm-\(name)-check", for: $0.uses) }
     defer { if let sessionFolder { try? FileManager.default.removeItem(atPath: sessionFolder) } }
     if let session, let sessionFolder { environment[session.variable] = sessionFolder }
-    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/" + script).path] + options + (withBinary ? [Binary.dbmultiverse] : []),
+    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/" + script).path] + options + (withBinary ? [Binary.dbmultiverse] : []),
                              environment: environment, timeout: timeout)
     print("\(script) exited \(run.status); screenshots in \(shots)\n" + shown(run))
     return (run, shots)

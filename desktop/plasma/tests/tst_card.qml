@@ -1,5 +1,5 @@
 // The card and the panel rendering (Card.qml, CompactView.qml) under qmltestrunner, offscreen:
-// scripts/plasmoid-qml-tests.sh runs this file in a built package. The states are the table every
+// scripts/test/plasmoid-qml-tests.sh runs this file in a built package. The states are the table every
 // face is tested with (states.js, written by PlasmoidQMLTests from its Swift table: each entry as
 // `dbmultiverse watch --format json --next` prints it); each must show exactly its view.
 import QtQuick 2.15

@@ -1,6 +1,6 @@
 // The card (docs/plasma.md): draws the view the service publishes with the entry — the cover,
 // title, name, progress bar and progress-text, new-pages-text and the actions as buttons — and
-// decides nothing. No Plasmoid in it, so qmltestrunner tests it; scripts/plasmoid.sh keeps the
+// decides nothing. No Plasmoid in it, so qmltestrunner tests it; desktop/plasma/build.sh keeps the
 // lines marked //5 or //6 for its build.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15

@@ -1,5 +1,5 @@
 // The DBMultiverse widget (docs/plasma.md), for Plasma 5 and Plasma 6 from this one file:
-// scripts/plasmoid.sh keeps the lines marked //5 or //6 for its build and drops the others.
+// desktop/plasma/build.sh keeps the lines marked //5 or //6 for its build and drops the others.
 // It owns the data source and chooses the representations; Card.qml and CompactView.qml show.
 //
 // Data: `dbmultiverse watch --format json --next [--after TOKEN]` through the executable data
@@ -23,7 +23,7 @@ Item { //5
 PlasmoidItem { //6
     id: root
 
-    /// The installed binary, written in by `make install` (scripts/plasmoid.sh).
+    /// The installed binary, written in by `make install` (desktop/plasma/build.sh).
     readonly property string binary: "@DBMULTIVERSE@"
     /// The last entry shown (the placeholder while no service answers) and its token.
     property var entry: placeholder()

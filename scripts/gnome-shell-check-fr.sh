@@ -1,5 +1,0 @@
-#!/usr/bin/env bash
-# The GNOME Shell card check in a French session (scripts/gnome-shell-check.sh --french): what
-# `make screenshots` runs for the README's French card (docs/images/MANIFEST names checks by file).
-# Usage: scripts/gnome-shell-check-fr.sh [PATH-TO-dbmultiverse]
-exec "$(dirname "$0")/gnome-shell-check.sh" --french "$@"

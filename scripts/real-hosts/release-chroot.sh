@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# Debian releases other than this machine's, for the cards' real-host checks from the installed
+# package (docs/development.md, "The cards on other Debian releases"): debootstrap chroots from
+# Debian's archive, with the desktops the checks run (GNOME Shell, plasmoidviewer, Xvfb, AT-SPI) and
+# the package's dependencies preinstalled, cached under CHROOT_CACHE (default
+# /var/cache/dbmultiverse-tests, which outlives a fresh clone of the repository).
+#
+#   scripts/real-hosts/release-chroot.sh prepare RELEASE...
+#       makes (or keeps) each release's chroot: bookworm (GNOME Shell 43, Plasma 5.27), trixie
+#       (GNOME Shell 48, Plasma 6.3), sid (GNOME Shell 51). A stamp (the hash of the release's
+#       package list, Depends and this script's build steps) says when one must be made again; the
+#       debootstrap base and apt's downloads are kept apart, so a changed list costs the install
+#       step only. Its output goes to CACHE/RELEASE/build.log. Callers wait on a lock, for at
+#       most CHROOT_WAIT seconds (default 1500), then fail with the end of the build's log.
+#   scripts/real-hosts/release-chroot.sh run RELEASE [--deb FILE] [--bind HOST:CHROOT]... [--rw-bind HOST:CHROOT]... -- COMMAND...
+#       runs COMMAND (as root) in a throw-away copy of the cached chroot: an overlay whose upper
+#       layer is a tmpfs, with FILE installed by `apt-get install` first, with the network off. /proc,
+#       /sys, /dev, a private /dev/pts and /dev/shm, a tmpfs /tmp and /run are mounted in a mount
+#       namespace of its own (unshare), so nothing stays mounted on the host, even after a crash,
+#       and the cached chroot stays as it was.
+#   scripts/real-hosts/release-chroot.sh path RELEASE      the cached chroot's folder (prepared or not)
+#   scripts/real-hosts/release-chroot.sh desktops RELEASE  the versions of GNOME Shell and Plasma it holds
+# Needs root (debootstrap, chroot, mounts). Exit status: 0 done, 1 failed, 2 bad usage.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}"
+mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+
+usage() { sed -n '8,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+fail() { echo "release-chroot: $*" >&2; exit 1; }
+
+# What the checks run (installed without recommendations, as scripts/test/install-deps.sh installs the
+# host's): the GNOME Shell card (gnome-shell with gnome-extensions, gjs, dconf-service), the Plasma
+# widget (plasma-sdk's plasmoidviewer, plasma-desktop's containment, Xvfb, ImageMagick's import
+# and convert), both read through AT-SPI (python3-pyatspi, at-spi2-core); the sessions' tools
+# (dbus-daemon, dbus-monitor, busctl, gdbus, gsettings, setpriv, pgrep); a font for the pictures.
+packages_of() {
+    local common=(dbus dbus-bin dbus-user-session libglib2.0-bin systemd procps util-linux python3
+        python3-pyatspi at-spi2-core xvfb imagemagick fonts-dejavu-core
+        gnome-shell gjs dconf-service)
+    local plasma=(plasma-sdk plasma-desktop)
+    case "$1" in
+        bookworm) echo "${common[@]}" "${plasma[@]}" ;;
+        # Qt 6's QML test runner and modules, and msgfmt (the widget's catalogues): the Plasma
+        # widget's QML tests under Plasma 6's Qt (PlasmoidQMLTests).
+        trixie) echo "${common[@]}" "${plasma[@]}" gettext qt6-declarative-dev-tools qml6-module-qttest \
+            qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-templates \
+            qml6-module-qtquick-window qml6-module-qtqml-workerscript libqt6svg6 ;;
+        sid) echo "${common[@]}" ;;
+        *) fail "unknown release '$1' (bookworm, trixie or sid)" ;;
+    esac
+}
+
+# The package's own dependencies (debian/control's Depends, first of each alternative, without the
+# substitution variables), preinstalled so that installing the .deb downloads nothing. apt picks the
+# one package that provides a virtual name (libcurl4 is libcurl4t64 from trixie on).
+package_depends() {
+    sed -n '/^Package: dbmultiverse/,/^$/p' debian/control \
+        | awk '/^Depends:/ { on = 1; next } on && /^ / { print; next } on && !/^#/ { on = 0 }' \
+        | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/^ *//; s/ *$//' | grep -v -e '^\$' -e '^$' || true
+}
+
+# mount_session ROOT: what programs in ROOT expect mounted, in the current mount namespace (the
+# caller made a private one: in_namespace).
+mount_session() {
+    local root=$1
+    mount -t proc proc "$root/proc"
+    mount --rbind /sys "$root/sys"
+    mount --bind /dev "$root/dev"
+    mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$root/dev/pts"
+    mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
+    mount -t tmpfs -o mode=1777 tmp "$root/tmp"
+    mount -t tmpfs -o mode=755 run "$root/run"
+}
+
+# in_namespace SCRIPT ARGS...: bash -c SCRIPT in a mount namespace of its own (every mount made in
+# it goes with its last process).
+in_namespace() {
+    local script=$1; shift
+    unshare --mount --propagation private --fork -- bash -c "set -euo pipefail; $(declare -f mount_session); $script" bash "$@"
+}
+
+build_steps_version=1 # raise when the steps below change what a chroot holds
+
+stamp_of() {
+    { echo "$build_steps_version $mirror $1"; packages_of "$1"; package_depends; } | sha256sum | cut -c1-16
+}
+
+# build_steps RELEASE STAMP: the chroot made anew in CACHE/RELEASE/root (the caller holds the lock).
+build_steps() {
+    local release=$1 stamp=$2 dir="$cache/$1" started=$SECONDS
+    # The debootstrap base, kept: a changed package list starts again from it.
+    if [ ! -f "$dir/base.done" ]; then
+        rm -rf "$dir/base"
+        debootstrap --variant=minbase "$release" "$dir/base" "$mirror"
+        touch "$dir/base.done"
+    fi
+    echo "debootstrap: $(( SECONDS - started )) s"
+    rm -rf "$dir/root.new"
+    cp -a --reflink=auto "$dir/base" "$dir/root.new"
+    local root="$dir/root.new"
+    # No service starts in the chroot while packages install.
+    printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+    chmod 755 "$root/usr/sbin/policy-rc.d"
+    cat >"$root/etc/apt/apt.conf.d/90dbmultiverse-tests" <<CONF
+APT::Install-Recommends "false";
+APT::Install-Suggests "false";
+// sid's Release file may be older than its Valid-Until by the time a cached chroot updates.
+Acquire::Check-Valid-Until "false";
+CONF
+    echo "deb $mirror $release main" >"$root/etc/apt/sources.list"
+    mkdir -p "$dir/archives/partial"
+    # shellcheck disable=SC2016,SC2046
+    in_namespace '
+        root=$1 archives=$2; shift 2
+        mount_session "$root"
+        mount --bind "$archives" "$root/var/cache/apt/archives"
+        [ -L "$root/etc/resolv.conf" ] || cp /etc/resolv.conf "$root/etc/resolv.conf"
+        chroot "$root" apt-get update -q
+        DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -q --no-install-recommends "$@"
+    ' "$root" "$dir/archives" $(packages_of "$release") $(package_depends)
+    # D-Bus needs a machine id; the sessions run as nobody.
+    [ -s "$root/etc/machine-id" ] || tr -d - </proc/sys/kernel/random/uuid >"$root/etc/machine-id"
+    echo "packages: $(( SECONDS - started )) s"
+    rm -rf "$dir/root"
+    mv "$dir/root.new" "$dir/root"
+    echo "$stamp" >"$dir/stamp"
+    echo "total: $(( SECONDS - started )) s"
+}
+
+prepare_one() {
+    local release=$1 dir="$cache/$1" stamp
+    stamp="$(stamp_of "$release")"
+    mkdir -p "$dir"
+    exec 8>"$dir/lock"
+    # Exclusive: one builder; runs (shared) wait for it, and it for them. Bounded: CHROOT_WAIT seconds.
+    flock -w "${CHROOT_WAIT:-1500}" 8 || { tail -20 "$dir/build.log" >&2 2>/dev/null
+        fail "$release: waited ${CHROOT_WAIT:-1500} s for another build of the chroot (its log's end above)"; }
+    if [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ] && [ -d "$dir/root" ]; then
+        echo "$release: cached ($dir/root)"
+        exec 8>&-
+        return 0
+    fi
+    local started=$SECONDS log="$dir/build.log"
+    : >"$log"
+    echo "$release: building $dir/root (log: $log)"
+    # A process of its own, so that `set -e` holds in the steps (it does not under `||`).
+    "$0" build-steps "$release" "$stamp" >>"$log" 2>&1 \
+        || { tail -30 "$log" >&2; exec 8>&-; fail "$release: the chroot could not be made (log: $log)"; }
+    echo "$release: built in $(( SECONDS - started )) s ($(du -sh "$dir/root" | cut -f1))"
+    exec 8>&-
+}
+
+run_one() {
+    local release=$1; shift
+    local deb="" binds=() rw_binds=()
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --deb) deb="$(realpath "$2")"; shift 2 ;;
+            --bind) binds+=("$2"); shift 2 ;;
+            --rw-bind) rw_binds+=("$2"); shift 2 ;;
+            --) shift; break ;;
+            *) usage ;;
+        esac
+    done
+    [ $# -gt 0 ] || usage
+    local dir="$cache/$release"
+    [ -d "$dir/root" ] || fail "$release: no chroot in $dir (scripts/real-hosts/release-chroot.sh prepare $release)"
+    [ -z "$deb" ] || [ -f "$deb" ] || fail "no package at $deb"
+    exec 8>"$dir/lock"
+    flock -w "${CHROOT_WAIT:-1500}" -s 8 || fail "$release: waited ${CHROOT_WAIT:-1500} s for the chroot (a build holds it)" # not rebuilt under a run
+    # shellcheck disable=SC2016
+    in_namespace '
+        lower=$1 deb=$2 binds=$3 rw_binds=$4; shift 4
+        layer=$(mktemp -d /tmp/dbm-chroot.XXXXXX)
+        mount -t tmpfs -o mode=755 layer "$layer"
+        mkdir -p "$layer/upper" "$layer/work" "$layer/root"
+        mount -t overlay overlay -o "lowerdir=$lower,upperdir=$layer/upper,workdir=$layer/work" "$layer/root"
+        root=$layer/root
+        mount_session "$root"
+        bind() { # HOST:CHROOT [ro]
+            local host=${1%%:*} inside=${1#*:}
+            mkdir -p "$root$inside"
+            mount --bind "$host" "$root$inside"
+            [ "${2:-}" = ro ] && mount -o remount,bind,ro "$root$inside"
+            return 0
+        }
+        IFS=$'"'"'\n'"'"'
+        for b in $binds; do bind "$b" ro; done
+        for b in $rw_binds; do bind "$b"; done
+        unset IFS
+        if [ -n "$deb" ]; then
+            cp "$deb" "$root/tmp/"
+            # With the network off (a network namespace of its own): what the package needs is in
+            # the chroot already, or the install fails. (apt-get --no-download refuses a .deb file.)
+            if ! DEBIAN_FRONTEND=noninteractive unshare --net chroot "$root" apt-get install -y -q --no-install-recommends \
+                "/tmp/${deb##*/}" >"$root/tmp/install.log" 2>&1; then
+                cat "$root/tmp/install.log" >&2
+                echo "release-chroot: apt-get install of ${deb##*/} failed (above)" >&2
+                exit 1
+            fi
+        fi
+        status=0
+        chroot "$root" "$@" || status=$?
+        rmdir "$layer" 2>/dev/null || true
+        exit "$status"
+    ' "$dir/root" "$deb" "$(printf '%s\n' "${binds[@]}")" "$(printf '%s\n' "${rw_binds[@]}")" "$@"
+}
+
+[ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot and mounts)"
+case "${1:-}" in
+    prepare)
+        shift; [ $# -gt 0 ] || usage
+        command -v debootstrap >/dev/null || fail "debootstrap is not installed (scripts/test/install-deps.sh installs it)"
+        for release in "$@"; do packages_of "$release" >/dev/null; done
+        for release in "$@"; do prepare_one "$release"; done ;;
+    run) shift; [ $# -gt 0 ] || usage; run_one "$@" ;;
+    build-steps) build_steps "$2" "$3" ;; # prepare's own step, in a process of its own
+    path) echo "$cache/${2:?release}/root" ;;
+    desktops)
+        root="$cache/${2:?release}/root"
+        [ -d "$root" ] || fail "no chroot at $root"
+        chroot "$root" dpkg-query -W -f='${Package} ${Version}\n' gnome-shell plasma-workspace 2>/dev/null || true ;;
+    *) usage ;;
+esac
