@@ -2,7 +2,7 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Widget
+import Widget
 import Foundation
 import Testing
 import TestingTraits

@@ -1,6 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Recorder
+import Recorder
 import Foundation
 import SiteTestSupport
 import Testing

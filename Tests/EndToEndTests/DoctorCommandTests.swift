@@ -6,7 +6,7 @@ import DesktopTestSupport
 import Foundation
 import Testing
 import TestingTraits
-@testable import Widget
+import Widget
 
 /// The built `dbmultiverse doctor` on a private bus, in a temporary home: a bare one (nothing
 /// installed, no systemd user manager) and a complete one (the service activatable, the notifier

@@ -1,11 +1,11 @@
 import DBusTestSupport
 import DesktopTestSupport
 import Foundation
-@testable import Recorder
+import Recorder
 import SiteTestSupport
 import Testing
 import TestingTraits
-@testable import Widget
+import Widget
 
 /// The same extension in Firefox ESR (docs/browser-extension.md), headless: the unsigned `.xpi` that
 /// `make browser-extension` builds, sideloaded into a temporary profile that allows unsigned

@@ -7,7 +7,7 @@ import Foundation
 import Glibc
 import Testing
 import TestingTraits
-@testable import Widget
+import Widget
 
 /// Hostile and careless input from the outside (issue 30): names that are one character but
 /// huge, control characters bound for terminals and status bars, and buses or services that

@@ -2,8 +2,8 @@ import DBusTestSupport
 import DesktopTestSupport
 import Foundation
 import Glibc
-@testable import Recorder
-@testable import Widget
+import Recorder
+import Widget
 
 /// The built `dbmultiverse` started the way a browser starts its native messaging host: the
 /// browser's arguments, framed messages on stdin, replies read from stdout as they come.
