@@ -40,7 +40,7 @@ package final class ActivatedService: Sendable {
     /// Stops the bus (an activated service exits when its bus goes away) and removes the folder.
     package func stop() {
         bus.stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        try? FileManager.default.removeItem(atPath: folder) // teardown of a temporary folder: best effort
     }
 
     /// The environment of a client of this bus (`DBUS_SESSION_BUS_ADDRESS` set).

@@ -35,7 +35,7 @@ package final class NotifierHost: @unchecked Sendable {
     /// Stops the loop before the notifier it calls goes.
     deinit {
         stop()
-        if ownsFolder { try? FileManager.default.removeItem(atPath: folder) }
+        if ownsFolder { try? FileManager.default.removeItem(atPath: folder) } // teardown of a temporary folder: best effort
     }
 
     /// Waits for the next event satisfying `predicate`, skipping others.

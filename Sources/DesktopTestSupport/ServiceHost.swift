@@ -219,7 +219,7 @@ package final class ServiceHost: @unchecked Sendable {
     package func stop() {
         if let stuck = host.stop({ [service] in service.value.stop() }) { Issue.record(stuck) }
         bus.stop()
-        if ownsFolder { try? FileManager.default.removeItem(atPath: folder.path) }
+        if ownsFolder { try? FileManager.default.removeItem(atPath: folder.path) } // teardown of a temporary folder: best effort
     }
 
     // MARK: Calls

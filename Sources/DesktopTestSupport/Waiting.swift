@@ -82,13 +82,13 @@ package final class TemporaryFolders {
         do {
             for prefix in prefixes { made.append(try makeTemporaryDirectory(prefix)) }
         } catch {
-            for path in made { try? FileManager.default.removeItem(atPath: path) }
+            for path in made { try? FileManager.default.removeItem(atPath: path) } // undoing a half-made set: the first error is the one thrown
             throw error
         }
         paths = made
     }
 
     deinit {
-        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        for path in paths { try? FileManager.default.removeItem(atPath: path) } // teardown of temporary folders: best effort
     }
 }
