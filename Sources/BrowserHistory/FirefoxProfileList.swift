@@ -1,4 +1,4 @@
-internal import ComicDomain
+import ComicDomain
 /// Firefox's `profiles.ini`: the list of a Firefox home's profiles, as `[ProfileN]` sections with
 /// `Path=` (relative to the home, or absolute) and `IsRelative=`.
 struct FirefoxProfileList: Sendable, Equatable {

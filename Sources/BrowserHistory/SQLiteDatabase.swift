@@ -1,4 +1,4 @@
-internal import ComicDomain
+import ComicDomain
 import CSQLite
 
 /// An SQLite failure: the result code and SQLite's message.

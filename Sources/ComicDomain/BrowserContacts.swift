@@ -1,4 +1,4 @@
-internal import JSON
+import JSON
 
 /// When the browser extension last talked to its native messaging host, per browser family
 /// (docs/install.md#debian-package: `dbmultiverse doctor` says whether each installed browser's extension works).

@@ -1,4 +1,4 @@
-internal import JSON
+import JSON
 
 /// `chapters-<language>.json`: a `Catalogue` as JSON.
 ///

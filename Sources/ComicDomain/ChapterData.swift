@@ -1,4 +1,4 @@
-internal import JSON
+import JSON
 
 /// The content of `currentChapterData.json`: the chapter being read, with the iOS app's keys
 /// (`number`, `name`, `progress`, `coverImagePath`) plus the optional `page`, `language` and

@@ -1,4 +1,4 @@
-internal import Glibc
+import Glibc
 
 /// The user's small hand-edited settings file, `$XDG_CONFIG_HOME/dbmultiverse/config` (else
 /// `~/.config/dbmultiverse/config`): one `key = value` a line, `#` starts a comment line, blank

@@ -1,4 +1,4 @@
-internal import Glibc
+import Glibc
 
 /// The checks a cover image passes before it is stored.
 public enum CoverImage {

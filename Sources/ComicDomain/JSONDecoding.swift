@@ -1,4 +1,4 @@
-internal import JSON
+import JSON
 
 /// Reads the storage files' JSON objects with precise errors.
 ///

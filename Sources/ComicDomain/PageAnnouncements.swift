@@ -1,4 +1,4 @@
-internal import JSON
+import JSON
 
 /// The new-pages rule of the notifier (docs/notifications.md): which latest page it has dealt with, and
 /// whether an entry deserves an announcement. Pure: no I/O, no clock (the rule compares page

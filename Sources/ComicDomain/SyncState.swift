@@ -1,4 +1,4 @@
-internal import JSON
+import JSON
 
 /// The content of `widgetSyncState.json`: the last state a reload was signalled for.
 ///

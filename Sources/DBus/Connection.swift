@@ -1,6 +1,6 @@
-internal import CDBus
+import CDBus
 public import EventLoop
-internal import Glibc
+import Glibc
 
 /// A private connection to a message bus, driven by an `EventLoop`.
 ///

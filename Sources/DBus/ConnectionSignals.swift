@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// Signal subscriptions, and the owners of well-known names they follow.
 ///

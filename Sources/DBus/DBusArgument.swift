@@ -1,5 +1,5 @@
-internal import CDBus
-internal import Glibc
+import CDBus
+import Glibc
 
 /// A Swift type that is a D-Bus type: it knows its signature, and encodes to and decodes from a
 /// message body. Decoding checks the wire type and throws `InvalidArgs` on a mismatch.

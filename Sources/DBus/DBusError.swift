@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// An error as D-Bus carries it: a name (`org.freedesktop.DBus.Error.InvalidArgs`,
 /// `com.example.Error.Busy`, …) and a human-readable message.

@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// A Swift struct that travels as a D-Bus STRUCT: its fields, in order, each a `DBusArgument`.
 ///

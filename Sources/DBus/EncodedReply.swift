@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// A method's reply body, marshalled once and reused while the values it holds don't change.
 ///

@@ -1,5 +1,5 @@
-internal import CDBus
-internal import EventLoop
+import CDBus
+import EventLoop
 
 /// Drives one libdbus connection from an `EventLoop`: its watches become epoll sources (one per
 /// descriptor, as libdbus may keep a read and a write watch on the same socket), its timeouts

@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// A D-Bus message: a method call, a reply, an error or a signal.
 ///

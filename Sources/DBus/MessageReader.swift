@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// Reads a message body argument by argument, checking each argument's type before reading it.
 ///

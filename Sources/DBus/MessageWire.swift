@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 extension Message {
     /// Reads a message from its wire form (the D-Bus marshalling: header, fields and body, as

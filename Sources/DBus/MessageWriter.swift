@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// Appends arguments to a message body. Containers are opened and closed in `withContainer`.
 ///

@@ -1,4 +1,4 @@
-internal import CDBus
+import CDBus
 
 /// A name checked once against the D-Bus specification (by libdbus's own validators), so code
 /// holding one never has to check it again.

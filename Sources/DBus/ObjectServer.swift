@@ -1,5 +1,5 @@
-internal import CDBus
-internal import Glibc
+import CDBus
+import Glibc
 
 /// Exports objects on a connection: routes method calls to declared interfaces, checks argument
 /// signatures, answers the standard errors itself, and provides `org.freedesktop.DBus.Properties`

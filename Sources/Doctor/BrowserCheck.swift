@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import Localization
+import ComicDomain
+import Localization
 
 /// One installed browser: the host manifest it reads (valid, naming an executable and our
 /// extension), and when its extension last talked to the host.

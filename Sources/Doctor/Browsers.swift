@@ -1,4 +1,4 @@
-internal import ComicDomain
+import ComicDomain
 
 /// A browser the extension is for, as Debian and the vendors install it.
 struct BrowserKind: Sendable, Equatable {

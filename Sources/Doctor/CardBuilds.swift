@@ -1,5 +1,5 @@
-internal import Glibc
-internal import JSON
+import Glibc
+import JSON
 
 /// The builds of a card (the GNOME Shell extension, the Plasma widget) installed side by side in
 /// `<share>/dbmultiverse/cards/`, the one the desktop's folder links to, and select-cards, which

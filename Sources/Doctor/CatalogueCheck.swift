@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import Localization
+import ComicDomain
+import Localization
 
 /// The reader's language's catalogue (`chapters-<lang>.json`) is there and recent: the service
 /// counts new pages and the tray names chapters from it.

@@ -1,4 +1,4 @@
-internal import Glibc
+import Glibc
 
 /// What a finished (or stopped) command gave.
 package struct CommandOutput: Sendable, Equatable {

@@ -1,6 +1,6 @@
-internal import ComicDomain
-internal import Glibc
-internal import Localization
+import ComicDomain
+import Glibc
+import Localization
 
 /// The data folder (docs/storage.md) can hold what the service and the commands store: it is a folder
 /// this user can write, or one they can create.

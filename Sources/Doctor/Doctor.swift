@@ -1,6 +1,6 @@
 package import DBus
-internal import ComicDomain
-internal import Widget
+import ComicDomain
+import Widget
 
 /// `dbmultiverse doctor`: reads every piece of the installation and checks each, in the order a
 /// person sets them up — the service, its data folder, the notifier and the peers it needs on the

@@ -1,5 +1,5 @@
 package import DBus
-internal import Glibc
+import Glibc
 
 /// The session bus as the checks ask it: who owns a name, which process that is, what the bus
 /// can start, and calls — each with a bounded timeout, so a peer that never answers costs at most

@@ -1,6 +1,6 @@
-internal import ComicDomain
-internal import JSON
-internal import Localization
+import ComicDomain
+import JSON
+import Localization
 
 /// Every check's result, in the order the pieces are checked, and whether the essentials work.
 package struct DoctorReport: Sendable, Equatable {

@@ -1,4 +1,4 @@
-internal import Localization
+import Localization
 
 /// DBMultiverse's GNOME Shell extension (docs/gnome-shell.md), when GNOME Shell is installed: where
 /// it is installed, which build (43–44's or 45 and later's) against the shell installed here, and

@@ -1,7 +1,7 @@
-internal import ComicDomain
-internal import JSON
-internal import Widget
-internal import Localization
+import ComicDomain
+import JSON
+import Widget
+import Localization
 
 /// A native messaging host manifest of ours (`com.nobadi.dbmultiverse.json`), checked as a browser
 /// reads it: JSON naming our host, a stdio host at an absolute path that is an executable, and our

@@ -1,6 +1,6 @@
-internal import DBus
-internal import Follower
-internal import Localization
+import DBus
+import Follower
+import Localization
 
 /// A notification server owns `org.freedesktop.Notifications` (or the bus can start one), and
 /// says who it is through `GetServerInformation`.

@@ -1,4 +1,4 @@
-internal import Localization
+import Localization
 
 /// The notifier (notifications and the tray item) runs: a process owns
 /// `com.nobadi.DBMultiverse.Notifier` (`WidgetBus.notifierBusName`) on the session bus (it owns it to refuse a second copy).

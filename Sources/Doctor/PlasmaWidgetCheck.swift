@@ -1,4 +1,4 @@
-internal import Localization
+import Localization
 
 /// DBMultiverse's Plasma widget (docs/plasma.md), when Plasma is installed: installed, its build
 /// (Plasma 5 or 6) against the Plasma installed here, and added to the desktop or a panel (Plasma

@@ -1,5 +1,5 @@
-internal import Localization
-internal import Widget
+import Localization
+import Widget
 
 /// What select-cards says of one desktop installed here: its version ("48.7" for GNOME Shell, "6"
 /// for Plasma) and the build of the card that fits it ("gnome-shell-45").

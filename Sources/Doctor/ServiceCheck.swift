@@ -1,8 +1,8 @@
-internal import ComicDomain
-internal import DBus
-internal import Glibc
-internal import Widget
-internal import Localization
+import ComicDomain
+import DBus
+import Glibc
+import Widget
+import Localization
 
 /// `com.nobadi.DBMultiverse` answers on the session bus, called with auto-start as a desktop calls
 /// it: already running, or started by D-Bus activation now.

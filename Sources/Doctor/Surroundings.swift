@@ -1,6 +1,6 @@
-internal import ComicDomain
-internal import Glibc
-internal import Localization
+import ComicDomain
+import Glibc
+import Localization
 
 /// What the checks read, besides the bus: the environment (HOME, the XDG folders, PATH), the
 /// time, and the desktop's tools. Injected, so each check runs on a made-up home and tools.

@@ -1,4 +1,4 @@
-internal import Localization
+import Localization
 
 /// `dbmultiverse-sync.timer` looks for new pages: enabled (for this user or everyone), with its
 /// last and next run. Without a systemd user manager, the user's crontab may run `dbmultiverse sync`.

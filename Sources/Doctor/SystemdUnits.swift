@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import Localization
+import ComicDomain
+import Localization
 
 /// What the systemd user manager says of our units (`systemctl --user show`), or why it says nothing.
 enum SystemdUnits: Sendable, Equatable {

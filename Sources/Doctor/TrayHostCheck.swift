@@ -1,7 +1,7 @@
-internal import ComicDomain
-internal import DBus
-internal import Follower
-internal import Localization
+import ComicDomain
+import DBus
+import Follower
+import Localization
 
 /// A tray host runs `org.kde.StatusNotifierWatcher`, where the notifier's item registers — unless
 /// the item is turned off (`tray = no`), or GNOME shows DBMultiverse's card instead.

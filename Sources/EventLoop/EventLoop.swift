@@ -1,6 +1,6 @@
-internal import Glibc
-internal import CLinuxEvents
-internal import Synchronization
+import Glibc
+import CLinuxEvents
+import Synchronization
 
 /// A single-threaded event loop on epoll, in the manner of sd-event: it waits on file descriptors
 /// (a bus connection's sockets, inotify, a signalfd…) and on timers, and does nothing — no

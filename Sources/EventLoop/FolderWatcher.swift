@@ -1,5 +1,5 @@
-internal import CLinuxEvents
-internal import Glibc
+import CLinuxEvents
+import Glibc
 
 /// Watches one folder with inotify, on the event loop, and reports the names of files that were
 /// written, moved in, or removed there (an atomic rename shows up as a move in), and when the

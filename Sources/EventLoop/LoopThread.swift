@@ -1,5 +1,5 @@
-internal import Glibc
-internal import Synchronization
+import Glibc
+import Synchronization
 
 /// Runs an `EventLoop` on a POSIX thread of its own (no Foundation, no libdispatch): for code that
 /// drives a loop from other threads, such as an async client, or a test standing in for another

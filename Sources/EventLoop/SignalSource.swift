@@ -1,5 +1,5 @@
-internal import CLinuxEvents
-internal import Glibc
+import CLinuxEvents
+import Glibc
 
 extension EventLoop {
     /// Delivers `signals` (e.g. SIGTERM, SIGINT) to `handler` on the loop thread through a signalfd.

@@ -1,4 +1,4 @@
-internal import Glibc
+import Glibc
 
 /// A failed system call: what was attempted and the `errno` it failed with.
 ///

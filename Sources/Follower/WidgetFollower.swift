@@ -1,7 +1,7 @@
-internal import ComicDomain
+import ComicDomain
 package import DBus
-internal import Logging
-internal import Widget
+import Logging
+import Widget
 
 /// The follower's one view of the widget service, shared by the notifier and the tray item in one
 /// process: one subscription to `TimelinesReloaded` (only from the owner of the service's name),

@@ -1,5 +1,5 @@
-internal import CIntl
-internal import Glibc
+import CIntl
+import Glibc
 
 /// The program's texts in the reader's language: gettext, text domain `dbmultiverse`, catalogues
 /// under `share/locale/<ll>/LC_MESSAGES/` (docs/translations.md).

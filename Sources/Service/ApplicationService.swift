@@ -1,6 +1,6 @@
-internal import ComicDomain
-internal import DBus
-internal import Widget
+import ComicDomain
+import DBus
+import Widget
 
 /// `org.freedesktop.Application` on the widget's object (docs/dbus-api.md): deep links in, browser out.
 /// Every link is validated before any is opened; each opened chapter or page is announced with

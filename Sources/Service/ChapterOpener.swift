@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import Glibc
+import ComicDomain
+import Glibc
 package import Logging
 
 /// Shows a chapter on the comic's site in the user's browser (docs/deep-links.md). The browser is started

@@ -1,7 +1,7 @@
 package import ComicDomain
 package import DBus
 package import Logging
-internal import Widget
+import Widget
 
 /// The widget service as it runs: `Widget1` and `org.freedesktop.Application` exported on an
 /// object server, `com.nobadi.DBMultiverse` owned, the data folder watched. The one start-up

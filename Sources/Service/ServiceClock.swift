@@ -1,5 +1,5 @@
 package import ComicDomain
-internal import EventLoop
+import EventLoop
 
 /// The service's view of time: the clock the sync rules read, and the one deadline they need
 /// armed. Injected, so tests drive the debounce and the hourly refresh without waiting.

@@ -1,8 +1,8 @@
-internal import ComicDomain
-internal import DBus
-internal import Glibc
+import ComicDomain
+import DBus
+import Glibc
 package import Logging
-internal import Widget
+import Widget
 
 /// `dbmultiverse service`: owns `com.nobadi.DBMultiverse` until SIGTERM/SIGINT or until the bus
 /// goes away. Returns the process exit status.

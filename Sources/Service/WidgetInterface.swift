@@ -1,6 +1,6 @@
-internal import ComicDomain
-internal import DBus
-internal import Widget
+import ComicDomain
+import DBus
+import Widget
 
 extension WidgetService {
     /// The service's implementation of `Widget1`: dispatch, argument checking, properties and the

@@ -1,8 +1,8 @@
-internal import ComicDomain
-internal import DBus
-internal import EventLoop
-internal import Logging
-internal import Widget
+import ComicDomain
+import DBus
+import EventLoop
+import Logging
+import Widget
 
 /// The widget service (docs/storage.md, docs/dbus-api.md#the-sync-rules, docs/notifications.md): publishes the current chapter entry on the bus, applies
 /// the sync rules, and emits `TimelinesReloaded` and `PropertiesChanged`.

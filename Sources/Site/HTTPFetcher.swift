@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import CSiteLibraries
+import ComicDomain
+import CSiteLibraries
 
 /// One HTTP GET.
 struct HTTPRequest: Sendable {

@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import CSiteLibraries
+import ComicDomain
+import CSiteLibraries
 
 /// Loads libcurl and libxml2 on first use (see CSiteLibraries.h for why they are not linked).
 enum Libraries {

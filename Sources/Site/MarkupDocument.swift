@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import CSiteLibraries
+import ComicDomain
+import CSiteLibraries
 
 /// A document parsed by libxml2 (its HTML parser for pages, its XML parser for feeds), freed with
 /// the value. Its nodes are valid only while the document lives: extractors use them inside one

@@ -1,4 +1,4 @@
-internal import ComicDomain
+import ComicDomain
 /// Reads a page of the comic (docs/usage.md#the-comics-site): its image, `#balloonsimg img` since 2025, before that
 /// `img#balloonsimg` (its `src`, or a `url(…)` in its `style`) or a `div#balloonsimg` whose `style`
 /// holds `url(…)`; and `link[rel=Last]`, the latest page.

@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import JSON
+import ComicDomain
+import JSON
 
 /// The politeness state that must survive runs (docs/usage.md#the-comics-site), kept in the data folder as
 /// `siteRequests.json`: per URL, when it was last asked (the 15-minute rule), until when the site

@@ -1,5 +1,5 @@
 public import ComicDomain
-internal import EventLoop
+import EventLoop
 
 /// Everything a site command needs to know: where the site is, where state is kept, the limits,
 /// the clock and where warnings go. Tests inject the clock and short limits.

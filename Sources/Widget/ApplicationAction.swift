@@ -1,4 +1,4 @@
-internal import ComicDomain
+import ComicDomain
 package import DBus
 
 /// The actions of `org.freedesktop.Application.ActivateAction` (docs/dbus-api.md): the service reads

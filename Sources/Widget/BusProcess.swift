@@ -1,6 +1,6 @@
 package import DBus
 package import EventLoop
-internal import Glibc
+import Glibc
 package import Logging
 
 /// The shell of a long-running bus process (the service, the notifier): an event loop, SIGTERM

@@ -1,5 +1,5 @@
 package import ComicDomain
-internal import JSON
+import JSON
 
 /// The command-line tool's output formats (`--format`).
 package enum EntryFormat: String, CaseIterable, Sendable {

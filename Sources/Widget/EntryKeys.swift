@@ -1,6 +1,6 @@
 package import ComicDomain
 package import DBus
-internal import JSON
+import JSON
 
 /// The entry (docs/dbus-api.md), declared once as a table, as sd-bus declares a vtable: each
 /// key with its D-Bus type (the Swift type of its value), how a client reads it back, and the

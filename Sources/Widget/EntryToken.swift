@@ -1,5 +1,5 @@
 package import ComicDomain
-internal import JSON
+import JSON
 
 /// What `dbmultiverse watch --format json --next` prints (docs/gnome-shell.md, docs/plasma.md): the entry's JSON object
 /// plus `token`, which a widget hands back with `--after` to wait for the next change.

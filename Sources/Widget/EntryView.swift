@@ -1,7 +1,7 @@
 package import ComicDomain
 package import DBus
-internal import JSON
-internal import Localization
+import JSON
+import Localization
 
 /// What every face shows for an entry (docs/dbus-api.md, "The view"), decided once, here: the
 /// service publishes it with the entry (`panel-text`, `title`, `progress-text`, `new-pages-text`,

@@ -1,6 +1,6 @@
-internal import Glibc
-internal import Localization
-internal import Logging
+import Glibc
+import Localization
+import Logging
 
 /// What every entry point of the project's processes does first (the command line, and the small
 /// executables the long-running processes run as: docs/architecture.md, "The processes"): log to

@@ -1,7 +1,7 @@
-internal import ComicDomain
-internal import DBus
-internal import Localization
-internal import Widget
+import ComicDomain
+import DBus
+import Localization
+import Widget
 
 /// The notification for a chapter change, as docs/notifications.md has it.
 enum ChapterNotification {

@@ -1,5 +1,5 @@
 package import DBus
-internal import ComicDomain
+import ComicDomain
 
 /// `org.freedesktop.Notifications` (Desktop Notifications Specification 1.2), the members the
 /// notifier uses, and where the desktop's notification server lives.

@@ -1,8 +1,8 @@
-internal import ComicDomain
-internal import DBus
-internal import Glibc
+import ComicDomain
+import DBus
+import Glibc
 package import Logging
-internal import Widget
+import Widget
 
 /// `dbmultiverse notifier`: follows the widget service, shows a desktop notification at each
 /// chapter change and for new pages and, unless turned off, the tray item (docs/tray.md), until SIGTERM/SIGINT (exit 0)

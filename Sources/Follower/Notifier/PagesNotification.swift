@@ -1,7 +1,7 @@
-internal import ComicDomain
-internal import DBus
-internal import Localization
-internal import Widget
+import ComicDomain
+import DBus
+import Localization
+import Widget
 
 /// The announcement of new pages (docs/notifications.md): its own category, stack tag and `replaces_id`
 /// chain, next to the chapter notification's.

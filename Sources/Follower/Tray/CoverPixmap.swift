@@ -1,6 +1,6 @@
-internal import CImageDecoding
-internal import ComicDomain
-internal import Glibc
+import CImageDecoding
+import ComicDomain
+import Glibc
 
 /// The cover as the tray's tooltip shows it: the JPEG or PNG file decoded and scaled down to fit
 /// `maxSide × maxSide`, as an ARGB32 pixmap. Decoding loads libjpeg or libpng for its own

@@ -1,5 +1,5 @@
-internal import DBus
-internal import Widget
+import DBus
+import Widget
 
 /// The tray's menu as `com.canonical.dbusmenu` serves it: the root (id 0) and the items of the
 /// model, each with the properties that differ from the protocol's defaults; the layout's revision;

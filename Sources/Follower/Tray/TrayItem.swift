@@ -1,6 +1,6 @@
-internal import ComicDomain
+import ComicDomain
 package import DBus
-internal import Glibc
+import Glibc
 package import Logging
 package import Widget
 

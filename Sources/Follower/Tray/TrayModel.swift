@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import Widget
+import ComicDomain
+import Widget
 
 /// What the tray item shows for the widget's entry (docs/tray.md), computed without
 /// a bus: its status, its tooltip, and its menu (the entry's view: its actions, labels and all).

@@ -1,5 +1,5 @@
 package import ComicDomain
-internal import Glibc
+import Glibc
 
 /// How the notifier's tray item is set up: whether it is shown, and where its icon is.
 package struct TraySettings: Sendable, Equatable {

@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import Widget
+import ComicDomain
+import Widget
 
 /// Who started the host, read from the arguments browsers give a native messaging host.
 package enum BrowserCaller: Sendable, Equatable, CustomStringConvertible {

@@ -1,8 +1,8 @@
-internal import ComicDomain
-internal import JSON
-internal import Glibc
+import ComicDomain
+import JSON
+import Glibc
 package import Logging
-internal import Widget
+import Widget
 
 /// The native messaging host (docs/browser-extension.md): reads framed requests from the browser and answers
 /// each with one framed reply, storing valid pages first. Nothing but replies goes to `output`;

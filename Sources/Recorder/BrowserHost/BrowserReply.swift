@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import JSON
+import ComicDomain
+import JSON
 
 /// The host's answer to one request (docs/browser-extension.md).
 enum BrowserReply: Sendable, Equatable {

@@ -1,5 +1,5 @@
-internal import ComicDomain
-internal import JSON
+import ComicDomain
+import JSON
 
 /// A request the extension sends the host (docs/browser-extension.md). The only one: `{"type":"page","url":"…"}`,
 /// the page of the comic the reader has opened.

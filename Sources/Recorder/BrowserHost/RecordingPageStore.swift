@@ -1,7 +1,7 @@
 package import ComicDomain
-internal import DBus
+import DBus
 package import Logging
-internal import Site
+import Site
 
 /// The store the host uses: the page recorder (`PageRecorder`, as `dbmultiverse update --page`),
 /// on the session bus, whose D-Bus activation starts the service when it is not running.
