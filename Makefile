@@ -108,9 +108,10 @@ COMPLETIONS = \
 	fish:$(DATADIR)/fish/vendor_completions.d/dbmultiverse.fish
 # install_completion(shell:destination): the installed binary's completion script for the shell,
 # without the #! line it starts bash's with (the shell sources it; lintian: bash-completion-with-hashbang).
+# Under the C locale: the scripts carry the options' help, which the binary translates otherwise.
 define install_completion
 	install -d "$(DESTDIR)$(dir $(lastword $(subst :, ,$(1))))"
-	"$(DESTDIR)$(INSTALLED_BIN)" --generate-completion-script $(firstword $(subst :, ,$(1))) > "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp"
+	LC_ALL=C "$(DESTDIR)$(INSTALLED_BIN)" --generate-completion-script $(firstword $(subst :, ,$(1))) > "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp"
 	sed '1{/^#!/d}' "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp" > "$(DESTDIR)$(lastword $(subst :, ,$(1)))"
 	rm "$(DESTDIR)$(lastword $(subst :, ,$(1))).tmp"
 	chmod 644 "$(DESTDIR)$(lastword $(subst :, ,$(1)))"

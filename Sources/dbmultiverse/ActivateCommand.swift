@@ -9,18 +9,18 @@ import Localization
 struct ActivateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activate",
-        abstract: "Run one of the application's actions (org.freedesktop.Application), as the tray menu does.",
-        discussion: """
-            Actions: open-current (the chapter being read), open-chapter NUMBER, open-page NUMBER, \
-            open-chapter-list (the site's chapter list). Without an action it activates the \
-            application (the chapter being read, or the chapter list when there is none). \
-            XDG_ACTIVATION_TOKEN and DESKTOP_STARTUP_ID are handed on, so the browser window gets focus.
-            """)
+        // TRANSLATORS: `activate --help`: org.freedesktop.Application is a D-Bus name, kept as it is.
+        abstract: gettext("Run one of the application's actions (org.freedesktop.Application), as the tray menu does."),
+        // TRANSLATORS: the action names (open-current, open-chapter, open-page, open-chapter-list),
+        // NUMBER and the variables XDG_ACTIVATION_TOKEN and DESKTOP_STARTUP_ID stay as they are.
+        discussion: gettext("Actions: open-current (the chapter being read), open-chapter NUMBER, open-page NUMBER, open-chapter-list (the site's chapter list). Without an action it activates the application (the chapter being read, or the chapter list when there is none). XDG_ACTIVATION_TOKEN and DESKTOP_STARTUP_ID are handed on, so the browser window gets focus."))
 
-    @Argument(help: "open-current, open-chapter, open-page or open-chapter-list.") var action: String?
+    // TRANSLATORS: the action names stay as they are: only "or" is translated.
+    @Argument(help: ArgumentHelp(gettext("open-current, open-chapter, open-page or open-chapter-list."))) var action: String?
     // Text, read by the deep links' rule (no sign, no leading zero); `-1` is taken as the number
     // it is, not as an option, so it is said to be out of range.
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The chapter (open-chapter) or page (open-page), 1…99999.", valueName: "number"))
+    // TRANSLATORS: open-chapter and open-page are action names, kept as they are.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(gettext("The chapter (open-chapter) or page (open-page), 1…99999."), valueName: "number"))
     var numbers: [String] = []
 
     private var number: String? { numbers.first }

@@ -1,21 +1,18 @@
 import ArgumentParser
 import Recorder
 import Logging
+import Localization
 
 struct BrowserHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browser-host",
-        abstract: "Run the browser extension's native messaging host (com.nobadi.dbmultiverse).",
-        discussion: """
-            Browsers start it through the host manifest that `make install` writes: Firefox passes \
-            the manifest's path and the extension id, Chromium-family browsers the extension's \
-            origin; the binary recognises those arguments by themselves too. It reads framed \
-            requests on stdin, stores each page as `update --page` does (the service is started \
-            by D-Bus activation when needed), answers on stdout and exits when stdin ends.
-            """
+        abstract: gettext("Run the browser extension's native messaging host (com.nobadi.dbmultiverse)."),
+        // TRANSLATORS: `browser-host --help`: `make install` and `update --page` are commands,
+        // stdin and stdout the standard streams: keep them as they are.
+        discussion: gettext("Browsers start it through the host manifest that `make install` writes: Firefox passes the manifest's path and the extension id, Chromium-family browsers the extension's origin; the binary recognises those arguments by themselves too. It reads framed requests on stdin, stores each page as `update --page` does (the service is started by D-Bus activation when needed), answers on stdout and exits when stdin ends.")
     )
 
-    @Argument(help: "The browser's arguments.") var browserArguments: [String] = []
+    @Argument(help: ArgumentHelp(gettext("The browser's arguments."))) var browserArguments: [String] = []
 
     /// Runs the host to its exit status (also `Main`'s parser-free path for the browsers).
     static func runHost(_ arguments: [String]) -> Int32 {

@@ -9,22 +9,19 @@ import Localization
 struct ImportHistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-history",
-        abstract: "Store the newest page of the comic read in a browser, from its history.",
-        discussion: """
-            Reads Firefox (places.sqlite) and Chromium, Google Chrome, Brave, Vivaldi and Edge \
-            (History) profiles, including their snap and Flatpak homes, from private copies: a \
-            running browser is not disturbed and nothing is written next to its files. Prints \
-            the browser, profile, page and time of the newest visit, then stores that page as \
-            `update --page` does and prints where the reader now is. Exit 0 when it is stored \
-            (or found, with --dry-run), 1 when none is found, the history cannot be read or \
-            storing fails (nothing is stored then), 2 on bad usage.
-            """)
+        abstract: gettext("Store the newest page of the comic read in a browser, from its history."),
+        // TRANSLATORS: `import-history --help`: places.sqlite and History are file names,
+        // `update --page` a command and --dry-run an option: keep them as they are.
+        discussion: gettext("Reads Firefox (places.sqlite) and Chromium, Google Chrome, Brave, Vivaldi and Edge (History) profiles, including their snap and Flatpak homes, from private copies: a running browser is not disturbed and nothing is written next to its files. Prints the browser, profile, page and time of the newest visit, then stores that page as `update --page` does and prints where the reader now is. Exit 0 when it is stored (or found, with --dry-run), 1 when none is found, the history cannot be read or storing fails (nothing is stored then), 2 on bad usage."))
 
-    @Option(help: "The browser whose profiles are read: \(Browser.allCases.map(\.rawValue).joined(separator: ", ")), or all.")
+    // TRANSLATORS: `import-history --help`: %s lists the browsers as --browser takes them
+    // ("firefox, chromium, …"); "all" is a value of --browser too: keep it as it is.
+    @Option(help: ArgumentHelp(gettext("The browser whose profiles are read: %s, or all.", Browser.allCases.map(\.rawValue).joined(separator: ", "))))
     var browser: String?
-    @Option(help: ArgumentHelp("A profile folder holding places.sqlite or History, instead of the browsers' own (repeatable).", valueName: "folder"))
+    // TRANSLATORS: places.sqlite and History are file names, kept as they are.
+    @Option(help: ArgumentHelp(gettext("A profile folder holding places.sqlite or History, instead of the browsers' own (repeatable)."), valueName: "folder"))
     var profile: [String] = []
-    @Flag(help: "Print the newest visit only; store nothing.") var dryRun = false
+    @Flag(help: ArgumentHelp(gettext("Print the newest visit only; store nothing."))) var dryRun = false
 
     /// The config file's key that makes `sync` import from history too (`import-history = yes`).
     static let configKey = "import-history"

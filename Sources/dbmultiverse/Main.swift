@@ -60,7 +60,8 @@ enum Main {
 struct DBMultiverse: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dbmultiverse",
-        abstract: "The DBMultiverse comic reader's widget on the Linux desktop, over the D-Bus session bus.",
+        // TRANSLATORS: the summary `dbmultiverse --help` starts with. DBMultiverse and D-Bus are names.
+        abstract: gettext("The DBMultiverse comic reader's widget on the Linux desktop, over the D-Bus session bus."),
         version: ProjectInfo.version,
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,

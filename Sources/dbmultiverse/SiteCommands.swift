@@ -5,7 +5,8 @@ import Localization
 
 /// `--language L`, defaulting to the config file's `language = …`, else English.
 struct LanguageOption: ParsableArguments {
-    @Option(help: "Site language code (en, fr, pt_BR, …); default: the config file's language, else en.")
+    // TRANSLATORS: en, fr and pt_BR are language codes, kept as they are.
+    @Option(help: ArgumentHelp(gettext("Site language code (en, fr, pt_BR, …); default: the config file's language, else en.")))
     var language: String?
 
     /// The language to use. Exits 2 naming the valid codes when it is not one of them.
@@ -35,19 +36,14 @@ func siteConfiguration() throws -> SiteConfiguration {
 
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync", abstract: "Read the comic's feed and, when there are new pages, its chapter list.",
-        discussion: """
-            Prints one summary line. Exit status 0 when the catalogue is up to date (new or not), \
-            1 when the site fails (one line on stderr says why; nothing stored changes), 2 on bad usage. \
-            The site is asked at most once per 15 minutes per address unless --force; a Retry-After \
-            from the site holds even --force back. With `import-history = yes` in the config file, \
-            the newest page read in a browser is first imported from its history (as \
-            `import-history` does); that import's failure is one line on stderr and does not \
-            change the exit status.
-            """)
+        commandName: "sync", abstract: gettext("Read the comic's feed and, when there are new pages, its chapter list."),
+        // TRANSLATORS: `sync --help`: --force, Retry-After (an HTTP header), `import-history = yes` (a line
+        // of the config file) and `import-history` (a command) stay as they are.
+        discussion: gettext("Prints one summary line. Exit status 0 when the catalogue is up to date (new or not), 1 when the site fails (one line on stderr says why; nothing stored changes), 2 on bad usage. The site is asked at most once per 15 minutes per address unless --force; a Retry-After from the site holds even --force back. With `import-history = yes` in the config file, the newest page read in a browser is first imported from its history (as `import-history` does); that import's failure is one line on stderr and does not change the exit status."))
 
     @OptionGroup var language: LanguageOption
-    @Flag(help: "Read the chapter list too, and skip the 15-minute wait (not a Retry-After).") var force = false
+    // TRANSLATORS: Retry-After is an HTTP header, kept as it is.
+    @Flag(help: ArgumentHelp(gettext("Read the chapter list too, and skip the 15-minute wait (not a Retry-After)."))) var force = false
 
     func run() throws {
         let language = try language.resolved()
@@ -66,14 +62,16 @@ struct SyncCommand: ParsableCommand {
 
 struct ChaptersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chapters", abstract: "Print the stored chapter list (offline; see sync).")
+        // TRANSLATORS: `chapters --help`: sync is a command, kept as it is.
+        commandName: "chapters", abstract: gettext("Print the stored chapter list (offline; see sync)."))
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
 
     @OptionGroup var language: LanguageOption
-    @Option(help: "Output: text (one line per chapter) or json (the stored catalogue).") var format: Format = .text
+    // TRANSLATORS: text and json are values of --format, kept as they are.
+    @Option(help: ArgumentHelp(gettext("Output: text (one line per chapter) or json (the stored catalogue)."))) var format: Format = .text
 
     func run() throws {
         let language = try language.resolved()

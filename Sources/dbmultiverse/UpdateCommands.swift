@@ -9,26 +9,18 @@ import Localization
 
 struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "update", abstract: "Store the chapter being read (as the reader app does), or the page being read.",
-        discussion: """
-            Two forms:
-              --chapter N --name S --progress P [--cover FILE] [--page N] [--language L]:
-                the chapter as given, as the reader app stores it;
-              --page N [--language L]:
-                the reader is on page N of the comic. Its chapter, name and progress come
-                from the catalogue of the language (fetched from the site when there is
-                none or N is past its last page), its cover only when the chapter differs
-                from the stored one. Prints where the reader now is. The language is
-                --language, else the config file's language, else en (as for sync).
-            Exit status 1 when the site or the bus fails, 2 on bad usage.
-            """)
+        commandName: "update", abstract: gettext("Store the chapter being read (as the reader app does), or the page being read."),
+        // TRANSLATORS: `update --help`: keep the line breaks and the indentation (two and four spaces,
+        // lines no longer than the English ones), the options and their placeholders (N, S, P, FILE, L),
+        // en and sync as they are.
+        discussion: gettext("Two forms:\n  --chapter N --name S --progress P [--cover FILE] [--page N] [--language L]:\n    the chapter as given, as the reader app stores it;\n  --page N [--language L]:\n    the reader is on page N of the comic. Its chapter, name and progress come\n    from the catalogue of the language (fetched from the site when there is\n    none or N is past its last page), its cover only when the chapter differs\n    from the stored one. Prints where the reader now is. The language is\n    --language, else the config file's language, else en (as for sync).\nExit status 1 when the site or the bus fails, 2 on bad usage."))
 
-    @Option(help: "Chapter number, 1…99999.") var chapter: Int?
-    @Option(help: "Chapter name, 1…256 characters (at most 1024 Unicode scalars, 4096 UTF-8 bytes).") var name: String?
-    @Option(help: "Read progress, 0…100.") var progress: Int?
-    @Option(help: "Cover image file (JPEG or PNG, at most 8 MiB).") var cover: String?
-    @Option(help: "The page being read on the comic's site, 1…99999; alone, the chapter is looked up.") var page: Int?
-    @Option(help: "Site language code, e.g. en or fr.") var language: String?
+    @Option(help: ArgumentHelp(gettext("Chapter number, 1…99999."))) var chapter: Int?
+    @Option(help: ArgumentHelp(gettext("Chapter name, 1…256 characters (at most 1024 Unicode scalars, 4096 UTF-8 bytes)."))) var name: String?
+    @Option(help: ArgumentHelp(gettext("Read progress, 0…100."))) var progress: Int?
+    @Option(help: ArgumentHelp(gettext("Cover image file (JPEG or PNG, at most 8 MiB)."))) var cover: String?
+    @Option(help: ArgumentHelp(gettext("The page being read on the comic's site, 1…99999; alone, the chapter is looked up."))) var page: Int?
+    @Option(help: ArgumentHelp(gettext("Site language code, e.g. en or fr."))) var language: String?
 
     func run() throws {
         if chapter == nil, name == nil, progress == nil {
@@ -89,9 +81,9 @@ struct UpdateCommand: ParsableCommand {
 
 struct ProgressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "progress", abstract: "Store the read progress of the current chapter (0…100).")
+        commandName: "progress", abstract: gettext("Store the read progress of the current chapter (0…100)."))
 
-    @Argument(help: "Read progress, 0…100.") var progress: Int
+    @Argument(help: ArgumentHelp(gettext("Read progress, 0…100."))) var progress: Int
 
     func run() throws {
         do {
@@ -105,9 +97,9 @@ struct ProgressCommand: ParsableCommand {
 
 struct ReloadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reload", abstract: "Re-read storage and signal a reload of the widget.")
+        commandName: "reload", abstract: gettext("Re-read storage and signal a reload of the widget."))
 
-    @Option(help: "The widget kind.") var kind: String = WidgetKind.name
+    @Option(help: ArgumentHelp(gettext("The widget kind."))) var kind: String = WidgetKind.name
 
     func run() throws {
         try BlockingCaller().call(WidgetClient().reloadTimelines(kind: kind))
@@ -116,16 +108,17 @@ struct ReloadCommand: ParsableCommand {
 
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "open", abstract: "Open a dbmultiverse:// deep link (the URL handler's Exec).",
-        discussion: """
-            Examples: dbmultiverse open dbmultiverse://chapter/42
-                      dbmultiverse open dbmultiverse://page/980 (a page of the comic)
-            Without a link it opens the chapter being read, as launching the app does (Activate); \
-            --current is the desktop action "Continue reading" (ActivateAction open-current).
-            """)
+        // TRANSLATORS: `open --help`: dbmultiverse:// is the deep links' scheme and Exec a key of the
+        // desktop file, kept as they are.
+        commandName: "open", abstract: gettext("Open a dbmultiverse:// deep link (the URL handler's Exec)."),
+        // TRANSLATORS: the example commands and links, Activate, --current and ActivateAction
+        // open-current stay as they are; "Continue reading" is the desktop action's name as the desktop file
+        // translates it. Keep the line breaks and the indentation that lines up the two examples.
+        discussion: gettext("Examples: dbmultiverse open dbmultiverse://chapter/42\n          dbmultiverse open dbmultiverse://page/980 (a page of the comic)\nWithout a link it opens the chapter being read, as launching the app does (Activate); --current is the desktop action \"Continue reading\" (ActivateAction open-current)."))
 
-    @Argument(help: "A link such as dbmultiverse://chapter/42 or dbmultiverse://page/980.") var uri: String?
-    @Flag(help: "Open the chapter being read (or the chapter list when there is none) instead of a link.")
+    // TRANSLATORS: the links stay as they are.
+    @Argument(help: ArgumentHelp(gettext("A link such as dbmultiverse://chapter/42 or dbmultiverse://page/980."))) var uri: String?
+    @Flag(help: ArgumentHelp(gettext("Open the chapter being read (or the chapter list when there is none) instead of a link.")))
     var current = false
 
     func validate() throws {

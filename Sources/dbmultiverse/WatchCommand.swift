@@ -8,20 +8,18 @@ import Localization
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print the entry now and one line per reload (for status bars); follows service restarts.",
-        discussion: """
-            With --next (and --format json) it prints one entry with a token, and exits: at once \
-            without --after or when the entry differs from the one that token names, else at the next \
-            reload that changes it. Run again with --after TOKEN after each answer, it is a long-poll \
-            that misses no change (the Plasma widget runs it so).
-            """)
+        abstract: gettext("Print the entry now and one line per reload (for status bars); follows service restarts."),
+        // TRANSLATORS: `watch --help`: --next, --format json, --after and TOKEN stay as they are.
+        discussion: gettext("With --next (and --format json) it prints one entry with a token, and exits: at once without --after or when the entry differs from the one that token names, else at the next reload that changes it. Run again with --after TOKEN after each answer, it is a long-poll that misses no change (the Plasma widget runs it so)."))
 
     @OptionGroup var options: EntryOptions
 
-    @Flag(help: "Print one entry (JSON, with its token) when it differs from --after's, then exit.")
+    // TRANSLATORS: --after is an option, kept as it is.
+    @Flag(help: ArgumentHelp(gettext("Print one entry (JSON, with its token) when it differs from --after's, then exit.")))
     var next = false
 
-    @Option(help: ArgumentHelp("The token of the entry shown now (from the last --next answer).", valueName: "token"))
+    // TRANSLATORS: --next is an option, kept as it is.
+    @Option(help: ArgumentHelp(gettext("The token of the entry shown now (from the last --next answer)."), valueName: "token"))
     var after: String?
 
     func validate() throws {

@@ -28,11 +28,13 @@ struct HelpSnapshotTests {
         var testDescription: String { (["dbmultiverse"] + path).joined(separator: " ") }
         var snapshotFile: String { (["dbmultiverse"] + path).joined(separator: "-") + ".txt" }
 
-        /// Its `--help`, at a fixed width (argument-parser wraps at `$COLUMNS`, else the terminal's).
+        /// Its `--help`, at a fixed width (argument-parser wraps at `$COLUMNS`, else the terminal's)
+        /// and in the C locale (the help is translated otherwise: TranslationTests reads it in French).
         func help() throws -> CommandResult {
             var environment = testEnvironment()
             environment["COLUMNS"] = "80"
-            environment.removeValue(forKey: "LINES")
+            for variable in ["LINES", "LANGUAGE", "LC_ALL", "LC_MESSAGES"] { environment.removeValue(forKey: variable) }
+            environment["LANG"] = "C"
             return try runCommand([Binary.dbmultiverse] + path + ["--help"], environment: environment)
         }
     }

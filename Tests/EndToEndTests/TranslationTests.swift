@@ -120,6 +120,42 @@ import TestingTraits
         #expect(try keys(french) == keys(plain))
     }
 
+    /// `--help` under a French session: what the project writes (the commands' summaries and
+    /// discussions, the options' help) reads French, the option and value names and
+    /// swift-argument-parser's own headings stay as they are; under C, with the same catalogues
+    /// at hand, it is the stored snapshot byte for byte (what the man page and the shells'
+    /// completions are made from).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    func helpReadsFrenchAndUnderCIsTheSnapshot() throws {
+        let folder = try Self.built()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var plain = testEnvironment()
+        for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LINES"] { plain[variable] = nil }
+        plain["LANG"] = "C"
+        plain["COLUMNS"] = "80" // argument-parser wraps at $COLUMNS, as the snapshots were taken
+        let french = Self.french(plain, locales: folder)
+        plain["DBMULTIVERSE_LOCALE_DIR"] = french["DBMULTIVERSE_LOCALE_DIR"]
+        func help(_ environment: [String: String], _ path: [String]) throws -> String {
+            let result = try runCommand([Binary.dbmultiverse] + path + ["--help"], environment: environment)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(path): \(result)")
+            return result.stdout
+        }
+
+        let root = try help(french, [])
+        #expect(root.contains("OVERVIEW: Le widget du lecteur de BD DBMultiverse"), "\(root)")
+        #expect(root.contains("  entry                   Affiche l’entrée actuelle"), "\(root)")
+        #expect(root.contains("SUBCOMMANDS:") && root.contains("Show help information."), "the parser's own texts: \(root)")
+        let watch = try help(french, ["watch"])
+        #expect(watch.contains("OVERVIEW: Affiche l’entrée tout de suite"), "\(watch)")
+        #expect(watch.contains("  --next                  Affiche une entrée (JSON, avec son jeton)"), "\(watch)")
+        #expect(watch.contains("[--after <token>]") && watch.contains("--format json"), "names stay: \(watch)")
+
+        for path in [[], ["watch"]] {
+            let snapshot = HelpSnapshotTests.snapshots.appendingPathComponent((["dbmultiverse"] + path).joined(separator: "-") + ".txt")
+            #expect(try help(plain, path) == String(contentsOf: snapshot, encoding: .utf8), "\(path) under C")
+        }
+    }
+
     /// The chapter notification of the built notifier, as the recording server gets it, under a
     /// French session.
     @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))

@@ -12,11 +12,13 @@ date=${4:-$(date -u +%Y-%m-%d)}
 
 # generate-manual reads the tool's `--experimental-dump-help` JSON and silently drops every
 # non-ASCII character ("1…99999" came out as "199999"): hand it the help transliterated to ASCII.
+# The binary runs under the C locale: the page is the English one whatever the builder's session
+# (the help is translated otherwise, docs/translations.md).
 staging=$(mktemp -d)
 trap 'rm -rf "$staging"' EXIT
 cat > "$staging/dbmultiverse" <<WRAPPER
 #!/bin/sh
-"$binary" "\$@" | LC_ALL=C.UTF-8 iconv -f UTF-8 -t ASCII//TRANSLIT
+LC_ALL=C "$binary" "\$@" | LC_ALL=C.UTF-8 iconv -f UTF-8 -t ASCII//TRANSLIT
 WRAPPER
 chmod 755 "$staging/dbmultiverse"
 "$staging/dbmultiverse" --experimental-dump-help | grep -q '"command"' \
