@@ -138,8 +138,9 @@ private final class Capture: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
+        // Not ended by the program's exit: its last stderr bytes may still be on their way through the pipe.
         while !predicate(String(decoding: standardError, as: UTF8.self)) {
-            guard !hasExited, condition.wait(until: deadline) else {
+            guard condition.wait(until: deadline) else {
                 throw FixtureError("no \(what) within \(timeout) s; stderr so far: \(String(decoding: standardError, as: UTF8.self))")
             }
         }
