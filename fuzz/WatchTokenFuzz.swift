@@ -27,12 +27,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                              family: .medium, isPlaceholder: false, universe: number % 3, latestPage: size, newPages: number % 5)
     var later = entry
     later.date += 3600
-    // The medium family, as the widget asks (each token serialises the entry once: kept few).
+    // The medium family, as the widget asks. Each token builds the entry's view once, the most
+    // costly step here: so the small family's is checked on a quarter of the inputs only.
     let token = entry.token(family: .medium)
     precondition(ChapterEntry.isToken(token), "token \(token) has not a token's form")
     precondition(later.token(family: .medium) == token, "the date changed the token")
-    precondition(entry.nextJSON(family: .medium).contains("\"token\":\"\(token)\""), "nextJSON lacks its token")
-    precondition(ChapterEntry.isToken(entry.token(family: .small)), "the small family's token has not a token's form")
+    precondition(entry.nextJSON(family: .medium).hasSuffix(",\"token\":\"\(token)\"}"), "nextJSON does not end with its token")
+    if size % 4 == 0 {
+        precondition(ChapterEntry.isToken(entry.token(family: .small)), "the small family's token has not a token's form")
+    }
     return 0
 }
 

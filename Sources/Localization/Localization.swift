@@ -107,33 +107,43 @@ extension Substring: MessageArgument {
 /// and `%%` by `%`. The values are inserted as they are, never read as formats themselves (a
 /// chapter named `100%` stays so); a directive without an argument is left out.
 func format(_ template: String, _ arguments: [any MessageArgument]) -> String {
-    guard template.contains("%") else { return template }
-    var result = ""
+    // Scanned as UTF-8: every byte of a directive is ASCII, and no other character's encoding
+    // holds an ASCII byte, so the text between directives is copied as it is.
+    let percent = UInt8(ascii: "%")
+    guard template.utf8.contains(percent) else { return template }
+    let bytes = Array(template.utf8)
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
     var next = 0
-    var characters = template[...]
-    while let percent = characters.firstIndex(of: "%") {
-        result += characters[..<percent]
-        var rest = characters[characters.index(after: percent)...]
-        if rest.first == "%" {
-            result += "%"
-            characters = rest.dropFirst()
+    var i = 0
+    while i < bytes.count {
+        guard bytes[i] == percent else {
+            result.append(bytes[i])
+            i += 1
+            continue
+        }
+        var conversionAt = i + 1
+        if conversionAt < bytes.count, bytes[conversionAt] == percent {
+            result.append(percent)
+            i = conversionAt + 1
             continue
         }
         var position: Int?
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        if !digits.isEmpty, rest.dropFirst(digits.count).first == "$", let number = Int(digits), number > 0 {
+        let digitsEnd = bytes[conversionAt...].firstIndex { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? bytes.count
+        if digitsEnd > conversionAt, digitsEnd < bytes.count, bytes[digitsEnd] == UInt8(ascii: "$"),
+           let number = Int(String(decoding: bytes[conversionAt..<digitsEnd], as: UTF8.self)), number > 0 {
             position = number - 1
-            rest = rest.dropFirst(digits.count + 1)
+            conversionAt = digitsEnd + 1
         }
-        guard let conversion = rest.first, conversion == "d" || conversion == "s" else {
-            result += "%" // not a directive of ours: kept as written
-            characters = characters[characters.index(after: percent)...]
+        guard conversionAt < bytes.count, bytes[conversionAt] == UInt8(ascii: "d") || bytes[conversionAt] == UInt8(ascii: "s") else {
+            result.append(percent) // not a directive of ours: kept as written
+            i += 1
             continue
         }
         let index = position ?? next
         if position == nil { next += 1 }
-        if index < arguments.count { result += arguments[index].messageText }
-        characters = rest.dropFirst()
+        if index < arguments.count { result.append(contentsOf: arguments[index].messageText.utf8) }
+        i = conversionAt + 1
     }
-    return result + characters
+    return String(decoding: result, as: UTF8.self)
 }

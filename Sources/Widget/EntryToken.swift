@@ -9,7 +9,18 @@ extension ChapterEntry {
     /// digits of FNV-1a (64 bits) over the entry's JSON without `date`. Two different entries
     /// share a token with a probability of 2⁻⁶⁴.
     package func token(family: WidgetFamily) -> String {
-        let shown = JSONValue.object(jsonFields(family: family).filter { $0.key != "date" }).jsonText
+        Self.token(of: jsonFields(family: family))
+    }
+
+    /// The entry as `--format json` prints it, with `token` added as its last key.
+    package func nextJSON(family: WidgetFamily) -> String {
+        let fields = jsonFields(family: family) // the view is built once, for the object and its token
+        return JSONValue.object(fields + [(key: "token", value: .string(Self.token(of: fields)))]).jsonText
+    }
+
+    /// The token of the `json` format's members `fields` (see `token(family:)`).
+    private static func token(of fields: [(key: String, value: JSONValue)]) -> String {
+        let shown = JSONValue.object(fields.filter { $0.key != "date" }).jsonText
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in shown.utf8 {
             hash ^= UInt64(byte)
@@ -17,11 +28,6 @@ extension ChapterEntry {
         }
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    /// The entry as `--format json` prints it, with `token` added as its last key.
-    package func nextJSON(family: WidgetFamily) -> String {
-        JSONValue.object(jsonFields(family: family) + [(key: "token", value: .string(token(family: family)))]).jsonText
     }
 
     /// Whether `text` has a token's form (what `token(family:)` makes): 16 lowercase hex digits.

@@ -13,6 +13,13 @@ import Testing
         #expect(format("%2$s (chapitre %1$d)", [42, "Le tournoi"]) == "Le tournoi (chapitre 42)")
     }
 
+    /// Translations and names are rarely ASCII: the text around directives comes through whole.
+    @Test func keepsTextThatIsNotASCII() {
+        #expect(format("%1$s — 第%2$d話 (%3$d%%)", ["ドラゴンボール", 42, 35]) == "ドラゴンボール — 第42話 (35%)")
+        #expect(format("Глава %d: %s", [7, "Турнир"]) == "Глава 7: Турнир")
+        #expect(format("%0$d %99999999999999999999$s é", [1]) == "%0$d %99999999999999999999$s é")
+    }
+
     @Test func insertsValuesVerbatim() {
         #expect(format("Chapter %d: %s", [1, "100% %s %d"]) == "Chapter 1: 100% %s %d")
     }
