@@ -15,7 +15,8 @@
 # and the outputs made from it: Sources/Widget) and watchtoken (the long-poll's token and the text
 # outputs' sanitiser). Each runs SECONDS (default 60) on a scratch copy of its
 # committed seed corpus fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints
-# per target the executions and whether a crash was found; exits non-zero when any target crashed.
+# per target the executions and whether a crash was found; exits non-zero when any target crashed
+# or was interrupted (libFuzzer's exit 72, on SIGINT or SIGTERM: reported as such, not as a crash).
 set -eu
 # Traps are reported by libFuzzer, not by the Swift runtime's backtracer (which trips ASan).
 export SWIFT_BACKTRACE=enable=no
@@ -138,6 +139,7 @@ if [ "${SECONDS_PER_TARGET}" = "--seeds" ]; then
 fi
 
 failed=""
+stopped=""
 summary=""
 for target in $TARGETS; do
     echo "== $target: building"
@@ -151,7 +153,7 @@ for target in $TARGETS; do
     status=0
     started=$(date +%s)
     # Inputs up to 4 KiB; the token target's are a token and a name, whose checks go scalar by
-    # scalar: longer ones add no paths, only time (each serialises the entry four times).
+    # scalar: longer ones add no paths, only time (each builds the entry's view three times or four).
     max_len=4096
     [ "$target" = watchtoken ] && max_len=512
     "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" ${RUNS:+-runs="$RUNS"} -print_final_stats=1 \
@@ -161,7 +163,11 @@ for target in $TARGETS; do
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     # libFuzzer's last status line: "#N DONE cov: C ft: F corp: …" (or the last progress line).
     coverage=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -n 's/.*cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p')
-    if [ "$status" -ne 0 ]; then
+    if [ "$status" -eq 72 ]; then
+        # libFuzzer's exit on SIGINT or SIGTERM: the run was stopped, nothing was found.
+        result="interrupted before the end, no crash"
+        stopped="$stopped $target"
+    elif [ "$status" -ne 0 ]; then
         result="CRASH (exit $status; see $log and $ARTIFACTS/$target-*)"
         failed="$failed $target"
         grep -E "^(==[0-9]+==ERROR|Fatal error|.*precondition|SUMMARY|artifact_prefix|Test unit written)" "$log" | head -n 8 || true
@@ -177,7 +183,9 @@ done
 echo
 echo "fuzz summary:"
 printf '%s' "$summary"
+[ -z "$stopped" ] || echo "interrupted:$stopped" >&2
 if [ -n "$failed" ]; then
     echo "crashed:$failed" >&2
     exit 1
 fi
+[ -z "$stopped" ] || exit 1
