@@ -321,7 +321,7 @@ fuzz:
 	./scripts/dev/fuzz.sh $(FUZZ_SECONDS)
 
 # Deep: each target to 10 million executions (two hours at most each: watchtoken, the slowest,
-# takes about 70 minutes on one core), niced, one at a time, the quick ones first.
+# took 82 minutes on one core), niced, one at a time, the quick ones first.
 fuzz-long:
 	FUZZ_RUNS=10000000 nice -n 10 ./scripts/dev/fuzz.sh 7200 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken
 
