@@ -47,6 +47,9 @@ struct NextEntry {
         let widget = WidgetClient()
         var answered = false
         var failure: DBusError?
+        // The handlers hold the connection (and the subscriptions' handlers, kept by the connection,
+        // hold the caller): let go on the way out, or they keep each other alive to exit, a leak.
+        defer { connection.onDisconnect = nil }
         connection.onDisconnect = {
             // TRANSLATORS: %s is the bus's address.
             failure = DBusError.disconnected(gettext("the session bus at %s went away", connection.address))
@@ -58,9 +61,13 @@ struct NextEntry {
             Output.line(entry.nextJSON(family: family))
             caller.loop.stop()
         }
+        // The reads still unanswered when the entry is printed (a restart's, beside the first)
+        // are cancelled on the way out: the connection keeps them, and they hold the caller.
+        var reads: [Connection.PendingCall] = []
+        defer { reads.forEach { $0.cancel() } }
         let read = {
             let call = widget.property(Widget1.entry).map(ChapterEntry.init(dbusDictionary:))
-            connection.call(call, timeout: BlockingCaller.callTimeout) { result in
+            reads.append(connection.call(call, timeout: BlockingCaller.callTimeout) { result in
                 switch result {
                 case .success(let entry): offer(entry)
                 case .failure(let error):
@@ -68,17 +75,18 @@ struct NextEntry {
                     failure = error
                     caller.loop.stop()
                 }
-            }
+            })
         }
         // Subscribed before the entry is read: no reload can fall in between. Reloads count only
         // from the owner of the service's name.
         let reloads = try widget.subscribeToReloads(on: connection) { offer($0.entry) }
+        defer { reloads.cancel() }
         // A service that left (crashed, stopped) is started again and read; one that came back
         // (the activation, or another start) is read.
         let restarts = try widget.onServiceChange(on: connection) { _ in read() }
+        defer { restarts.cancel() }
         read()
         while !answered, failure == nil { try caller.loop.run() }
-        withExtendedLifetime((reloads, restarts)) {}
         if let failure, !answered { throw failure }
     }
 }

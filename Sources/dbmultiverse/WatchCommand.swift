@@ -39,6 +39,9 @@ struct WatchCommand: ParsableCommand {
         let widget = WidgetClient()
         let format = options.format, family = options.family
         var failure: DBusError?
+        // The handlers hold the connection (and the subscriptions' handlers, kept by the connection,
+        // hold the caller): let go on the way out, or they keep each other alive to exit, a leak.
+        defer { connection.onDisconnect = nil }
         connection.onDisconnect = {
             // TRANSLATORS: %s is the bus's address.
             failure = DBusError.disconnected(gettext("the session bus at %s went away", connection.address))
@@ -49,13 +52,14 @@ struct WatchCommand: ParsableCommand {
         let reloads = try widget.subscribeToReloads(on: connection) { reload in
             Output.line(reload.entry.formatted(format, family: family))
         }
+        defer { reloads.cancel() }
         // A restarted service may start from other storage: show its entry once it is back.
         let restarts = try widget.onServiceChange(on: connection) { owner in
             if owner != nil { printSnapshot(caller, widget, format: format, family: family, activate: false) }
         }
+        defer { restarts.cancel() }
         printSnapshot(caller, widget, format: format, family: family, activate: true)
         while failure == nil { try caller.loop.run() }
-        withExtendedLifetime((reloads, restarts)) {}
         throw failure ?? DBusError.disconnected(gettext("the session bus went away"))
     }
 
