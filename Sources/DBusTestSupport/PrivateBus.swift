@@ -134,7 +134,12 @@ public final class PrivateBus: @unchecked Sendable {
         // retains the Process: without it every daemon's Process leaks (Foundation on Linux; LSan).
         if hasExited { daemon.waitUntilExit() }
         // The log only adds to a failure's story: none to read, nothing to add.
-        if let log = try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8) {
+        // Read through a FileHandle: String(contentsOf:) leaked its 4096-byte read buffer here
+        // (Foundation's readBytesFromFile, once per failed start; seen by LeakSanitizer).
+        if let file = FileHandle(forReadingAtPath: directory.appendingPathComponent("dbus-daemon.log").path),
+           let bytes = try? file.readToEnd() ?? Data() {
+            try? file.close()
+            let log = String(decoding: bytes, as: UTF8.self)
             let lines = noteworthy(log)
             if !lines.isEmpty { FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
         }

@@ -23,14 +23,15 @@ enum SelectCards {
 
     /// Where it is looked for: beside the installed cards of `folder` (the desktop's card folder),
     /// beside the running binary (`<prefix>/libexec/dbmultiverse/`), and in a build tree
-    /// (`<repository>/.build/…`) the repository's desktop/select-cards.
+    /// (`<repository>/.build/…`, or a scratch path beside it such as `make sanitize`'s
+    /// `.build-asan/…`) the repository's desktop/select-cards.
     static func candidates(card folder: String?, executable: String) -> [String] {
         var candidates: [String] = []
         if let real = folder.flatMap(Files.realPath), let slash = real.lastIndex(of: "/"), real[..<slash].hasSuffix("/share/dbmultiverse/cards") {
             candidates.append(beside(cards: String(real[..<slash])))
         }
         candidates += ProcessStart.siblingCandidates("select-cards", executable: executable)
-        if let build = executable.firstRange(of: "/.build/") {
+        if let build = executable.firstRange(of: "/.build/") ?? executable.firstRange(of: "/.build-") {
             candidates.append(executable[..<build.lowerBound] + "/desktop/select-cards")
         }
         return candidates
