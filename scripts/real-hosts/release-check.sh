@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A card's real-host check on another Debian release, from the installed package:
 #   scripts/real-hosts/release-check.sh RELEASE CHECK
-# CHECK is gnome-shell-check.sh or plasma-card-check.sh. Builds (or reuses) the .deb
+# CHECK is gnome-shell-check.sh or plasma-card-check.sh, or their looks (gnome-shell-looks.sh,
+# plasma-card-looks.sh). Builds (or reuses) the .deb
 # (scripts/packaging/test-package.sh) and the release's chroot (scripts/real-hosts/release-chroot.sh prepare), installs
 # the .deb with apt-get into a throw-away copy of the chroot, and runs `CHECK --installed` there as
 # root (the check itself runs its desktop as nobody where it would on this machine). The
@@ -13,8 +14,8 @@ cd "$(dirname "$0")/../.."
 repository="$PWD"
 release=${1:-} check=${2:-}
 case "$check" in
-    gnome-shell-check.sh|plasma-card-check.sh) ;;
-    *) echo "usage: $0 bookworm|trixie|sid gnome-shell-check.sh|plasma-card-check.sh" >&2; exit 2 ;;
+    gnome-shell-check.sh|plasma-card-check.sh|gnome-shell-looks.sh|plasma-card-looks.sh) ;;
+    *) echo "usage: $0 bookworm|trixie|sid gnome-shell-check.sh|plasma-card-check.sh|gnome-shell-looks.sh|plasma-card-looks.sh" >&2; exit 2 ;;
 esac
 [ "$(id -u)" -eq 0 ] || { echo "FAIL: the release checks need root (chroot, mounts)" >&2; exit 1; }
 shots="${SCREENSHOT_DIR:-$(mktemp -d "/tmp/dbm-$release-shots.XXXXXX")}"

@@ -51,18 +51,26 @@ def main():
     skipped = {}  # test or suite id -> reason
     failures = []  # (test id, message)
     started, run_end, run_start = set(), None, None
+    cases, failed_cases = {}, set()  # test id -> its test cases' names, in order; (test id, case) that failed
     for event in events:
         kind = event.get("kind")
+        case = (event.get("_testCase") or {}).get("displayName")
         if kind == "testSkipped":
             skipped[event.get("testID", "?")] = text(event)
         elif kind == "testStarted":
             started.add(event.get("testID"))
+        elif kind == "testCaseStarted" and case is not None:
+            names = cases.setdefault(event.get("testID"), [])
+            if case not in names:
+                names.append(case)
         elif kind == "issueRecorded":
             issue = event.get("issue", {})
             if not issue.get("isKnown", False):
                 location = issue.get("sourceLocation") or {}
                 where = "%s:%s:%s" % (location["fileID"], location.get("line"), location.get("column")) if location.get("fileID") else ""
                 failures.append((event.get("testID", "(the run itself)"), where, text(event)))
+                if case is not None:
+                    failed_cases.add((event.get("testID"), case))
         elif kind == "runStarted":
             run_start = event.get("instant", {}).get("absolute")
         elif kind == "runEnded":
@@ -83,7 +91,8 @@ def main():
         for test_id, reason in sorted(skipped.items()):
             print("  ➜ %s: %s" % (test_id, reason))
 
-    # The desktops the cards ran on (tests named "Desktop: …"), each with its outcome.
+    # The desktops the cards ran on (tests named "Desktop: …"), each with its outcome, and under a
+    # test of several cases (the looks of a desktop) each case with its own.
     desktops = sorted((test.get("displayName", ""), test_id) for test_id, test in tests.items()
                       if test_id in functions and test.get("displayName", "").startswith("Desktop: "))
     if desktops:
@@ -92,6 +101,8 @@ def main():
             outcome = ("SKIPPED" if test_id in skipped_functions else "✘ failed" if test_id in failed_functions
                        else "✔ passed" if test_id in started else "not run")
             print("  %s %s" % (name[len("Desktop: "):], outcome))
+            for case in cases.get(test_id, []):
+                print("      %s %s" % ("✘" if (test_id, case) in failed_cases else "✔", case))
 
     status = 0
     duration = " in %.1f s" % seconds if seconds is not None else ""
