@@ -178,7 +178,8 @@ def panel_button():
             return False
         extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         return extents.y == 0 and extents.x > 640
-    buttons = pyatspi.findAllDescendants(app, ours)
+    # find_all, not pyatspi.findAllDescendants: an accessible may go while the tree is read.
+    buttons = find_all(app, ours, only_showing=False)
     return buttons[0] if buttons else None
 
 
