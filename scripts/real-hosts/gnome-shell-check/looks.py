@@ -22,7 +22,6 @@ per look and PASS; exits 1 at the first check that fails (FAIL: why), with the s
 import json
 import os
 import subprocess
-import time
 
 from gi.repository import GLib
 
