@@ -12,14 +12,18 @@ mkdir -p "$results"
 log="$results/output.log" events="$results/events.jsonl" peak="$results/inotify-peak"
 rm -f "$events" "$peak"
 
-# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots: a
-# whole run (no arguments) starts building both now, in the background, beside the tests' build;
-# those tests wait for them (scripts/real-hosts/release-check.sh, bounded) and show their logs when they fail.
+# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots, and
+# Debian's QA of the package (PackageQATests) judges it there: a whole run (no arguments) starts
+# building both now, in the background, beside the tests' build, and once the package is built,
+# the QA's checks (scripts/packaging/package-qa.sh all: each waits for the chroot it needs; a verdict kept
+# for the same inputs costs nothing); those tests wait for them (bounded) and show their logs when
+# they fail.
 preparation=""
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
-    echo "preparing the release chroots and the package in the background ($results/release-preparation.log)"
-    setsid bash -c 'for job in "scripts/packaging/test-package.sh" "scripts/real-hosts/release-chroot.sh prepare trixie" \
-        "scripts/real-hosts/release-chroot.sh prepare bookworm" "scripts/real-hosts/release-chroot.sh prepare sid"; do ./$job & done; wait' \
+    echo "preparing the release chroots and the package, then its QA, in the background ($results/release-preparation.log)"
+    setsid bash -c 'for job in "scripts/real-hosts/release-chroot.sh prepare trixie" "scripts/real-hosts/release-chroot.sh prepare bookworm" \
+        "scripts/real-hosts/release-chroot.sh prepare sid"; do ./$job & done
+        ./scripts/packaging/test-package.sh && ./scripts/packaging/package-qa.sh all; wait' \
         >"$results/release-preparation.log" 2>&1 &
     preparation=$!
 fi
