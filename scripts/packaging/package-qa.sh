@@ -43,8 +43,9 @@ previous_deb() {
         dpkg-deb -R "$deb" "$tree/root"
         version=$(dpkg-deb -f "$deb" Version)
         sed -i "s/^Version: .*/Version: $version~previous/" "$tree/root/DEBIAN/control"
-        dpkg-deb -Zgzip -z1 -b "$tree/root" "$out.new" >/dev/null
-        mv "$out.new" "$out"
+        # A name of this run's own: the two lanes of `all` may make it at once.
+        dpkg-deb -Zgzip -z1 -b "$tree/root" "$out.$$" >/dev/null
+        mv "$out.$$" "$out"
         rm -rf "$tree"
     fi
     echo "$out"

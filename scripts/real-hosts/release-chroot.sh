@@ -204,7 +204,8 @@ run_one() {
             fi
         fi
         status=0
-        chroot "$root" "$@" || status=$?
+        # Without the lock descriptor: a process the command leaves behind would hold the chroot.
+        chroot "$root" "$@" 8>&- || status=$?
         rmdir "$layer" 2>/dev/null || true
         exit "$status"
     ' "$dir/root" "$deb" "$(printf '%s\n' "${binds[@]}")" "$(printf '%s\n' "${rw_binds[@]}")" "$@"
