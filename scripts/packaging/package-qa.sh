@@ -10,8 +10,8 @@
 #   scripts/packaging/package-qa.sh autopkgtest RELEASE  debian/tests by RELEASE's own autopkgtest (its null runner)
 #                                              in a throw-away copy of RELEASE's chroot
 #   scripts/packaging/package-qa.sh lintian              sid's lintian on the .deb, the source package and the .changes
-#   scripts/packaging/package-qa.sh all                  every one of them, two at a time (make test starts this in the
-#                                              background)
+#   scripts/packaging/package-qa.sh all                  every one of them, three at a time (make test starts this in
+#                                              the background)
 # RELEASE is bookworm, trixie or sid. The .deb is scripts/packaging/test-package.sh's; "the previous version" is the
 # same .deb repacked with a lower version (VERSION~previous, dpkg-deb -R/-b), so that an upgrade and a
 # downgrade run between two versions that both carry what is tested. A verdict (the check's log and
@@ -200,14 +200,16 @@ case "${1:-}" in
     autopkgtest) check_release "${2:-}"; autopkgtest_check "$2" ;;
     lintian) lintian_check ;;
     all)
-        # Two at a time: piuparts needs only the package and a minbase chroot, so its lane starts
-        # while the release chroots may still be made; the other waits for them.
-        (lane=0; for release in bookworm trixie sid; do piuparts_check "$release" >/dev/null || lane=1; done; exit "$lane") & piuparts=$!
+        # Three lanes at once (much of each check is dpkg, the network and waiting): piuparts needs
+        # only the package and a minbase chroot, so its lane starts while the release chroots may
+        # still be made; the others wait for them.
+        lane() { local status=0 check; for check in "$@"; do $check >/dev/null || status=1; done; return "$status"; }
+        lane "piuparts_check bookworm" "piuparts_check trixie" "piuparts_check sid" & piuparts=$!
+        lane "autopkgtest_check bookworm" "autopkgtest_check trixie" "autopkgtest_check sid" lintian_check & others=$!
         status=0
-        for release in bookworm trixie sid; do lifecycle "$release" >/dev/null || status=1; done
-        lintian_check >/dev/null || status=1
+        lane "lifecycle bookworm" "lifecycle trixie" "lifecycle sid" || status=1
         wait "$piuparts" || status=1
-        for release in bookworm trixie sid; do autopkgtest_check "$release" >/dev/null || status=1; done
+        wait "$others" || status=1
         exit "$status" ;;
     *) usage ;;
 esac

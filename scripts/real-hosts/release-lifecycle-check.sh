@@ -46,7 +46,13 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # check DESCRIPTION COMMAND...: ok or FAIL, by COMMAND's status.
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 export DEBIAN_FRONTEND=noninteractive
-apt_get() { apt-get -y -q -o Dpkg::Use-Pty=0 "$@" >/tmp/apt.log 2>&1; }
+# apt_get ARGUMENTS...: apt-get, its output in /tmp/apt.log; when it fails, the end of it.
+apt_get() {
+    apt-get -y -q -o Dpkg::Use-Pty=0 "$@" >/tmp/apt.log 2>&1 && return 0
+    local status=$?
+    tail -12 /tmp/apt.log | sed 's/^/    apt: /'
+    return "$status"
+}
 libexec=/usr/libexec/dbmultiverse
 extension=/usr/share/gnome-shell/extensions/dbmultiverse@nobadi.com
 plasmoid=/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse
@@ -209,7 +215,7 @@ check "  install says it left both" eval 'grep -q "is a link to /srv/checkout/db
 as_reader dbmultiverse doctor >/tmp/doctor.log 2>&1
 doctor_cards
 check "  doctor names the admin's link" grep -q "GNOME Shell extension: installed in $extension, a link of your own to /srv/checkout/dbmultiverse@nobadi.com" /tmp/doctor.log
-if [ "$plasmoids_before" = folder ]; then
+if command -v plasmashell >/dev/null; then
     check "  doctor says the plasmoids folder leads elsewhere, with the link to make" \
         eval 'grep -q "^✗ Plasma widget: not installed: /usr/share/plasma/plasmoids leads to /srv/plasmoids through a link" /tmp/doctor.log && grep -q "fix: sudo ln -s /usr/share/dbmultiverse/cards/plasma-[56] /srv/plasmoids/com.nobadi.dbmultiverse" /tmp/doctor.log'
 fi
