@@ -10,8 +10,10 @@ import TestingTraits
 /// its verdict, keyed by what it read (the .deb, the source package, the scripts, the chroot);
 /// `make test` starts them all in the background once the package and the chroots are ready
 /// (scripts/test/run-tests.sh), and each test here waits for its check's verdict or runs it. Nothing
-/// is skipped: a check that cannot run fails with its log.
-@Suite(.timeLimit(.minutes(45)), .offThePool) struct PackageQATests {
+/// is skipped: a check that cannot run fails with its log. One test at a time, waiting for its place
+/// without a thread (`.packageChecks`), so the waits never take the threads other suites' blocking
+/// tests need.
+@Suite(.timeLimit(.minutes(45)), .holds(.packageChecks), .offThePool) struct PackageQATests {
     /// `package-qa.sh ARGUMENTS`, its output printed (the full output log keeps it).
     func qa(_ arguments: [String]) throws -> CommandResult {
         let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/packaging/package-qa.sh").path] + arguments,
