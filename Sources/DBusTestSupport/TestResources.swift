@@ -17,9 +17,8 @@ public enum TestResource: String, Sendable, CaseIterable {
     /// A real desktop client and its session (browser, GNOME Shell, plasmoidviewer, sway and Waybar,
     /// dunst): one suite at a time.
     case desktopSession = "a desktop session"
-    /// The package's checks in the release chroots (PackageQATests): their tests mostly wait for a
-    /// verdict made in the background, each on a thread for blocking tests, so one at a time (the
-    /// other suites' tests need those threads).
+    /// The package's checks in the release chroots (PackageQATests): each test waits minutes for a
+    /// verdict made in the background, or makes it; one at a time, beside the background's own.
     case packageChecks = "the package's checks"
 
     /// How many holders at once. With 16 test cases holding buses, the suite held at most ~35

@@ -17,7 +17,8 @@
 # downgrade run between two versions that both carry what is tested. A verdict (the check's log and
 # exit status) is kept in CACHE/qa, keyed by the hashes of what the check reads (the .deb, the
 # source package, the scripts it runs, the chroot's stamp): asked again with the same inputs, the
-# check prints its kept log and exits with its kept status at once. One run of a check at a time
+# check prints its kept log and exits with its kept status at once (a failure is kept only for the
+# test run that saw it: PACKAGE_QA_RUN). One run of a check at a time
 # (a lock, waited for at most CHROOT_WAIT seconds). CACHE: CHROOT_CACHE, default
 # /var/cache/dbmultiverse-tests. Needs root. Exit status: the check's (0 passed, 1 failed), 2 bad usage.
 set -euo pipefail
@@ -25,14 +26,29 @@ cd "$(dirname "$0")/../.."
 cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}"
 qa="$cache/qa"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-usage() { sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "package-qa: needs root (chroots, mounts)" >&2; exit 1; }
 mkdir -p "$qa"
 
 hash_of() { sha256sum "$@" | sha256sum | cut -c1-16; }
 
-# The .deb under test and its build's folder (its .changes, .buildinfo, -dbgsym).
-current_deb() { ./scripts/packaging/test-package.sh | tail -1; }
+# The .deb under test (test-package.sh's), copied with the rest of its build (.changes, .buildinfo,
+# -dbgsym) to a folder kept per .deb: a check reads that copy, which a new build of the package
+# (which first removes the last .deb) cannot take away from under it.
+current_deb() {
+    local built copy deb folder
+    built=$(./scripts/packaging/test-package.sh | tail -1) || return 1
+    copy=$(mktemp -d "$qa/build.XXXXXX")
+    # shellcheck disable=SC2016
+    flock -w "${CHROOT_WAIT:-1500}" "$cache/package/lock" sh -c 'cp -p "$1"/* "$2"/' sh "$(dirname "$built")" "$copy" \
+        || { rm -rf "$copy"; return 1; }
+    deb="$copy/${built##*/}"
+    [ -f "$deb" ] || { rm -rf "$copy"; echo "package-qa: no $built after its build" >&2; return 1; }
+    folder="$qa/build-$(hash_of "$deb")"
+    if [ -d "$folder" ]; then rm -rf "$copy"; else mv -T "$copy" "$folder" 2>/dev/null || rm -rf "$copy"; fi
+    find "$qa" -maxdepth 1 -name 'build-*' ! -path "$folder" -mmin +1440 -exec rm -rf {} +
+    echo "$folder/${built##*/}"
+}
 
 # previous_deb DEB: DEB repacked as VERSION~previous (kept per DEB).
 previous_deb() {
@@ -96,23 +112,27 @@ piuparts_base() {
 }
 
 # verdict NAME KEY COMMAND...: COMMAND's kept log and status for KEY, or COMMAND run now (its output
-# to the log and the terminal) and its verdict kept.
+# to the log and the terminal) and its verdict kept. A pass is kept for good; a failure only for the
+# test run that saw it (PACKAGE_QA_RUN, which scripts/test/run-tests.sh sets: its tests read the
+# background's verdict), so that the next run looks again (a mirror that did not answer, a check
+# being fixed).
 verdict() {
     local name=$1 key=$2; shift 2
-    local log="$qa/$name.$key.log" status="$qa/$name.$key.status"
+    local log="$qa/$name.$key.log" status="$qa/$name.$key.status" run="$qa/$name.$key.run"
     exec 7>"$qa/$name.lock"
     flock -w "${CHROOT_WAIT:-1500}" 7 || { echo "package-qa: waited ${CHROOT_WAIT:-1500} s for another run of $name" >&2; return 1; }
-    if [ -f "$status" ]; then
+    if [ -f "$status" ] && { [ "$(cat "$status")" = 0 ] || { [ -n "${PACKAGE_QA_RUN:-}" ] && [ "$(cat "$run" 2>/dev/null)" = "$PACKAGE_QA_RUN" ]; }; }; then
         echo "package-qa: $name: the verdict kept for these inputs ($key)"
         cat "$log"
         exec 7>&-
         return "$(cat "$status")"
     fi
-    rm -f "$qa/$name".*.log "$qa/$name".*.status
+    rm -f "$qa/$name".*.log "$qa/$name".*.status "$qa/$name".*.run
     local started=$SECONDS code=0
     "$@" 2>&1 | tee "$log.new" || code=${PIPESTATUS[0]}
     echo "package-qa: $name took $((SECONDS - started)) s" | tee -a "$log.new"
     mv "$log.new" "$log"
+    echo "${PACKAGE_QA_RUN:-}" >"$run"
     echo "$code" >"$status"
     exec 7>&-
     return "$code"
@@ -166,7 +186,7 @@ run_lintian() { # SOURCE_DIR BUILD_DIR: sid's lintian on the source package and 
 lintian_check() {
     local deb build source key
     deb=$(current_deb) && source=$(source_package) || return 1
-    build=$(dirname "$deb")
+    build=$(dirname "$deb") # the copy of the build: the .deb, the -dbgsym, the .changes
     ./scripts/real-hosts/release-chroot.sh prepare sid >/dev/null || return 1
     key=$(hash_of "$build"/*.deb "$build"/*.changes "$source"/*.dsc "$0" <(chroot_stamp sid))
     verdict lintian "$key" run_lintian "$source" "$build"

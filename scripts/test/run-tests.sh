@@ -19,6 +19,9 @@ rm -f "$events" "$peak"
 # for the same inputs costs nothing); those tests wait for them (bounded) and show their logs when
 # they fail.
 preparation=""
+# The QA's failed verdicts are kept for this run only (its tests read the background's): its id.
+PACKAGE_QA_RUN="$(date +%s).$$"
+export PACKAGE_QA_RUN
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
     echo "preparing the release chroots and the package, then its QA, in the background ($results/release-preparation.log)"
     setsid bash -c 'for job in "scripts/real-hosts/release-chroot.sh prepare trixie" "scripts/real-hosts/release-chroot.sh prepare bookworm" \
