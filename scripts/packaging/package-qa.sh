@@ -30,7 +30,9 @@ usage() { sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "package-qa: needs root (chroots, mounts)" >&2; exit 1; }
 mkdir -p "$qa"
 
-hash_of() { sha256sum "$@" | sha256sum | cut -c1-16; }
+# hash_of FILE...: of the files' contents only (not of the names they were given: this script is
+# run as ./scripts/… by make test's background and by its absolute path from the tests).
+hash_of() { sha256sum "$@" | cut -d' ' -f1 | sha256sum | cut -c1-16; }
 
 # The .deb under test (test-package.sh's), copied with the rest of its build (.changes, .buildinfo,
 # -dbgsym) to a folder kept per .deb: a check reads that copy, which a new build of the package
@@ -129,7 +131,8 @@ verdict() {
     fi
     rm -f "$qa/$name".*.log "$qa/$name".*.status "$qa/$name".*.run
     local started=$SECONDS code=0
-    "$@" 2>&1 | tee "$log.new" || code=${PIPESTATUS[0]}
+    # Without the lock's descriptor: a process the check leaves behind would hold the lock.
+    "$@" 7>&- 2>&1 | tee "$log.new" || code=${PIPESTATUS[0]}
     echo "package-qa: $name took $((SECONDS - started)) s" | tee -a "$log.new"
     mv "$log.new" "$log"
     echo "${PACKAGE_QA_RUN:-}" >"$run"
