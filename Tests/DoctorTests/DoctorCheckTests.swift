@@ -9,7 +9,7 @@ import TestingTraits
 /// The checks of `dbmultiverse doctor` from what they read, without a desktop: each reading and
 /// the line it gives (its status and fix), the parsers of the tools' output, and the process
 /// runner's bound.
-@Suite(.timeLimit(.minutes(1)), .offThePool) struct DoctorCheckTests {
+@Suite(.timeLimit(.minutes(3)), .offThePool) struct DoctorCheckTests {
     /// A runner that answers from a table (the tools are not ours), and records what it was asked.
     final class Answers: CommandRunning, @unchecked Sendable {
         let table: [String: CommandOutput]

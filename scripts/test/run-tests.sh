@@ -15,10 +15,11 @@ rm -f "$events" "$peak"
 # The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots: a
 # whole run (no arguments) starts building both now, in the background, beside the tests' build;
 # those tests wait for them (scripts/real-hosts/release-check.sh, bounded) and show their logs when they fail.
+# At the lowest priority: the tests' own build and run come first (the tests that need them wait anyway).
 preparation=""
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
     echo "preparing the release chroots and the package in the background ($results/release-preparation.log)"
-    setsid bash -c 'for job in "scripts/packaging/test-package.sh" "scripts/real-hosts/release-chroot.sh prepare trixie" \
+    setsid nice -n 19 bash -c 'for job in "scripts/packaging/test-package.sh" "scripts/real-hosts/release-chroot.sh prepare trixie" \
         "scripts/real-hosts/release-chroot.sh prepare bookworm" "scripts/real-hosts/release-chroot.sh prepare sid"; do ./$job & done; wait' \
         >"$results/release-preparation.log" 2>&1 &
     preparation=$!
