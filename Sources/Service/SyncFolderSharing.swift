@@ -145,6 +145,9 @@ final class SyncFolderSharing {
             case .valid(let read):
                 record = read
                 reportedProblems[name] = nil
+                if rule.records[name] != read {
+                    logger.info("read \(name) (\(read.computer)): \(read.reading.syncState()) at \(read.stamp)")
+                }
             case .missing:
                 record = nil
                 reportedProblems[name] = nil
