@@ -5,8 +5,9 @@ import Glibc
 /// One real Syncthing (Debian's `syncthing`) with a home of its own: its own key and device id,
 /// listening on 127.0.0.1 only, with global and local discovery, relays, NAT traversal, usage
 /// reporting, crash reports and upgrades off, sharing one folder with its peer, rescanned by its
-/// file-system watcher (1 s delay). Configured by writing its `config.xml` (with an API key of the
-/// test's own) before it starts; stopped by SIGTERM, killed if it lingers.
+/// file-system watcher (1 s delay). Configured by writing its `config.xml` (its REST API on
+/// 127.0.0.1 with an API key of the test's own) before it starts; stopped by SIGTERM, killed if it
+/// lingers.
 final class SyncthingDevice {
     let home: String
     /// The shared folder on this device.
@@ -96,13 +97,6 @@ final class SyncthingDevice {
 
     /// How many lines it has logged (to wait for a later one).
     var logCount: Int { process?.output.count ?? 0 }
-
-    /// Asks it through its REST API (the test's API key) whether `path` (relative to the folder)
-    /// is known and in sync: the file's version as Syncthing's index has it, for a failure's story.
-    func fileInfo(_ path: String) -> String {
-        (try? runCommand(["curl", "-s", "--max-time", "5", "-H", "X-API-Key: \(Self.apiKey)",
-                          "http://127.0.0.1:\(guiPort)/rest/db/file?folder=\(Self.folderID)&file=\(path)"]).stdout) ?? ""
-    }
 
     /// Stops it: SIGTERM, then SIGKILL after 10 s; waits for the exit.
     func stop() {
