@@ -211,6 +211,7 @@ final class SyncFolderSharing {
     private func folderGone() {
         watcher = nil
         watched = nil
+        logger.warning("\(folder.path) went away (removed, moved or unmounted): the reading here stays as it is")
         watch()
     }
 

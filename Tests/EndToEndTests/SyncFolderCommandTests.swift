@@ -91,4 +91,43 @@ struct SyncFolderCommandTests {
         #expect(Self.watches(of: pid) == (1, false))
         #expect(try cli(["sync-folder"]).status == 2, "a folder or --off")
     }
+
+    /// The sync folder on a drive that is unmounted, then mounted again with another computer's
+    /// newer reading on it: the service keeps its position meanwhile, and reads the drive again
+    /// when the mount table changes (no inotify event says so). The drive is a tmpfs in a mount
+    /// namespace of the service's own, so nothing is mounted on this machine's.
+    @Test func aDriveMountedAgainIsReadAgain() throws {
+        guard getuid() == 0 else { try skip("mounting a tmpfs in a mount namespace needs root") }
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let base = try makeTemporaryDirectory("dbm-mount")
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let shared = base + "/drive", config = base + "/config/dbmultiverse"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "sync-folder = \(shared)\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
+        try Self.phoneRecord(chapter: 60).write(to: URL(fileURLWithPath: base + "/phone.json"))
+        let service = try ServiceProcess(
+            bus: bus, folder: base + "/data",
+            environment: ["XDG_CONFIG_HOME": base + "/config", "HOME": base, "DBMULTIVERSE_MACHINE_ID": "machine-here"],
+            wrapper: ["unshare", "--mount", "--propagation", "private", "sh", "-c", "mount -t tmpfs dbm-drive \"$0\" && exec \"$@\"", shared])
+        try service.waitForLine(containing: "watching \(shared)")
+        let inNamespace = { (script: String) in
+            try runCommand(["nsenter", "--target", "\(service.command.processIdentifier)", "--mount", "sh", "-c", script, "sh", shared, base])
+        }
+        #expect(try runCommand([Binary.dbmultiverse, "update", "--chapter", "42", "--name", "Here", "--progress", "30"],
+                               environment: bus.clientEnvironment).status == 0)
+        try service.waitForLine(containing: "wrote machine-here.json in \(shared)")
+
+        var mark = service.lines.count
+        #expect(try inNamespace("umount \"$1\"").status == 0)
+        try service.waitForLine(containing: "\(shared) went away", from: mark)
+        #expect(try runCommand([Binary.dbmultiverse, "entry", "--family", "small"], environment: bus.clientEnvironment).stdout.hasPrefix("Ch. 42"))
+
+        mark = service.lines.count
+        let remount = try inNamespace("mount -t tmpfs dbm-drive \"$1\" && cp \"$2/phone.json\" \"$1/.phone\" && mv \"$1/.phone\" \"$1/machine-phone.json\"")
+        #expect(remount.status == 0, "\(remount)")
+        try service.waitForLine(containing: "continuing from Phone (machine-phone): chapter 60 ", from: mark)
+        #expect(try runCommand([Binary.dbmultiverse, "entry", "--family", "small"], environment: bus.clientEnvironment).stdout.hasPrefix("Ch. 60"))
+    }
 }
