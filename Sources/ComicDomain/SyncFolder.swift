@@ -27,6 +27,12 @@ public struct SyncFolder: Sendable, Equatable {
         self.path = DataFolder(path: path).path
     }
 
+    /// Whether this folder and the data folder `data` are one, or one holds the other: the service
+    /// would take its own files for records, or records for its own files.
+    public func overlaps(_ data: DataFolder) -> Bool {
+        path == data.path || path.hasPrefix(data.path + "/") || data.path.hasPrefix(path + "/")
+    }
+
     /// The name of `machine`'s record.
     public static func recordName(machine: String) -> String { machine + ".json" }
 

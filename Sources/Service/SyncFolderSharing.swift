@@ -68,12 +68,6 @@ final class SyncFolderSharing {
         rule = ReadingSync(identity: identity, saved: saved)
     }
 
-    deinit {
-        watcher = nil
-        ancestorWatcher = nil
-        mounts = nil
-    }
-
     /// Publishes a reading made here while nothing shared it (see `ReadingSync.start`), then
     /// watches the folder and reads every record in it.
     func start(local: ChapterData?, loop: EventLoop) {

@@ -193,12 +193,13 @@ final class WidgetService {
         armDeadline()
     }
 
-    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage and the catalogue, and reload at once.
+    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage, the catalogue and the sync folder's
+    /// setting, and reload at once.
     func reloadRequested() {
         watchFolder()
-        configureSharing(rereading: true)
         readStorage()
         refreshCatalogue(force: true)
+        configureSharing(rereading: true) // `dbmultiverse sync-folder` asks for this reload
         perform(engine.reloadRequested(current: syncState, now: clock.monotonicNow()))
         armDeadline()
     }
@@ -420,7 +421,7 @@ final class WidgetService {
         var problem = setting.problem
         var identity: ComputerIdentity?
         if let syncFolder = setting.folder {
-            if syncFolder.path == folder.path || syncFolder.path.hasPrefix(folder.path + "/") || folder.path.hasPrefix(syncFolder.path + "/") {
+            if syncFolder.overlaps(folder) {
                 problem = "not sharing the reading position: the sync folder \(syncFolder.path) and the data folder \(folder.path) must not hold one another"
             } else {
                 do {

@@ -73,6 +73,7 @@ final class Bench {
     var childEnvironment: [String: String] {
         ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DBMULTIVERSE_DATA_DIR": dataDirectory,
          "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning", "HOME": dataDirectory,
+         "XDG_CONFIG_HOME": dataDirectory + "-config", "DBMULTIVERSE_MACHINE_ID": "bench",
          "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
     }
 

@@ -36,7 +36,7 @@ struct SyncFolderCommand: ParsableCommand {
             let expanded = folder == "~" || folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
             let chosen = SyncFolder(path: expanded)
             let data = DataFolder.resolve(environment: environment)
-            if chosen.path == data.path || chosen.path.hasPrefix(data.path + "/") || data.path.hasPrefix(chosen.path + "/") {
+            if chosen.overlaps(data) {
                 // TRANSLATORS: the chosen folder, then the data folder.
                 throw CommandFailure.usage(gettext("%s cannot be the sync folder: it and the data folder %s must not hold one another", chosen.path, data.path))
             }
