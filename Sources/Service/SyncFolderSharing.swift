@@ -201,22 +201,27 @@ final class SyncFolderSharing {
         }
     }
 
-    /// The folder was removed, moved away or unmounted: what was read from it stays the reading.
-    private func folderGone() {
+    /// The folder was removed, moved away or unmounted (`how`): what was read from it stays the
+    /// reading; it is looked for again, and its watch logged again when there is one.
+    private func folderGone(_ how: String = "removed, moved or unmounted") {
         watcher = nil
         watched = nil
-        logger.warning("\(folder.path) went away (removed, moved or unmounted): the reading here stays as it is")
+        reportedWatch = nil
+        logger.warning("\(folder.path) went away (\(how)): the reading here stays as it is")
         watch()
     }
 
-    /// A file system was mounted or unmounted: the folder may be another one now (a drive
-    /// mounted over its path), or there again.
+    /// A file system was mounted or unmounted: the folder watched may be another one now (a drive
+    /// unmounted, or mounted over its path; the kernel's inotify events for it may come after this),
+    /// or the missing folder there again.
     private func mountTableChanged() {
-        if watcher != nil, let watched, identity(of: folder.path).map({ $0 == watched }) == true { return }
-        watcher = nil
-        ancestorWatcher = nil
-        watched = nil
-        watch()
+        guard let watched else {
+            ancestorWatcher = nil
+            watch()
+            return
+        }
+        guard identity(of: folder.path).map({ $0 == watched }) != true else { return }
+        folderGone("a file system was mounted or unmounted there")
     }
 
     /// Re-reads the folder at a requested reload (the watches may have been lost).

@@ -120,7 +120,8 @@ struct SyncFolderCommandTests {
         try service.waitForLine(containing: "wrote machine-here.json in \(shared)")
 
         var mark = service.lines.count
-        #expect(try inNamespace("umount \"$1\"").status == 0)
+        let unmount = try inNamespace("umount \"$1\"")
+        #expect(unmount.status == 0, "\(unmount)")
         try service.waitForLine(containing: "\(shared) went away", from: mark)
         #expect(try runCommand([Binary.dbmultiverse, "entry", "--family", "small"], environment: bus.clientEnvironment).stdout.hasPrefix("Ch. 42"))
 
