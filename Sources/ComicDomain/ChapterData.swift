@@ -168,7 +168,8 @@ public struct ChapterData: Sendable, Equatable {
         return trimmed
     }
 
-    private static func trimmed(_ text: String) -> String {
+    /// `text` without whitespace and newlines at both ends.
+    static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

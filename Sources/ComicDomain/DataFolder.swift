@@ -20,10 +20,13 @@ public struct DataFolder: Sendable, Equatable {
     static let announcedPagesFile = "announcedPages.json"
     /// When the browser extension last started its host, per browser family (`BrowserContacts`).
     public static let browserContactsFile = "browserContacts.json"
+    /// What the sync folder's rule keeps between runs (`SavedReading`, docs/sync.md).
+    static let syncedReadingFile = "syncedReading.json"
 
     /// Whether `name` is one of the files this program writes in the folder.
     static func isStorageFile(_ name: String) -> Bool {
-        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile, announcedPagesFile, browserContactsFile].contains(name) {
+        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile, announcedPagesFile, browserContactsFile,
+            syncedReadingFile].contains(name) {
             return true
         }
         guard name.hasPrefix("chapters-"), name.hasSuffix(".json") else { return false }

@@ -45,6 +45,7 @@ package enum Doctor {
 
         checks.append(SyncTimerCheck(SyncTimerCheck.read(surroundings, units: units)).result(surroundings))
         checks.append(CatalogueCheck(CatalogueCheck.read(surroundings)).result(surroundings))
+        if let sync = SyncFolderCheck(SyncFolderCheck.read(surroundings)).result(surroundings) { checks.append(sync) }
         if let gnome { checks.append(GnomeExtensionCheck(gnome).result(surroundings)) }
         if let plasma { checks.append(PlasmaWidgetCheck(plasma, build: PlasmaWidgetCheck.readBuild(plasma, surroundings)).result(surroundings)) }
         return DoctorReport(checks: checks)

@@ -176,6 +176,21 @@ import TestingTraits
         #expect(corrupt.status == .missing && corrupt.fix == "dbmultiverse sync --force")
     }
 
+    @Test func theSyncFolderLineNamesTheFolderAndTheComputersSeen() {
+        let surroundings = Surroundings(environment: ["HOME": "/home/reader"], now: Self.now, commands: Answers([:]))
+        #expect(SyncFolderCheck(.off).result(surroundings) == nil, "no line while sharing is off")
+        let seen = SyncFolderCheck(.present(path: "/home/reader/Sync/dbm", computers: [
+            .init(name: "Laptop", readAt: Self.now - 180, isThisComputer: false),
+            .init(name: "Desk", readAt: Self.now - 7200, isThisComputer: true),
+        ], unusable: 1)).result(surroundings)
+        #expect(seen == CheckResult("sync folder", .ok, "~/Sync/dbm: Laptop read 3 min ago, Desk (this computer) read 2 h ago, 1 unusable record skipped"))
+        #expect(SyncFolderCheck(.present(path: "/s", computers: [], unusable: 0)).result(surroundings)?.detail == "/s: no computer has written there yet")
+        let away = SyncFolderCheck(.missing(path: "/media/usb/dbm")).result(surroundings)
+        #expect(away?.status == .missing && away?.detail.hasPrefix("/media/usb/dbm is not there (removed, or its drive not mounted)") == true)
+        #expect(away?.fix?.hasSuffix("dbmultiverse sync-folder FOLDER") == true)
+        #expect(SyncFolderCheck(.badSetting("use an absolute path")).result(surroundings)?.status == .missing)
+    }
+
     @Test func theReportsEssentialsAreTheServiceAndTheDataFolder() {
         let working = DoctorReport(checks: [CheckResult("service", .ok, "answering"), CheckResult("data folder", .ok, "~/d"),
                                             CheckResult("tray host", .missing, "none", fix: "add a tray")])

@@ -145,7 +145,7 @@ struct PageCommandTests {
         _ = try await setup.nextReload("the chapter-change")
         let before = try setup.storedFiles()
         let entryBefore = try setup.busctl("call", Self.dest, Self.path, Self.widget, "GetCurrentEntry").stdout
-        #expect(entryBefore.hasPrefix("a{sv} 19 "), "\(entryBefore)")
+        #expect(entryBefore.hasPrefix("a{sv} 20 "), "\(entryBefore)")
 
         let usage: [([String], [String])] = [
             (["update", "--page", "0"], ["page 0 is out of range 1…99999"]),
