@@ -1,0 +1,101 @@
+import ComicDomain
+import DBus
+import DBusTestSupport
+import DesktopTestSupport
+import Foundation
+import Glibc
+import Testing
+import TestingTraits
+import Widget
+
+/// Hostile and careless input, round 3 (issue 39): a broken catalogue, a service that dies under a
+/// call, a restart storm, a half-answering bus, data from other versions. The built binaries
+/// against private buses.
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+struct HostileInputRound3Tests {
+    /// The French catalogue damaged two ways: cut after 2000 bytes (`head -c 2000`), and every
+    /// original string's offset pointing 2 GB past the file; each in a locale folder of its own.
+    static func damagedCatalogues() throws -> [(folder: String, catalogue: String)] {
+        let built = try TranslationTests.built()
+        defer { try? FileManager.default.removeItem(atPath: built) }
+        let french = Array(try Data(contentsOf: URL(fileURLWithPath: built + "/locale/fr/LC_MESSAGES/dbmultiverse.mo")))
+        var farOffsets = french
+        let (count, originals) = (Self.word(french, 8), Self.word(french, 12))
+        for index in 0..<count {
+            withUnsafeBytes(of: UInt32(0x7fff_0000).littleEndian) {
+                farOffsets.replaceSubrange(originals + 8 * index + 4..<originals + 8 * index + 8, with: $0)
+            }
+        }
+        return try [Array(french.prefix(2000)), farOffsets].map { bytes in
+            let folder = try makeTemporaryDirectory("dbm-locale")
+            let catalogue = folder + "/fr/LC_MESSAGES/dbmultiverse.mo"
+            try FileManager.default.createDirectory(atPath: folder + "/fr/LC_MESSAGES", withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: catalogue))
+            return (folder, catalogue)
+        }
+    }
+
+    static func word(_ bytes: [UInt8], _ offset: Int) -> Int {
+        Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) })
+    }
+
+    /// Issue 39, defect 2: a truncated or damaged French catalogue (LANGUAGE=fr) crashed `entry`,
+    /// `doctor` and `--help` with SIGSEGV in glibc's `_nl_find_msg`, and the service on
+    /// `UpdateChapter`. It is not read: English, and one log line naming the file.
+    @Test func aDamagedCatalogueIsNotRead() throws {
+        for (folder, catalogue) in try Self.damagedCatalogues() {
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let session = ["LANG": "C.UTF-8", "LANGUAGE": "fr", "DBMULTIVERSE_LOCALE_DIR": folder]
+            var environment = testEnvironment().merging(session) { $1 }
+            environment["LC_ALL"] = nil
+            let help = try runCommand([Binary.dbmultiverse, "--help"], environment: environment)
+            #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: The DBMultiverse comic reader"), "\(help)")
+            let logged = help.stderr.split(separator: "\n")
+            #expect(logged.count == 1 && logged[0].contains("not reading the catalogue \(catalogue) ("), "\(help.stderr)")
+
+            // The service, activated in that session, and the commands that call it.
+            let data = try makeTemporaryDirectory("dbm-data")
+            defer { try? FileManager.default.removeItem(atPath: data) }
+            let bus = try PrivateBus(activationEnvironment: session.merging(["DBMULTIVERSE_DATA_DIR": data, "DBMULTIVERSE_BROWSER": "none"]) { $1 })
+            defer { bus.stop() }
+            try bus.installActivationFile(name: WidgetBus.busName.rawValue, exec: Binary.service)
+            environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            let update = try runCommand([Binary.dbmultiverse, "update", "--chapter", "42", "--name", "Vegeta", "--progress", "35"],
+                                        environment: environment)
+            #expect(update.status == 0, "\(update)")
+            let entry = try runCommand([Binary.dbmultiverse, "entry"], environment: environment)
+            #expect(entry.status == 0 && entry.stdout == "Chapter 42: Vegeta — 35% read\n", "\(entry)")
+        }
+    }
+
+    /// Issue 39, defect 2: a service that died under `UpdateChapter` was reported by the command
+    /// line as "did not answer UpdateChapter within 10 s (NoReply)", 0.24 s after the call. The
+    /// bus said the service went away: so does the command, at once.
+    @Test func aServiceThatDiesUnderACallIsReportedGone() throws {
+        let service = try ActivatedService()
+        defer { service.stop() }
+        #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta", "--progress", "35").status == 0)
+        let pid = try service.servicePID()
+        // Frozen, so the call waits for it; killed once the call is on the bus.
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGKILL) }
+        let monitor = try StreamingCommand(["dbus-monitor", "--address", service.bus.address, "type='method_call',member='UpdateChapter'"])
+        defer { monitor.stop() }
+        try monitor.waitForLine(timeout: 10, "dbus-monitor's start") { $0.contains("NameAcquired") }
+        let started = Date()
+        let update = try StreamingCommand([Binary.dbmultiverse, "update", "--chapter", "43", "--name", "Next", "--progress", "1"],
+                                          environment: service.environment)
+        defer { update.stop() }
+        try monitor.waitForLine(timeout: 10, "the UpdateChapter call on the bus") { $0.contains("member=UpdateChapter") }
+        kill(pid, SIGKILL)
+        #expect(try update.terminate(0, timeout: 10) == 1) // signal 0: only waits for the exit
+        let seconds = Date().timeIntervalSince(started)
+        let stderr = update.stderrText
+        let bus = String(service.bus.address.split(separator: ",").first ?? "")
+        #expect(stderr.contains("com.nobadi.DBMultiverse went away without answering UpdateChapter (it exited or crashed) on the bus at \(bus)"),
+                "\(stderr)")
+        #expect(!stderr.contains("did not answer"), "\(stderr)")
+        #expect(seconds < 8, "took \(seconds) s")
+    }
+}
