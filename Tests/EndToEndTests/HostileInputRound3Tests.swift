@@ -69,6 +69,62 @@ struct HostileInputRound3Tests {
         }
     }
 
+    /// Issue 39, defect 1: `watch --next --after TOKEN` (the Plasma widget's long poll) started a
+    /// service that dies soon after each answer again at once, without end: 93–95 starts in 30 s,
+    /// ~1.5 s of CPU, and it never returned, so the widget's own back-off never began. The real
+    /// service, killed 0.5 s after each start (it answers within the first tenth): the poll starts
+    /// it again after 1 s, then 2 s, and when that start fails too it exits 1 — three starts, a
+    /// few milliseconds of CPU.
+    @Test func aServiceThatKeepsDyingIsStartedAgainWithBackoffThenGivenUp() async throws {
+        let folder = try makeTemporaryDirectory("dbm-dying", for: .programs)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
+        try Data(#"{"number":42,"name":"Vegeta","progress":35,"coverImagePath":""}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/data/currentChapterData.json"))
+        // Each start is one line of starts.log; the service is killed 0.5 s after it starts.
+        let script = folder + "/dying-service"
+        try "#!/bin/sh\necho start >> \(folder)/starts.log\nexec timeout -s KILL 0.5 \(Binary.service)\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script, 0o755) == 0)
+        let bus = try PrivateBus(activationEnvironment: ["DBMULTIVERSE_DATA_DIR": folder + "/data", "DBMULTIVERSE_BROWSER": "none",
+                                                         "DBMULTIVERSE_LOG_LEVEL": "warning"])
+        defer { bus.stop() }
+        try bus.installActivationFile(name: WidgetBus.busName.rawValue, exec: script)
+        func starts() -> Int {
+            ((try? String(contentsOfFile: folder + "/starts.log", encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+
+        let client = try await BusClient.connect(.address(bus.address))
+        let owners = try await client.signals(MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
+                                                        member: "NameOwnerChanged", arg0: WidgetBus.busName.rawValue))
+        let first = try runCommand([Binary.dbmultiverse, "watch", "--format", "json", "--next"], environment: bus.clientEnvironment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any], "\(first)")
+        let token = try #require(object["token"] as? String)
+        #expect(object["chapter"] as? Int == 42)
+        // The poll starts with no service running: its first read starts one.
+        while try await DBusTestSupport.next(owners, "the service to start and die").decode(String.self, String.self, String.self).2 != "" {}
+        let before = starts()
+
+        // bash's `times`: the CPU the poll used (its children's user and system time).
+        let started = Date()
+        let poll = try runCommand(["bash", "-c", "\"$@\"; status=$?; times >&2; exit $status", "poll",
+                                   Binary.dbmultiverse, "watch", "--format", "json", "--next", "--after", token],
+                                  environment: bus.clientEnvironment, timeout: 30)
+        let seconds = Date().timeIntervalSince(started)
+        let during = starts() - before
+        #expect(poll.status == 1 && !poll.timedOut && poll.stdout.isEmpty, "\(poll)")
+        #expect(poll.stderr.contains("com.nobadi.DBMultiverse left the bus again each time it was started: not starting it again"), "\(poll.stderr)")
+        #expect((2...6).contains(during), "started \(during) times in \(seconds) s")
+        #expect(seconds >= 3 && seconds < 15, "took \(seconds) s: the waits were 1 s and 2 s")
+        let cpu = poll.stderr.split(separator: "\n").last.map { line in
+            line.split(separator: " ").compactMap { part -> Double? in
+                guard let m = part.firstIndex(of: "m"), part.hasSuffix("s") else { return nil }
+                return (Double(part[..<m]) ?? 0) * 60 + (Double(part[part.index(after: m)..<part.index(before: part.endIndex)]) ?? 0)
+            }.reduce(0, +)
+        }
+        #expect(cpu.map { $0 < 0.2 } == true, "CPU: \(cpu.map { "\($0) s" } ?? "not read"): \(poll.stderr)")
+    }
+
     /// Issue 39, defect 2: a service that died under `UpdateChapter` was reported by the command
     /// line as "did not answer UpdateChapter within 10 s (NoReply)", 0.24 s after the call. The
     /// bus said the service went away: so does the command, at once.
