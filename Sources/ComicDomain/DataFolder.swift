@@ -50,8 +50,17 @@ public struct DataFolder: Sendable, Equatable {
     /// `$XDG_DATA_HOME/dbmultiverse` if `XDG_DATA_HOME` is absolute (the XDG base directory
     /// spec says to ignore a relative one), else `$HOME/.local/share/dbmultiverse` (the home
     /// directory from the password database when `HOME` is unset or relative).
-    public static func resolve(environment: [String: String]) -> DataFolder {
+    /// - Throws: `storageFailed` for a relative `$DBMULTIVERSE_DATA_DIR`: each process would take it
+    ///   from its own working directory (the service started by D-Bus from `/`, a command from the
+    ///   shell's), and the data would be split. It is refused everywhere, as the XDG spec refuses a
+    ///   relative `XDG_*` folder; unlike those, it is the user's own explicit choice, so it is an
+    ///   error rather than ignored.
+    public static func resolve(environment: [String: String]) throws(ComicError) -> DataFolder {
         if let explicit = environment[environmentVariable], !explicit.isEmpty {
+            guard explicit.hasPrefix("/") else {
+                throw ComicError(.storageFailed, "\(environmentVariable) is \(quotedForMessage(explicit)), a relative path: "
+                                 + "set it to an absolute one, or unset it (each program would read it from its own working folder)")
+            }
             return DataFolder(path: explicit)
         }
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {

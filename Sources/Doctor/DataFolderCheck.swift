@@ -18,6 +18,8 @@ struct DataFolderCheck: Sendable {
         case notAFolder(path: String)
         /// A folder this user cannot write (or enter).
         case notWritable(path: String, ownedByUser: Bool)
+        /// `$DBMULTIVERSE_DATA_DIR` is this relative path: refused (`DataFolder.resolve`).
+        case relative(String)
     }
 
     enum ChapterReading: Sendable, Equatable {
@@ -31,7 +33,9 @@ struct DataFolderCheck: Sendable {
     init(_ reading: Reading) { self.reading = reading }
 
     static func read(_ surroundings: Surroundings) -> Reading {
-        let folder = DataFolder.resolve(environment: surroundings.environment)
+        guard let folder = try? DataFolder.resolve(environment: surroundings.environment) else {
+            return .relative(surroundings.environment[DataFolder.environmentVariable] ?? "")
+        }
         var status = stat()
         guard lstat(folder.path, &status) == 0 else {
             var above = folder.parentPath
@@ -81,6 +85,10 @@ struct DataFolderCheck: Sendable {
                                fix: isFolder ? "sudo chown \"$USER\" \(shellWord(blocker))" : "mv \(shellWord(blocker)) \(shellWord(blocker + ".old"))")
         case .notAFolder(let path):
             return CheckResult(Self.name, .missing, gettext("%s is not a folder", surroundings.short(path)), fix: "mv \(shellWord(path)) \(shellWord(path + ".old"))")
+        case .relative(let path):
+            // TRANSLATORS: doctor: DBMULTIVERSE_DATA_DIR is a variable's name, kept as it is; %s is its value.
+            return CheckResult(Self.name, .missing, gettext("DBMULTIVERSE_DATA_DIR is %s, a relative path: each program would read it from its own working folder (the service started by D-Bus from /), so none uses it", quotedForMessage(path)),
+                               fix: gettext("unset DBMULTIVERSE_DATA_DIR && systemctl --user unset-environment DBMULTIVERSE_DATA_DIR (or set it to an absolute path wherever it is set)"))
         case .notWritable(let path, let ownedByUser):
             return CheckResult(Self.name, .missing, gettext("%s is not writable for you", surroundings.short(path)),
                                fix: ownedByUser ? "chmod 700 \(shellWord(path))" : "sudo chown -R \"$USER\" \(shellWord(path)) && chmod 700 \(shellWord(path))")

@@ -13,14 +13,30 @@ struct DataFolderTests {
 
     // MARK: Location
 
-    @Test func resolvesTheContractLocations() {
-        #expect(DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "/srv/dbm/", "XDG_DATA_HOME": "/x", "HOME": "/home/u"]).path == "/srv/dbm")
-        #expect(DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "", "XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]).path == "/x/data/dbmultiverse")
-        #expect(DataFolder.resolve(environment: ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"]).path == "/home/u/.local/share/dbmultiverse")
-        #expect(DataFolder.resolve(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u/"]).path == "/home/u/.local/share/dbmultiverse")
+    @Test func resolvesTheContractLocations() throws {
+        #expect(try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "/srv/dbm/", "XDG_DATA_HOME": "/x", "HOME": "/home/u"]).path == "/srv/dbm")
+        #expect(try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "", "XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]).path == "/x/data/dbmultiverse")
+        #expect(try DataFolder.resolve(environment: ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"]).path == "/home/u/.local/share/dbmultiverse")
+        #expect(try DataFolder.resolve(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u/"]).path == "/home/u/.local/share/dbmultiverse")
         // Without HOME the password database still names a home directory.
-        #expect(DataFolder.resolve(environment: [:]).path.hasSuffix("/.local/share/dbmultiverse"))
-        #expect(DataFolder.resolve(environment: [:]).path.hasPrefix("/"))
+        #expect(try DataFolder.resolve(environment: [:]).path.hasSuffix("/.local/share/dbmultiverse"))
+        #expect(try DataFolder.resolve(environment: [:]).path.hasPrefix("/"))
+    }
+
+    /// Issue 39, defect 4: a relative `DBMULTIVERSE_DATA_DIR` was taken from each process's working
+    /// folder (the activated service wrote /rel/currentChapterData.json, doctor read <cwd>/rel): the
+    /// data was split. It is refused, naming the variable and its value.
+    @Test func aRelativeDataFolderIsRefused() {
+        for value in ["rel", "./data", "~/data", "../x"] {
+            #expect(throws: ComicError.self) { try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": value, "HOME": "/home/u"]) }
+            do {
+                _ = try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": value])
+            } catch {
+                #expect(error.kind == .storageFailed)
+                #expect(error.message.hasPrefix("DBMULTIVERSE_DATA_DIR is \"\(value)\", a relative path: set it to an absolute one, or unset it"),
+                        "\(error.message)")
+            }
+        }
     }
 
     @Test func pathsAreAbsoluteWithoutTrailingSlash() {

@@ -125,6 +125,43 @@ struct HostileInputRound3Tests {
         #expect(cpu.map { $0 < 0.2 } == true, "CPU: \(cpu.map { "\($0) s" } ?? "not read"): \(poll.stderr)")
     }
 
+    /// Issue 39, defect 4: a relative `DBMULTIVERSE_DATA_DIR` split the data — the activated service
+    /// took it from / (it wrote /rel/currentChapterData.json), doctor and the commands from their
+    /// own working folder. It is refused everywhere, with the same message.
+    @Test func aRelativeDataFolderIsRefusedEverywhere() throws {
+        let relative = "dbm-relative-\(UUID().uuidString.prefix(8))"
+        // Where a service started by D-Bus took it from: the bus's working folder (/ in a session,
+        // this test's here).
+        let places = ["/" + relative, FileManager.default.currentDirectoryPath + "/" + relative]
+        defer { for place in places { try? FileManager.default.removeItem(atPath: place) } }
+        let message = "DBMULTIVERSE_DATA_DIR is \"\(relative)\", a relative path: set it to an absolute one, or unset it"
+        let bus = try PrivateBus(activationEnvironment: ["DBMULTIVERSE_DATA_DIR": relative, "DBMULTIVERSE_BROWSER": "none"])
+        defer { bus.stop() }
+        try bus.installActivationFile(name: WidgetBus.busName.rawValue, exec: Binary.service)
+        // The service started by D-Bus (its working folder is /) does not start: nothing is written.
+        let update = try runCommand([Binary.dbmultiverse, "update", "--chapter", "42", "--name", "Vegeta", "--progress", "35"],
+                                    environment: bus.clientEnvironment)
+        #expect(update.status == 1, "\(update)")
+        for place in places { #expect(!FileManager.default.fileExists(atPath: place), "the data went to \(place)") }
+        // Run by hand, it says why; so do the commands that read the folder themselves.
+        var environment = bus.clientEnvironment
+        environment["DBMULTIVERSE_DATA_DIR"] = relative
+        let service = try runCommand([Binary.service], environment: environment, timeout: 10)
+        #expect(service.status == 1 && service.stderr.contains("cannot start the service: \(message)"), "\(service)")
+        let chapters = try runCommand([Binary.dbmultiverse, "chapters"], environment: environment)
+        #expect(chapters.status == 2 && chapters.stderr == "dbmultiverse: \(message) (each program would read it from its own working folder)\n",
+                "\(chapters)")
+        // doctor's data folder line.
+        let home = try DoctorHome(dataFolder: relative)
+        defer { home.remove() }
+        try home.standIn("systemctl", "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
+        let doctor = try home.doctor(bus: bus)
+        let line = try #require(DoctorLine.parse(doctor.stdout)["data folder"], "\(doctor.stdout)")
+        #expect(doctor.status == 1 && line.mark == "✗" && line.detail.hasPrefix("DBMULTIVERSE_DATA_DIR is \"\(relative)\", a relative path"), "\(line)")
+        #expect(line.fix == "fix: unset DBMULTIVERSE_DATA_DIR && systemctl --user unset-environment DBMULTIVERSE_DATA_DIR (or set it to an absolute path wherever it is set)",
+                "\(line)")
+    }
+
     /// Issue 39, defect 2: a service that died under `UpdateChapter` was reported by the command
     /// line as "did not answer UpdateChapter within 10 s (NoReply)", 0.24 s after the call. The
     /// bus said the service went away: so does the command, at once.
