@@ -24,7 +24,8 @@ struct DataFolderCheck: Sendable {
 
     enum ChapterReading: Sendable, Equatable {
         case none
-        case chapter(Int)
+        /// A chapter, and the language it names when this version does not know it.
+        case chapter(Int, unknownLanguage: String?)
         case invalid(String)
     }
 
@@ -53,7 +54,7 @@ struct DataFolderCheck: Sendable {
         }
         let chapter: ChapterReading = switch folder.readChapterData() {
         case .missing: .none
-        case .valid(let data): .chapter(data.number)
+        case .valid(let data): .chapter(data.number, unknownLanguage: data.unknownLanguage)
         case .invalid(let reason): .invalid(reason)
         }
         return .usable(path: folder.path, chapter: chapter)
@@ -67,7 +68,10 @@ struct DataFolderCheck: Sendable {
             // TRANSLATORS: doctor: the data folder's path, then what it holds.
             case .none: gettext("%s, nothing read yet", surroundings.short(path))
             // TRANSLATORS: doctor: the data folder's path, then the chapter stored in it.
-            case .chapter(let number): gettext("%s, chapter %d stored", surroundings.short(path), number)
+            case .chapter(let number, nil): gettext("%s, chapter %d stored", surroundings.short(path), number)
+            // TRANSLATORS: doctor: the data folder's path, the chapter stored in it, the language code it names.
+            case .chapter(let number, let language?): gettext("%s, chapter %d stored, in the language %s, which this version does not know: the reader's language is used instead",
+                                                              surroundings.short(path), number, quotedForMessage(language))
             // TRANSLATORS: doctor: the data folder's path, a file's name, why it cannot be read.
             case .invalid(let reason): gettext("%s, %s is unusable (%s): the widget shows the placeholder until the next page read replaces it",
                                                surroundings.short(path), DataFolder.chapterDataFile, reason)

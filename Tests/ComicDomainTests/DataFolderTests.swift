@@ -97,6 +97,31 @@ struct DataFolderTests {
         }
     }
 
+    /// Issue 39, defect 5: a file written by another version. Its keys this version does not know
+    /// are kept by every rewrite (they were dropped at the next `progress 50`), and a language it
+    /// does not know keeps the position (the whole file was refused): read without it, and written
+    /// back as it was until a page read in a known language replaces it.
+    @Test func dataFromAnotherVersionIsReadAndKept() throws {
+        try withDataFolder { folder in
+            let written = #"{"number":42,"name":"Vegeta","progress":35,"coverImagePath":"","page":980,"language":"xx_NEW","#
+                + #""readerApp":{"version":7,"themes":["dark"]},"bookmarks":[3,14]}"#
+            try writeFile(folder.chapterDataPath, written)
+            let stored = try #require(folder.readChapterData().value, "the position is read")
+            #expect(stored.number == 42 && stored.progress == 35 && stored.page == 980)
+            #expect(stored.language == nil && stored.unknownLanguage == "xx_NEW" && stored.siteLanguage == nil)
+
+            try folder.writeChapterData(try stored.updatingProgress(50))
+            let rewritten = String(decoding: try #require(readFile(folder.chapterDataPath)), as: UTF8.self)
+            #expect(rewritten == #"{"number":42,"name":"Vegeta","progress":50,"coverImagePath":"","page":980,"language":"xx_NEW","#
+                    + #""readerApp":{"version":7,"themes":["dark"]},"bookmarks":[3,14]}"# + "\n")
+            // A new chapter keeps them too; a known language replaces the unknown one.
+            try folder.writeChapter(try ChapterData(validatingNumber: 43, name: "Next", progress: 0, page: 1000, language: "fr"), cover: [])
+            let next = String(decoding: try #require(readFile(folder.chapterDataPath)), as: UTF8.self)
+            #expect(next == #"{"number":43,"name":"Next","progress":0,"coverImagePath":"","page":1000,"language":"fr","#
+                    + #""readerApp":{"version":7,"themes":["dark"]},"bookmarks":[3,14]}"# + "\n")
+        }
+    }
+
     @Test func invalidContentIsReportedWithTheFileAndTheReason() throws {
         try withDataFolder { folder in
             let file = folder.chapterDataPath

@@ -162,6 +162,38 @@ struct HostileInputRound3Tests {
                 "\(line)")
     }
 
+    /// Issue 39, defect 5: data written by another version. Keys this version does not know were
+    /// dropped by the next `progress 50`; `"language": "xx_NEW"` had the whole position refused
+    /// (the placeholder shown, `progress` said "no chapter is stored yet") while doctor marked the
+    /// data folder ✓. Now the keys are kept, the position is read and says what it could not use.
+    @Test func dataFromAnotherVersionKeepsThePositionAndItsKeys() throws {
+        let service = try ActivatedService()
+        defer { service.stop() }
+        let file = service.folder + "/currentChapterData.json"
+        try Data((#"{"number":42,"name":"Vegeta","progress":35,"coverImagePath":"","language":"xx_NEW","#
+                  + #""readerApp":{"version":7},"bookmarks":[3,14]}"#).utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try service.cli("entry", "--family", "small").stdout == "Ch. 42 · 35%\n")
+        let progress = try service.cli("progress", "50")
+        #expect(progress.status == 0, "\(progress)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8)
+                == #"{"number":42,"name":"Vegeta","progress":50,"coverImagePath":"","language":"xx_NEW","readerApp":{"version":7},"bookmarks":[3,14]}"# + "\n")
+        #expect(try service.cli("entry", "--family", "small").stdout == "Ch. 42 · 50%\n")
+        // The service said once what it could not use (its stderr is the bus's log).
+        let handle = try FileHandle(forReadingFrom: service.bus.directory.appendingPathComponent("dbus-daemon.log"))
+        let log = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        try handle.close()
+        #expect(log.components(separatedBy: "chapter 42 is stored with the language \"xx_NEW\", which this version does not know: reading it in en").count == 2,
+                "\(log)")
+
+        let home = try DoctorHome(dataFolder: service.folder)
+        defer { home.remove() }
+        try home.standIn("systemctl", "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
+        let doctor = try home.doctor(bus: service.bus)
+        let line = try #require(DoctorLine.parse(doctor.stdout)["data folder"], "\(doctor.stdout)")
+        #expect(line.detail.hasSuffix(#", chapter 42 stored, in the language "xx_NEW", which this version does not know: the reader's language is used instead"#),
+                "\(line)")
+    }
+
     /// Issue 39, defect 2: a service that died under `UpdateChapter` was reported by the command
     /// line as "did not answer UpdateChapter within 10 s (NoReply)", 0.24 s after the call. The
     /// bus said the service went away: so does the command, at once.
