@@ -194,6 +194,116 @@ struct HostileInputRound3Tests {
                 "\(line)")
     }
 
+    /// A "bus" that takes connections, authenticates them and answers `Hello`, and nothing else:
+    /// every other call is read and never answered.
+    ///
+    /// `@unchecked Sendable`: its one stored descriptor is immutable; each connection is served by
+    /// a thread of its own, which alone touches it.
+    final class HelloOnlyBus: @unchecked Sendable {
+        let path: String
+        let address: String
+        private let listener: Int32
+
+        init() throws {
+            path = try makeTemporaryDirectory("dbm-hello-only", for: .sockets) + "/bus"
+            address = "unix:path=" + path
+            listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var name = sockaddr_un()
+            name.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &name.sun_path) { buffer in
+                for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
+            }
+            let bound = withUnsafePointer(to: &name) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard listener >= 0, bound == 0, listen(listener, 16) == 0 else { throw FixtureError("cannot listen on \(path): errno \(errno)") }
+            let socket = listener
+            Thread {
+                // Ends when the listener is shut down.
+                while case let client = accept(socket, nil, nil), client >= 0 {
+                    Thread { Self.serve(client) }.start()
+                }
+            }.start()
+        }
+
+        deinit {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+            try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+        }
+
+        private static func serve(_ fd: Int32) {
+            defer { close(fd) }
+            var buffer: [UInt8] = []
+            func fill() -> Bool {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard count > 0 else { return false }
+                buffer += chunk.prefix(count)
+                return true
+            }
+            func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+            // The authentication's lines, up to BEGIN.
+            while true {
+                while buffer.firstRange(of: Array("\r\n".utf8)) == nil { guard fill() else { return } }
+                let end = buffer.firstRange(of: Array("\r\n".utf8))!
+                let line = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                buffer.removeSubrange(..<end.upperBound)
+                if line.contains("AUTH") {
+                    send(Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8))
+                } else if line.hasPrefix("NEGOTIATE_UNIX_FD") {
+                    send(Array("AGREE_UNIX_FD\r\n".utf8))
+                } else if line.hasPrefix("BEGIN") {
+                    break
+                } else {
+                    send(Array("ERROR\r\n".utf8))
+                }
+            }
+            // The messages: each framed by its header's lengths; Hello answered, the rest not.
+            while true {
+                while buffer.count < 16 { guard fill() else { return } }
+                func word(_ offset: Int) -> Int {
+                    let bytes = buffer[offset..<offset + 4].map(UInt32.init)
+                    return Int(buffer[0] == UInt8(ascii: "l") ? bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
+                                                              : bytes[3] | bytes[2] << 8 | bytes[1] << 16 | bytes[0] << 24)
+                }
+                let total = (16 + word(12) + 7) / 8 * 8 + word(4)
+                while buffer.count < total { guard fill() else { return } }
+                let bytes = Array(buffer[..<total])
+                buffer.removeFirst(total)
+                guard let message = try? Message(wireBytes: bytes), message.member == "Hello" else { continue }
+                let reply = message.makeReply()
+                reply.append(":1.1")
+                send(reply.wireBytes())
+            }
+        }
+    }
+
+    /// Issue 39, defect 3: against a bus that answers `Hello` and nothing else, doctor took ~30 s
+    /// (3 s and more per call) and blamed the pieces — "notifier: not running", "notification
+    /// server: none … sudo apt install dunst", "no StatusNotifierWatcher". It takes one short
+    /// wait, and says the bus does not answer; the pieces on it are not checked.
+    @Test func doctorOnABusThatAnswersOnlyHelloBlamesTheBusWithinSeconds() throws {
+        let bus = try HelloOnlyBus()
+        let home = try DoctorHome()
+        defer { home.remove() }
+        try home.standIn("systemctl", "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
+        let started = Date()
+        let doctor = try runCommand([Binary.dbmultiverse, "doctor"], environment: home.environment(busAddress: bus.address), timeout: 60)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(doctor.status == 1, "\(doctor)")
+        #expect(seconds < 5, "doctor took \(seconds) s")
+        let lines = DoctorLine.parse(doctor.stdout)
+        let service = try #require(lines["service"], "\(doctor.stdout)")
+        #expect(service.mark == "✗" && service.detail.contains("the session bus at \(bus.address) takes connections but does not answer within 2 s"),
+                "\(service)")
+        for name in ["notifier", "notification server", "tray host"] {
+            let line = try #require(lines[name], "\(name): \(doctor.stdout)")
+            #expect(line.mark == "–" && line.detail.hasPrefix("cannot be checked without a session bus"), "\(line)")
+        }
+        #expect(!doctor.stdout.contains("dunst") && !doctor.stdout.contains("StatusNotifierWatcher"), "\(doctor.stdout)")
+    }
+
     /// Issue 39, defect 2: a service that died under `UpdateChapter` was reported by the command
     /// line as "did not answer UpdateChapter within 10 s (NoReply)", 0.24 s after the call. The
     /// bus said the service went away: so does the command, at once.
