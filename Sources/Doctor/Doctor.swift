@@ -28,7 +28,7 @@ package enum Doctor {
             (notifier, watcher, items) = (.noBus(reason), .noBus(reason), [])
         }
         var checks = [
-            ServiceCheck(service).result,
+            ServiceCheck(service).result(surroundings),
             DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings),
             NotifierCheck(.init(owner: notifier, units: units, autostart: NotifierCheck.readAutostart(surroundings))).result(surroundings),
             NotificationServerCheck(server).result,

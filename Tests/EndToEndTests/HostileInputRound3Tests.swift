@@ -304,6 +304,38 @@ struct HostileInputRound3Tests {
         #expect(!doctor.stdout.contains("dunst") && !doctor.stdout.contains("StatusNotifierWatcher"), "\(doctor.stdout)")
     }
 
+    /// Issue 39, defect 7: a `make install` copy removed but for its activation file in
+    /// `~/.local/share/dbus-1/services` shadows the package's: every call gets `Spawn.ExecFailed`,
+    /// and doctor's fix did not name that file. doctor names the file the session bus starts the
+    /// service from and, when its Exec= names nothing, the command that removes it; after that
+    /// command, the package's file is used. The bus reads a session bus's service folders (from
+    /// XDG_DATA_HOME and XDG_DATA_DIRS).
+    @Test func doctorNamesALeftoverActivationFileAndHowToRemoveIt() throws {
+        let home = try DoctorHome()
+        defer { home.remove() }
+        try home.standIn("systemctl", "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
+        let services = "dbus-1/services/com.nobadi.DBMultiverse.service"
+        try home.write("[D-BUS Service]\nName=com.nobadi.DBMultiverse\nExec=\(Binary.service)\n", to: "system/share/" + services)
+        let leftover = home.dataHome + "/" + services
+        let missing = home.home + "/.local/libexec/dbmultiverse/dbmultiverse-service"
+        try home.write("[D-BUS Service]\nName=com.nobadi.DBMultiverse\nExec=\(missing)\n", to: ".local/share/" + services)
+        let bus = try PrivateBus(activationEnvironment: ["XDG_DATA_HOME": home.dataHome, "XDG_DATA_DIRS": home.home + "/system/share",
+                                                         "DBMULTIVERSE_DATA_DIR": home.dataFolder, "DBMULTIVERSE_BROWSER": "none"],
+                                 standardServiceFolders: true)
+        defer { bus.stop() }
+        func doctor() throws -> DoctorLine {
+            let run = try home.doctor(bus: bus)
+            return try #require(DoctorLine.parse(run.stdout)["service"], "\(run)")
+        }
+        let shadowed = try doctor()
+        #expect(shadowed.mark == "✗" && shadowed.detail == "D-Bus activation failed: the bus starts it from ~/.local/share/\(services), "
+                + "whose Exec= names \(missing), which is not there", "\(shadowed)")
+        #expect(shadowed.fix == "fix: rm \(leftover)", "\(shadowed)")
+        #expect(unlink(leftover) == 0)
+        let fixed = try doctor()
+        #expect(fixed.mark == "✓" && fixed.detail.hasPrefix("answering (started by D-Bus activation now)"), "\(fixed)")
+    }
+
     /// Issue 39, defect 2: a service that died under `UpdateChapter` was reported by the command
     /// line as "did not answer UpdateChapter within 10 s (NoReply)", 0.24 s after the call. The
     /// bus said the service went away: so does the command, at once.
