@@ -338,7 +338,7 @@ struct HostileInputRound3Tests {
 
     /// Issue 39, defect 2: a service that died under `UpdateChapter` was reported by the command
     /// line as "did not answer UpdateChapter within 10 s (NoReply)", 0.24 s after the call. The
-    /// bus said the service went away: so does the command, at once.
+    /// bus said the service went away: so does the command.
     @Test func aServiceThatDiesUnderACallIsReportedGone() throws {
         let service = try ActivatedService()
         defer { service.stop() }
@@ -350,19 +350,18 @@ struct HostileInputRound3Tests {
         let monitor = try StreamingCommand(["dbus-monitor", "--address", service.bus.address, "type='method_call',member='UpdateChapter'"])
         defer { monitor.stop() }
         try monitor.waitForLine(timeout: 10, "dbus-monitor's start") { $0.contains("NameAcquired") }
-        let started = Date()
         let update = try StreamingCommand([Binary.dbmultiverse, "update", "--chapter", "43", "--name", "Next", "--progress", "1"],
                                           environment: service.environment)
         defer { update.stop() }
         try monitor.waitForLine(timeout: 10, "the UpdateChapter call on the bus") { $0.contains("member=UpdateChapter") }
         kill(pid, SIGKILL)
         #expect(try update.terminate(0, timeout: 10) == 1) // signal 0: only waits for the exit
-        let seconds = Date().timeIntervalSince(started)
+        // Its last words may still be in the pipe when the exit is seen.
+        try? update.waitForError(timeout: 10, "the command's message") { $0.hasSuffix("\n") }
         let stderr = update.stderrText
         let bus = String(service.bus.address.split(separator: ",").first ?? "")
         #expect(stderr.contains("com.nobadi.DBMultiverse went away without answering UpdateChapter (it exited or crashed) on the bus at \(bus)"),
                 "\(stderr)")
         #expect(!stderr.contains("did not answer"), "\(stderr)")
-        #expect(seconds < 8, "took \(seconds) s")
     }
 }
