@@ -305,7 +305,7 @@ test-environments: deps
 	./scripts/test/test-environments.sh
 
 # Hardening. `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
-# parsers and the site's markup extraction for FUZZ_SECONDS each (scripts/dev/fuzz.sh; crashes land in fuzz-artifacts/).
+# parsers, the site's markup extraction and the catalogue check for FUZZ_SECONDS each (scripts/dev/fuzz.sh; crashes land in fuzz-artifacts/).
 # `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under
 # ThreadSanitizer, each in its own scratch path. A leak fails the run: the test binary then exits
 # non-zero, and so does an instrumented service or CLI process the tests start, which fails the
@@ -323,7 +323,7 @@ fuzz:
 # Deep: each target to 10 million executions (two hours at most each: watchtoken, the slowest,
 # took 82 minutes on one core), niced, one at a time, the quick ones first.
 fuzz-long:
-	FUZZ_RUNS=10000000 nice -n 10 ./scripts/dev/fuzz.sh 7200 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken
+	FUZZ_RUNS=10000000 nice -n 10 ./scripts/dev/fuzz.sh 7200 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken mocatalogue
 
 sanitize: sanitize-address sanitize-thread
 

@@ -107,7 +107,7 @@ let package = Package(
         .target(name: "JSON"),
         // The comic domain: entry, storage, sync rules, deep links, the catalogue. Knows nothing
         // of D-Bus or HTTP.
-        .target(name: "ComicDomain", dependencies: ["JSON"]),
+        .target(name: "ComicDomain", dependencies: ["JSON", "Localization"]),
         // libcurl and libxml2 (Debian: libcurl4-openssl-dev, libxml2-dev), loaded with dlopen by
         // the commands that fetch, so the service and notifier never map them.
         .target(
@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
-        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON"]),
+        .testTarget(name: "ComicDomainTests", dependencies: ["ComicDomain", "JSON", "Localization"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "ComicDomain", "SiteTestSupport", "TestingTraits"]),
         .testTarget(
             name: "BrowserHistoryTests",

@@ -28,7 +28,7 @@ package enum Doctor {
             (notifier, watcher, items) = (.noBus(reason), .noBus(reason), [])
         }
         var checks = [
-            ServiceCheck(service).result,
+            ServiceCheck(service).result(surroundings),
             DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings),
             NotifierCheck(.init(owner: notifier, units: units, autostart: NotifierCheck.readAutostart(surroundings))).result(surroundings),
             NotificationServerCheck(server).result,
@@ -39,7 +39,7 @@ package enum Doctor {
 
         let browsers = FoundBrowser.find(surroundings)
         // A missing or malformed record means never (the host rewrites it at its next start).
-        let contacts = DataFolder.resolve(environment: surroundings.environment).readBrowserContacts().value ?? BrowserContacts()
+        let contacts = (try? DataFolder.resolve(environment: surroundings.environment))?.readBrowserContacts().value ?? BrowserContacts()
         checks += browsers.map { BrowserCheck(BrowserCheck.read($0, contacts: contacts, surroundings)).result(surroundings) }
         if browsers.isEmpty { checks.append(NoBrowserCheck.result) }
 

@@ -41,6 +41,8 @@ final class WidgetService {
     private(set) var lastReload: Int64 = 0
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
+    /// The stored chapter's language this version does not know, once logged.
+    private var reportedUnknownLanguage: String?
     /// The user's config file, read when the reader's language is needed (an edit applies at once).
     private let config: () -> ConfigFile
     /// The last config file problem logged, so each is logged once.
@@ -265,6 +267,10 @@ final class WidgetService {
         case .valid(let data):
             reportedProblem = nil
             if data != stored { setStored(data) } else { refreshCover() }
+            if let unknown = data.unknownLanguage, unknown != reportedUnknownLanguage {
+                logger.warning("chapter \(data.number) is stored with the language \(quotedForMessage(unknown)), which this version does not know: reading it in \(language.code)")
+            }
+            reportedUnknownLanguage = data.unknownLanguage
         case .missing:
             reportedProblem = nil
             if stored != nil { setStored(nil) }

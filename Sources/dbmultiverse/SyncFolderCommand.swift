@@ -35,7 +35,12 @@ struct SyncFolderCommand: ParsableCommand {
             let home = Posix.homeFolder(environment: environment) ?? ""
             let expanded = folder == "~" || folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
             let chosen = SyncFolder(path: expanded)
-            let data = DataFolder.resolve(environment: environment)
+            let data: DataFolder
+            do {
+                data = try DataFolder.resolve(environment: environment)
+            } catch {
+                throw CommandFailure.usage(error.message)
+            }
             if chosen.overlaps(data) {
                 // TRANSLATORS: the chosen folder, then the data folder.
                 throw CommandFailure.usage(gettext("%s cannot be the sync folder: it and the data folder %s must not hold one another", chosen.path, data.path))

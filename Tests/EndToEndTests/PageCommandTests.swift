@@ -38,7 +38,7 @@ struct PageCommandTests {
             environment["DBMULTIVERSE_SITE_URL"] = site.origin
             environment["HOME"] = service.folder // no config file and an English desktop: the language is en
             environment["XDG_CONFIG_HOME"] = service.folder + "/config"
-            for variable in SiteLanguage.localeVariables { environment[variable] = nil }
+            for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] { environment[variable] = nil }
             environment["LANG"] = "C.UTF-8"
         }
 

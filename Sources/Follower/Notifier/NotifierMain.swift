@@ -10,6 +10,13 @@ import Widget
 /// the process exit status.
 package enum NotifierMain {
     package static func run(environment: [String: String], noTray: Bool = false, logger: Logger) -> Int32 {
+        let folder: DataFolder
+        do {
+            folder = try DataFolder.resolve(environment: environment)
+        } catch {
+            logger.critical("cannot start the notifier: \(error.message)")
+            return 1
+        }
         guard let process = BusProcess(address: .session, logger: logger) else { return 1 }
         let connection = process.connection
         // One notifier per bus: two would notify everything twice and show two tray items. The
@@ -27,7 +34,7 @@ package enum NotifierMain {
         // One subscription and one entry for both; with the tray, reading the entry starts the
         // service by D-Bus activation, as a desktop would.
         let follower = WidgetFollower(connection: connection, activatesService: settings.isEnabled, logger: logger)
-        let notifier = Notifier(connection: connection, folder: DataFolder.resolve(environment: environment), follower: follower, logger: logger)
+        let notifier = Notifier(connection: connection, folder: folder, follower: follower, logger: logger)
         do {
             try notifier.start()
         } catch {

@@ -44,8 +44,12 @@ final class DoctorHome: Sendable {
     }
 
     /// The environment of the doctor (and of the notifier) in this home, on `bus`.
-    func environment(bus: PrivateBus) -> [String: String] {
-        var environment = bus.clientEnvironment
+    func environment(bus: PrivateBus) -> [String: String] { environment(busAddress: bus.address) }
+
+    /// The environment of the doctor in this home, on the bus at `busAddress`.
+    func environment(busAddress: String) -> [String: String] {
+        var environment = testEnvironment()
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         for name in ["XDG_CURRENT_DESKTOP", "XDG_RUNTIME_DIR"] { environment.removeValue(forKey: name) }
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = configHome
