@@ -229,6 +229,13 @@ deb: dist
 deb-test: deb
 	./scripts/packaging/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
 
+# A release (docs/releasing.md). `make release-version VERSION=0.2.0 SUMMARY="…"`: the new version's
+# debian/changelog entry and AppStream <release> (the version every build takes from the changelog:
+# scripts/build/project-version.sh).
+.PHONY: release-version
+release-version:
+	./scripts/packaging/release-version.sh "$(VERSION)" "$(SUMMARY)"
+
 # The pictures of the README and docs/ (docs/images/MANIFEST): the real-host checks (dunst, Waybar
 # under sway, GNOME Shell, plasmoidviewer) run with the built binary, as their tests run them, and
 # their screenshots cropped and optimised into docs/images/ (scripts/real-hosts/screenshots.sh; it installs
