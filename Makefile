@@ -236,6 +236,13 @@ deb-test: deb
 release-version:
 	./scripts/packaging/release-version.sh "$(VERSION)" "$(SUMMARY)"
 
+# `make repo REPO=DIR DEBS="a.deb b.deb" SIGNING_KEY=FINGERPRINT` (GNUPGHOME from the environment): the
+# apt repository of static files in DIR, with DEBS added to what it holds, signed; without DEBS, signed
+# again (a new Valid-Until) — scripts/packaging/apt-repository.sh.
+.PHONY: repo
+repo: deps
+	./scripts/packaging/apt-repository.sh "$(REPO)" "$(SIGNING_KEY)" $(DEBS)
+
 # The pictures of the README and docs/ (docs/images/MANIFEST): the real-host checks (dunst, Waybar
 # under sway, GNOME Shell, plasmoidviewer) run with the built binary, as their tests run them, and
 # their screenshots cropped and optimised into docs/images/ (scripts/real-hosts/screenshots.sh; it installs

@@ -28,6 +28,7 @@ case "${1:-}" in
         out=${2:?usage: project-version.sh swift FILE}
         printf '// Made from debian/changelog by scripts/build/project-version.sh: do not edit.\nlet changelogVersion = "%s"\n' \
             "$version" >"$out.tmp"
-        mv -f "$out.tmp" "$out" ;;
+        # Replaced only when it changes: a changelog touched but not bumped recompiles nothing.
+        if cmp -s "$out.tmp" "$out"; then rm -f "$out.tmp"; else mv -f "$out.tmp" "$out"; fi ;;
     *) echo "usage: project-version.sh [swift FILE]" >&2; exit 2 ;;
 esac

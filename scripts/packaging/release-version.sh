@@ -10,7 +10,9 @@
 #     software centres show it in English).
 # VERSION: one to four numbers joined by dots (what the browsers' stores take), newer than the
 # current one. Both files are checked (dpkg-parsechangelog, appstreamcli when installed) before
-# either is replaced; on any error neither changes. Exit status: 0 written, 1 refused, 2 bad usage.
+# either is replaced; on any error neither changes. The date is now, or SOURCE_DATE_EPOCH's (a
+# build that bumps the version in a copy, as the repository test does, stays the same at every run).
+# Exit status: 0 written, 1 refused, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 usage() { echo "usage: make release-version VERSION=X.Y.Z SUMMARY=\"what the release brings, in a sentence\"" >&2; exit 2; }
@@ -30,8 +32,9 @@ source=$(dpkg-parsechangelog -SSource)
 distribution=$(dpkg-parsechangelog -SDistribution)
 maintainer=$(sed -n 's/^Maintainer: *//p' debian/control)
 [ -n "$maintainer" ] || fail "debian/control names no Maintainer"
-now=$(date -R)
-today=$(date -u +%Y-%m-%d)
+when=${SOURCE_DATE_EPOCH:+@$SOURCE_DATE_EPOCH}
+now=$(LC_ALL=C date -R -u -d "${when:-now}")
+today=$(date -u -d "${when:-now}" +%Y-%m-%d)
 
 staging=$(mktemp -d)
 trap 'rm -rf "$staging"' EXIT
