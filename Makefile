@@ -236,6 +236,14 @@ deb-test: deb
 release-version:
 	./scripts/packaging/release-version.sh "$(VERSION)" "$(SUMMARY)"
 
+# `make release [SIGNING_KEY=FINGERPRINT]`: every file a release publishes in dist/release/ (the source and
+# binary packages, the stores' uploads checked by the stores' offline checks, SHA256SUMS and its signature):
+# scripts/packaging/release.sh.
+.PHONY: release
+release:
+	@./scripts/test/install-deps.sh deb
+	SIGNING_KEY="$(SIGNING_KEY)" ./scripts/packaging/release.sh
+
 # `make repo REPO=DIR DEBS="a.deb b.deb" SIGNING_KEY=FINGERPRINT` (GNUPGHOME from the environment): the
 # apt repository of static files in DIR, with DEBS added to what it holds, signed; without DEBS, signed
 # again (a new Valid-Until) — scripts/packaging/apt-repository.sh.
