@@ -23,9 +23,9 @@ flock -w "${CHROOT_WAIT:-1500}" 9 || { echo "repository-fixture: waited ${CHROOT
 [ -f "$out/env" ] && exit 0
 
 make_fixture() {
-    local key other v1_deb v2_deb v1 v2 version deb
+    local key other v1_deb v2_deb v1 v2 version
     rm -rf "$out/gnupg" "$out/srv" "$out/keyring" "$out/debs"
-    mkdir -p -m 700 "$out/gnupg"
+    install -d -m 700 "$out/gnupg"
     export GNUPGHOME="$out/gnupg"
     for name in "DBMultiverse repository test key (throw-away)" "Another key (throw-away)"; do
         gpg --batch --passphrase '' --quick-gen-key "$name <repository-test@invalid>" ed25519 sign 2d
