@@ -74,9 +74,13 @@ make_fixture() {
     grep -q '^Priority: required$' "$packages/Packages" || { echo "repository-fixture: no Priority field to change in Packages"; return 1; }
     gzip -9n <"$packages/Packages" >"$packages/Packages.gz"
     bzip2 -9 <"$packages/Packages" >"$packages/Packages.bz2"
+    # aptly's by-hash files are hard links to the indexes: those of the compressed ones changed with
+    # them, that of Packages (replaced by sed) is written again.
     for file in "$packages"/by-hash/*/*; do
         digest=$(basename "$file")
-        [ -n "${original[$digest]:-}" ] && cp "$packages/${original[$digest]}" "$file"
+        if [ -n "${original[$digest]:-}" ] && ! cmp -s "$packages/${original[$digest]}" "$file"; then
+            cp "$packages/${original[$digest]}" "$file"
+        fi
     done
     cp -a "$srv/v2" "$srv/other-key"
     $repo "$srv/other-key" "$other"

@@ -29,7 +29,7 @@ export XDG_DATA_HOME="$work/home/.local/share" XDG_CACHE_HOME="$work/home/.cache
 "$kpackagetool" -t Plasma/Applet --install "$file" >"$work/kpackagetool.log" 2>&1 || fail "$kpackagetool --install $file"
 grep -q "Successfully installed" "$work/kpackagetool.log" || fail "$kpackagetool did not say it installed $file"
 "$kpackagetool" -t Plasma/Applet --show "$id" >"$work/show.log" 2>&1 || fail "$kpackagetool --show $id"
-grep -qE "Path : $XDG_DATA_HOME/plasma/plasmoids/$id/?$" "$work/show.log" || { cat "$work/show.log" >&2; fail "$kpackagetool does not list $id in the home's plasmoids"; }
+grep -qE "Path *: $XDG_DATA_HOME/plasma/plasmoids/$id/?$" "$work/show.log" || { cat "$work/show.log" >&2; fail "$kpackagetool does not list $id in the home's plasmoids"; }
 version=$(sed -n 's/^ *"Version": "\(.*\)",$/\1/p' "$XDG_DATA_HOME/plasma/plasmoids/$id/metadata.json")
 echo "$kpackagetool: installed $(basename "$file") as $id $version in ~/.local/share/plasma/plasmoids"
 
