@@ -11,14 +11,15 @@ import TestingTraits
     /// versions of the packages (the second a real build one version on) published by `make repo`,
     /// signed by a throw-away Ed25519 key made for the run, served on 127.0.0.1; refused when
     /// tampered with, signed by another key or expired; installed, upgraded with the reader's
-    /// chapter kept, downgraded, purged; and the downloaded .deb files upgraded by apt.
-    @Test("Repository: Debian 12 bookworm (apt 2.6, gpgv) installs, upgrades, downgrades and purges from it", .holds(.desktopSession, .eachTestCase))
+    /// chapter kept, downgraded, purged; and the downloaded .deb files upgraded by apt. No desktop
+    /// runs: the releases' checks run beside each other and beside the other suites.
+    @Test("Repository: Debian 12 bookworm (apt 2.6, gpgv) installs, upgrades, downgrades and purges from it")
     func bookworm() throws { try check("bookworm") }
 
-    @Test("Repository: Debian 13 trixie (apt 3.0, sqv) installs, upgrades, downgrades and purges from it", .holds(.desktopSession, .eachTestCase))
+    @Test("Repository: Debian 13 trixie (apt 3.0, sqv) installs, upgrades, downgrades and purges from it")
     func trixie() throws { try check("trixie") }
 
-    @Test("Repository: Debian sid installs, upgrades, downgrades and purges from it", .holds(.desktopSession, .eachTestCase))
+    @Test("Repository: Debian sid installs, upgrades, downgrades and purges from it")
     func sid() throws { try check("sid") }
 
     func check(_ release: String) throws {
