@@ -248,7 +248,7 @@ release:
 # apt repository of static files in DIR, with DEBS added to what it holds, signed; without DEBS, signed
 # again (a new Valid-Until) — scripts/packaging/apt-repository.sh.
 .PHONY: repo
-repo: deps
+repo:
 	./scripts/packaging/apt-repository.sh "$(REPO)" "$(SIGNING_KEY)" $(DEBS)
 
 # The pictures of the README and docs/ (docs/images/MANIFEST): the real-host checks (dunst, Waybar
