@@ -1,7 +1,7 @@
 import Localization
 
 /// Where updates come from (docs/install.md): the project's apt repository, added by the
-/// dbmultiverse-archive-keyring package (or by hand, from the README) as `dbmultiverse.sources` in
+/// dbmultiverse-apt-source package (or by hand, from the README) as `dbmultiverse.sources` in
 /// the folder apt reads its sources from; its address and suite. Without it, apt never hears of a
 /// newer version: the line says so. Informational: never an essential.
 struct UpdatesCheck: Sendable {

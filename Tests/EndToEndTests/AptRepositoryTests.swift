@@ -33,7 +33,7 @@ import TestingTraits
         let (first, second) = (words[3], words[5].trimmingCharacters(in: CharacterSet(charactersIn: ";")))
         for expected in ["ok: refused: tampered (", "ok: refused: other-key (", "ok: refused: expired (is expired), nothing installed",
                          "ok: apt-get update verified the repository's InRelease",
-                         "ok: apt-get install dbmultiverse: \(first), with dbmultiverse-archive-keyring \(first)",
+                         "ok: apt-get install dbmultiverse: \(first), with dbmultiverse-apt-source and dbmultiverse-archive-keyring \(first)",
                          "ok: the service answers: chapter 42 stored, 35% read",
                          "ok: apt-get upgrade: \(second); chapter 42 at 35% kept; cards still linked",
                          "ok: apt-get install dbmultiverse=\(first) --allow-downgrades: \(first), chapter 42 kept",

@@ -75,8 +75,9 @@ struct ReadmeTests {
         "curl -fsSL https://nobadi.github.io/dbmultiverse-desktop/dbmultiverse.sources | sudo tee /etc/apt/sources.list.d/dbmultiverse.sources >/dev/null":
             ("scripts/real-hosts/apt-repository-check.sh", ">/etc/apt/sources.list.d/dbmultiverse.sources"),
         "sudo apt update && sudo apt install dbmultiverse": ("scripts/real-hosts/apt-repository-check.sh", "apt_get install dbmultiverse >"),
-        "sudo apt install ./dbmultiverse_*_amd64.deb ./dbmultiverse-archive-keyring_*_all.deb":
-            ("scripts/real-hosts/apt-repository-check.sh", "apt_get install \"/srv/debs/dbmultiverse_${v1}_amd64.deb\" \"/srv/debs/dbmultiverse-archive-keyring_${v1}_all.deb\""),
+        "sudo apt install ./dbmultiverse_*_amd64.deb ./dbmultiverse-apt-source_*_all.deb ./dbmultiverse-archive-keyring_*_all.deb":
+            ("scripts/real-hosts/apt-repository-check.sh",
+             "apt_get install \"/srv/debs/dbmultiverse_${v1}_amd64.deb\" \"/srv/debs/dbmultiverse-apt-source_${v1}_all.deb\" \"/srv/debs/dbmultiverse-archive-keyring_${v1}_all.deb\""),
         "make run": ("Tests/EndToEndTests/RunServiceScriptTests.swift", "scripts/dev/run-service.sh"),
         "make test": (".ci/run", "make test"),
     ]

@@ -48,7 +48,7 @@ case "${1:-}" in
             rm -rf "$work/site"
         fi
         debs=()
-        [ -d dist/release ] && debs=(dist/release/dbmultiverse_*.deb dist/release/dbmultiverse-archive-keyring_*.deb)
+        [ -d dist/release ] && debs=(dist/release/dbmultiverse_*.deb dist/release/dbmultiverse-apt-source_*.deb dist/release/dbmultiverse-archive-keyring_*.deb)
         make repo REPO="$work/site" SIGNING_KEY="$(fingerprint)" DEBS="${debs[*]}"
         touch "$work/site/.nojekyll" # static files: no Jekyll on GitHub Pages
         git="git --git-dir=$work/git --work-tree=$work/site"

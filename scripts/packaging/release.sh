@@ -3,8 +3,9 @@
 # files git tracks:
 #   - the source package (.dsc and .tar.xz, with vendor/: it builds with the network off);
 #   - the binary packages built from it offline as distributions build (the .deb, its -dbgsym, the
-#     .buildinfo), and dbmultiverse-archive-keyring when debian/archive-keyring/ holds the project's
-#     key (the build profile pkg.dbmultiverse.archive-keyring; without the key, said and left out);
+#     .buildinfo), and dbmultiverse-archive-keyring and dbmultiverse-apt-source when
+#     debian/archive-keyring/ holds the project's key (the build profile
+#     pkg.dbmultiverse.archive-keyring; without the key, said and left out);
 #   - the store uploads (scripts/packaging/store-artefacts.sh), which must pass the stores' offline
 #     checks first (scripts/packaging/store-checks.sh all);
 #   - SHA256SUMS of them all, and SHA256SUMS.asc, its detached signature, when SIGNING_KEY (a
@@ -29,7 +30,7 @@ profiles=""
 if [ -f debian/archive-keyring/dbmultiverse-archive-keyring.pgp ]; then
     profiles=pkg.dbmultiverse.archive-keyring
 else
-    echo "make release: debian/archive-keyring/ has no project key: no dbmultiverse-archive-keyring package (docs/releasing.md, \"The signing key\")" >&2
+    echo "make release: debian/archive-keyring/ has no project key: no dbmultiverse-archive-keyring and dbmultiverse-apt-source packages (docs/releasing.md, \"The signing key\")" >&2
 fi
 DEB_BUILD_PROFILES=$profiles ./scripts/packaging/binary-package.sh "$new/${source_name}_$package_version.dsc" "$new"
 rm -f "$new"/*.changes

@@ -4,8 +4,8 @@
 #   - a throw-away Ed25519 key made for the run (OUT/gnupg; never the project's), and a second one;
 #   - the packages of two versions: dbmultiverse as debian/ builds it (scripts/packaging/
 #     test-package.sh, and --next: a real build one version on, both cached), and
-#     dbmultiverse-archive-keyring of each version built with the run's key and the URL the test
-#     serves (an arch-indep build: seconds);
+#     dbmultiverse-archive-keyring and dbmultiverse-apt-source of each version, built with the run's
+#     key and the URL the test serves (an arch-indep build: seconds);
 #   - the repositories `make repo` makes of them (scripts/packaging/apt-repository.sh), in OUT/srv:
 #     v1/ (the first version), v2/ (v1/ with the second version added: both in the pool),
 #     tampered/ (v2/ with its Packages indexes changed after signing), other-key/ (v2/ signed
@@ -54,13 +54,13 @@ make_fixture() {
         sed -i "s|^URIs: .*|URIs: $url/good/|" "$tree/debian/archive-keyring/dbmultiverse.sources"
         (cd "$tree" && dpkg-buildpackage -us -uc -A -Ppkg.dbmultiverse.archive-keyring) >"$out/keyring/$version/build.log" 2>&1 \
             || { tail -30 "$out/keyring/$version/build.log"; echo "repository-fixture: the keyring package $version did not build"; return 1; }
-        cp "$out/keyring/$version/dbmultiverse-archive-keyring_${version}_all.deb" "$out/debs/"
+        cp "$out/keyring/$version/dbmultiverse-archive-keyring_${version}_all.deb" "$out/keyring/$version/dbmultiverse-apt-source_${version}_all.deb" "$out/debs/"
     done
 
     local repo=scripts/packaging/apt-repository.sh srv="$out/srv"
-    $repo "$srv/v1" "$key" "$out/debs/dbmultiverse_${v1}_amd64.deb" "$out/debs/dbmultiverse-archive-keyring_${v1}_all.deb"
+    $repo "$srv/v1" "$key" "$out/debs/"*"_${v1}_"*.deb
     cp -a "$srv/v1" "$srv/v2"
-    $repo "$srv/v2" "$key" "$out/debs/dbmultiverse_${v2}_amd64.deb" "$out/debs/dbmultiverse-archive-keyring_${v2}_all.deb"
+    $repo "$srv/v2" "$key" "$out/debs/"*"_${v2}_"*.deb
     # Changed after signing: a field of every Packages index (each compression, by-hash copies too,
     # so that apt meets the change whichever it fetches) — the Release's digests no longer match.
     cp -a "$srv/v2" "$srv/tampered"

@@ -9,8 +9,8 @@
 #   - refused: a Packages index changed after signing, a repository signed by another key, a
 #     Release past its Valid-Until — apt-get update fails, nothing can be installed;
 #   - the README's steps: the key and the .sources file from the repository, apt-get update
-#     verifies it, apt-get install dbmultiverse installs it (and the keyring package it
-#     recommends, which takes over the two files unchanged, without a question), the service
+#     verifies it, apt-get install dbmultiverse installs it (and the apt-source and keyring
+#     packages it brings, which take over the two files unchanged, without a question), the service
 #     answers on a private bus, chapter 42 and its progress are stored;
 #   - the second version published: apt-get upgrade installs it, keeps the chapter and its
 #     progress, the cards stay linked, doctor names the repository;
@@ -80,11 +80,13 @@ server.serve_forever()' >/tmp/http.log 2>&1 &
     grep -q "$url/good stable InRelease" /tmp/update.log || { cat /tmp/update.log; fail "apt-get update fetched no InRelease"; }
     ok "apt-get update verified the repository's InRelease"
     apt_get install dbmultiverse >/tmp/install.log 2>&1 || { cat /tmp/install.log; fail "apt-get install dbmultiverse"; }
-    [ "$(installed dbmultiverse)" = "$v1" ] && [ "$(installed dbmultiverse-archive-keyring)" = "$v1" ] \
-        || fail "installed: dbmultiverse $(installed dbmultiverse), dbmultiverse-archive-keyring $(installed dbmultiverse-archive-keyring), not $v1"
-    cmp -s /tmp/readers.sources /etc/apt/sources.list.d/dbmultiverse.sources && [ "$(dpkg -S /etc/apt/sources.list.d/dbmultiverse.sources | cut -d: -f1)" = dbmultiverse-archive-keyring ] \
-        || fail "the keyring package did not take over the reader's .sources file unchanged"
-    ok "apt-get install dbmultiverse: $v1, with dbmultiverse-archive-keyring $v1 (the reader's .sources file now its, unchanged)"
+    for package in dbmultiverse dbmultiverse-apt-source dbmultiverse-archive-keyring; do
+        [ "$(installed $package)" = "$v1" ] || fail "installed: $package $(installed $package), not $v1"
+    done
+    cmp -s /tmp/readers.sources /etc/apt/sources.list.d/dbmultiverse.sources && [ "$(dpkg -S /etc/apt/sources.list.d/dbmultiverse.sources | cut -d: -f1)" = dbmultiverse-apt-source ] \
+        && [ "$(dpkg -S /usr/share/keyrings/dbmultiverse-archive-keyring.pgp | cut -d: -f1)" = dbmultiverse-archive-keyring ] \
+        || fail "the packages did not take over the reader's two files unchanged"
+    ok "apt-get install dbmultiverse: $v1, with dbmultiverse-apt-source and dbmultiverse-archive-keyring $v1 (the reader's two files now theirs, unchanged)"
 
     # The reader's session: a private bus; the data folder in root's home, as the reader's.
     in_session() { env HOME=/root LANG=C.UTF-8 dbus-run-session -- sh -c "$1" 2>&1; }
@@ -104,8 +106,9 @@ server.serve_forever()' >/tmp/http.log 2>&1 &
     ln -sfn v2 /srv/www/good
     apt_get update >/tmp/update2.log 2>&1 || { cat /tmp/update2.log; fail "apt-get update after the second version"; }
     apt_get upgrade >/tmp/upgrade.log 2>&1 || { cat /tmp/upgrade.log; fail "apt-get upgrade"; }
-    [ "$(installed dbmultiverse)" = "$v2" ] && [ "$(installed dbmultiverse-archive-keyring)" = "$v2" ] \
-        || fail "after apt-get upgrade: dbmultiverse $(installed dbmultiverse), keyring $(installed dbmultiverse-archive-keyring), not $v2"
+    for package in dbmultiverse dbmultiverse-apt-source dbmultiverse-archive-keyring; do
+        [ "$(installed $package)" = "$v2" ] || fail "after apt-get upgrade: $package $(installed $package), not $v2"
+    done
     # ---- After the upgrade, the running service and notifier are the new version (the life-cycle
     # ---- work's assertion goes here, before the entry is read again).
     entry=$(in_session 'dbmultiverse entry --format json; dbmultiverse --version; dbmultiverse doctor | grep "^. updates: "') || true
@@ -122,8 +125,8 @@ server.serve_forever()' >/tmp/http.log 2>&1 &
     ok "apt-get install dbmultiverse=$v1 --allow-downgrades: $v1, chapter 42 kept"
 
     # Purge: no file or link of the packages' is left; the reader's data stays.
-    dpkg -L dbmultiverse dbmultiverse-archive-keyring | sort -u >/tmp/files.list
-    apt_get purge dbmultiverse dbmultiverse-archive-keyring >/tmp/purge.log 2>&1 || { cat /tmp/purge.log; fail "apt-get purge"; }
+    dpkg -L dbmultiverse dbmultiverse-apt-source dbmultiverse-archive-keyring | sort -u >/tmp/files.list
+    apt_get purge dbmultiverse dbmultiverse-apt-source dbmultiverse-archive-keyring >/tmp/purge.log 2>&1 || { cat /tmp/purge.log; fail "apt-get purge"; }
     left=$(while read -r path; do [ -d "$path" ] && [ ! -L "$path" ] && continue; [ -e "$path" ] || [ -L "$path" ] && echo "$path"; done </tmp/files.list || true)
     for link in /usr/share/gnome-shell/extensions/dbmultiverse@nobadi.com /usr/share/plasma/plasmoids/com.nobadi.dbmultiverse; do
         [ -e "$link" ] || [ -L "$link" ] && left="$left $link"
@@ -134,7 +137,7 @@ server.serve_forever()' >/tmp/http.log 2>&1 &
     ok "apt-get purge: no file or link of the packages' left ($(wc -l </tmp/files.list) paths checked), the reader's data folder kept"
 
     # The downloaded .deb files, then apt upgrade brings the second version.
-    apt_get install "/srv/debs/dbmultiverse_${v1}_amd64.deb" "/srv/debs/dbmultiverse-archive-keyring_${v1}_all.deb" >/tmp/local.log 2>&1 \
+    apt_get install "/srv/debs/dbmultiverse_${v1}_amd64.deb" "/srv/debs/dbmultiverse-apt-source_${v1}_all.deb" "/srv/debs/dbmultiverse-archive-keyring_${v1}_all.deb" >/tmp/local.log 2>&1 \
         || { cat /tmp/local.log; fail "apt-get install of the downloaded .deb files"; }
     apt_get update >/tmp/update3.log 2>&1 && apt_get upgrade >/tmp/upgrade3.log 2>&1 || { cat /tmp/update3.log /tmp/upgrade3.log; fail "update and upgrade after installing the downloaded files"; }
     [ "$(installed dbmultiverse)" = "$v2" ] || fail "after installing the downloaded $v1 and apt upgrade: dbmultiverse $(installed dbmultiverse)"
