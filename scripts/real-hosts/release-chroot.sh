@@ -56,7 +56,7 @@ packages_of() {
 # substitution variables), preinstalled so that installing the .deb downloads nothing. apt picks the
 # one package that provides a virtual name (libcurl4 is libcurl4t64 from trixie on).
 package_depends() {
-    sed -n '/^Package: dbmultiverse/,/^$/p' debian/control \
+    sed -n '/^Package: dbmultiverse$/,/^$/p' debian/control \
         | awk '/^Depends:/ { on = 1; next } on && /^ / { print; next } on && !/^#/ { on = 0 }' \
         | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/^ *//; s/ *$//' | grep -v -e '^\$' -e '^$' || true
 }
