@@ -107,7 +107,9 @@ let package = Package(
         .target(name: "JSON"),
         // The comic domain: entry, storage, sync rules, deep links, the catalogue. Knows nothing
         // of D-Bus or HTTP.
-        .target(name: "ComicDomain", dependencies: ["JSON", "Localization"]),
+        // The version comes from debian/changelog at build time (Plugins/ProjectVersion).
+        .target(name: "ComicDomain", dependencies: ["JSON", "Localization"], plugins: ["ProjectVersion"]),
+        .plugin(name: "ProjectVersion", capability: .buildTool()),
         // libcurl and libxml2 (Debian: libcurl4-openssl-dev, libxml2-dev), loaded with dlopen by
         // the commands that fetch, so the service and notifier never map them.
         .target(
@@ -287,7 +289,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

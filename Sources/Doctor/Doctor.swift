@@ -4,7 +4,7 @@ import Widget
 
 /// `dbmultiverse doctor`: reads every piece of the installation and checks each, in the order a
 /// person sets them up — the service, its data folder, the notifier and the peers it needs on the
-/// bus, the browsers, the timer and the catalogue it keeps, the cards.
+/// bus, the browsers, the timer and the catalogue it keeps, the cards, and where updates come from.
 package enum Doctor {
     /// Every check's result. `bus` is the session bus (nil with the reason when there is none).
     package static func examine(bus: Result<DoctorBus, DBusError>, _ surroundings: Surroundings) -> DoctorReport {
@@ -48,6 +48,7 @@ package enum Doctor {
         if let sync = SyncFolderCheck(SyncFolderCheck.read(surroundings)).result(surroundings) { checks.append(sync) }
         if let gnome { checks.append(GnomeExtensionCheck(gnome).result(surroundings)) }
         if let plasma { checks.append(PlasmaWidgetCheck(plasma, build: PlasmaWidgetCheck.readBuild(plasma, surroundings)).result(surroundings)) }
+        checks.append(UpdatesCheck(UpdatesCheck.read(surroundings)).result(surroundings))
         return DoctorReport(checks: checks)
     }
 }

@@ -291,6 +291,39 @@ import TestingTraits
                                                         fix: "sudo /usr/libexec/dbmultiverse/select-cards (it points the widget at the build for Plasma 6)"))
     }
 
+    // MARK: Updates
+
+    /// Where updates come from: apt's answer for its sources folder (its shell quoting read back),
+    /// the repository's file there (comments and field case as deb822 allows), turned off by
+    /// `Enabled: no`; no file, or no apt, says there are no updates.
+    @Test func theUpdatesLineNamesTheRepositoryAptReads() throws {
+        let folder = try makeTemporaryDirectory("dbm-apt-sources")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func reading(_ sources: String?, aptConfig: CommandOutput? = nil) throws -> UpdatesCheck.Reading {
+            let file = folder + "/dbmultiverse.sources"
+            if let sources { try sources.write(toFile: file, atomically: true, encoding: .utf8) } else { try? FileManager.default.removeItem(atPath: file) }
+            let answer = aptConfig ?? CommandOutput(status: 0, stdout: "FOLDER='\(folder)/'\n", stderr: "")
+            return UpdatesCheck.read(Self.surroundings(["apt-config": answer]))
+        }
+        let sources = "# the project's repository\nTypes: deb\nuris: https://example.org/apt/\n  https://mirror.example.org/apt/\nSuites: stable\nComponents: main\n"
+        let found = try reading(sources)
+        #expect(found == .repository(file: folder + "/dbmultiverse.sources", uris: ["https://example.org/apt/", "https://mirror.example.org/apt/"],
+                                     suites: ["stable"], enabled: true))
+        #expect(UpdatesCheck(found).result(Self.surroundings()) == CheckResult(
+            "updates", .ok, "from https://example.org/apt/ https://mirror.example.org/apt/, suite stable (\(folder)/dbmultiverse.sources): apt upgrade installs new versions"))
+        let off = try reading(sources + "Enabled: no\n")
+        #expect(UpdatesCheck(off).result(Self.surroundings()) == CheckResult(
+            "updates", .off, "the repository in \(folder)/dbmultiverse.sources is turned off (Enabled: no)",
+            fix: "remove the Enabled: no line from \(folder)/dbmultiverse.sources"))
+        #expect(try reading(nil) == .noRepository(folder: folder + "/"))
+        #expect(UpdatesCheck(.noRepository(folder: folder + "/")).result(Self.surroundings()) == CheckResult(
+            "updates", .unavailable, "installed without a repository: no updates",
+            fix: "add the repository as the Install section of /usr/share/doc/dbmultiverse/README.md says"))
+        #expect(try reading(sources, aptConfig: CommandOutput(status: 100, stdout: "", stderr: "E: broken")) == .noApt)
+        #expect(UpdatesCheck.read(Self.surroundings()) == .noApt) // no apt-config at all
+        #expect(UpdatesCheck.parseShellAssignment("FOLDER='/etc/it'\\''s/'\n", name: "FOLDER") == "/etc/it's/")
+    }
+
     // MARK: The process runner
 
     @Test func theRunnerReadsBothStreamsAndStopsAtItsDeadline() {

@@ -42,12 +42,18 @@ SWIFT_FLAGS="-sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -swift
 DBUS_FLAGS="-I Sources/CDBus -I Sources/CLinuxEvents -ldbus-1"
 for flag in $(pkg-config --cflags dbus-1); do DBUS_FLAGS="$DBUS_FLAGS -Xcc $flag"; done
 
+# The domain's sources with the version SwiftPM's ProjectVersion plugin writes from debian/changelog.
+./scripts/build/project-version.sh swift "$BUILD/ProjectVersion.swift"
+DOMAIN_SOURCES="Sources/ComicDomain/*.swift $BUILD/ProjectVersion.swift"
+
 # module NAME [FLAGS...]: Sources/NAME as a static library and module in $BUILD (for the others to import).
 module() {
     name=$1
     shift
+    sources="Sources/$name/*.swift"
+    [ "$name" = ComicDomain ] && sources=$DOMAIN_SOURCES
     swiftc -emit-module -emit-library -static $SWIFT_FLAGS "$@" -I "$BUILD/modules" -module-name "$name" \
-        Sources/"$name"/*.swift -emit-module-path "$BUILD/modules/$name.swiftmodule" -o "$BUILD/lib$name.a"
+        $sources -emit-module-path "$BUILD/modules/$name.swiftmodule" -o "$BUILD/lib$name.a"
 }
 
 # comic_domain: Sources/ComicDomain and the modules it imports (JSON; Localization, over libintl).
@@ -61,7 +67,7 @@ comic_domain() {
 domain() {
     module JSON
     module Localization -I Sources/CIntl
-    swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I Sources/CIntl -module-name "$1" Sources/ComicDomain/*.swift "$2" \
+    swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I Sources/CIntl -module-name "$1" $DOMAIN_SOURCES "$2" \
         "$BUILD/libJSON.a" "$BUILD/libLocalization.a" -o "$BUILD/$3"
 }
 

@@ -42,8 +42,9 @@ packages_of() {
     case "$1" in
         bookworm) echo "${common[@]}" "${plasma[@]}" ;;
         # Qt 6's QML test runner and modules, and msgfmt (the widget's catalogues): the Plasma
-        # widget's QML tests under Plasma 6's Qt (PlasmoidQMLTests).
-        trixie) echo "${common[@]}" "${plasma[@]}" gettext qt6-declarative-dev-tools qml6-module-qttest \
+        # widget's QML tests under Plasma 6's Qt (PlasmoidQMLTests); kpackagetool6: the KDE Store's
+        # .plasmoid installed as Plasma 6 installs it (StoreArtefactTests).
+        trixie) echo "${common[@]}" "${plasma[@]}" gettext kpackagetool6 qt6-declarative-dev-tools qml6-module-qttest \
             qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-templates \
             qml6-module-qtquick-window qml6-module-qtqml-workerscript libqt6svg6 ;;
         sid) echo "${common[@]}" ;;
@@ -55,7 +56,7 @@ packages_of() {
 # substitution variables), preinstalled so that installing the .deb downloads nothing. apt picks the
 # one package that provides a virtual name (libcurl4 is libcurl4t64 from trixie on).
 package_depends() {
-    sed -n '/^Package: dbmultiverse/,/^$/p' debian/control \
+    sed -n '/^Package: dbmultiverse$/,/^$/p' debian/control \
         | awk '/^Depends:/ { on = 1; next } on && /^ / { print; next } on && !/^#/ { on = 0 }' \
         | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/^ *//; s/ *$//' | grep -v -e '^\$' -e '^$' || true
 }

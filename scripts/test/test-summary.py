@@ -83,15 +83,17 @@ def main():
         for test_id, reason in sorted(skipped.items()):
             print("  ➜ %s: %s" % (test_id, reason))
 
-    # The desktops the cards ran on (tests named "Desktop: …"), each with its outcome.
-    desktops = sorted((test.get("displayName", ""), test_id) for test_id, test in tests.items()
-                      if test_id in functions and test.get("displayName", "").startswith("Desktop: "))
-    if desktops:
-        print("\nDesktops:")
-        for name, test_id in desktops:
-            outcome = ("SKIPPED" if test_id in skipped_functions else "✘ failed" if test_id in failed_functions
-                       else "✔ passed" if test_id in started else "not run")
-            print("  %s %s" % (name[len("Desktop: "):], outcome))
+    # The desktops the cards ran on (tests named "Desktop: …") and the Debian releases the apt
+    # repository was used in (tests named "Repository: …"), each with its outcome.
+    for prefix, heading in (("Desktop: ", "Desktops:"), ("Repository: ", "Repository (apt in Debian's releases):")):
+        named = sorted((test.get("displayName", ""), test_id) for test_id, test in tests.items()
+                       if test_id in functions and test.get("displayName", "").startswith(prefix))
+        if named:
+            print("\n" + heading)
+            for name, test_id in named:
+                outcome = ("SKIPPED" if test_id in skipped_functions else "✘ failed" if test_id in failed_functions
+                           else "✔ passed" if test_id in started else "not run")
+                print("  %s %s" % (name[len(prefix):], outcome))
 
     status = 0
     duration = " in %.1f s" % seconds if seconds is not None else ""
