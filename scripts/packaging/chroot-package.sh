@@ -93,7 +93,8 @@ log="$cache/build.log"
 build >"$log" 2>&1 || { tail -40 "$log" >&2; fail "the package build failed (log: $log)"; }
 [ -f "$deb" ] || { tail -20 "$log" >&2; fail "the build made no $deb"; }
 {
-    echo "swift: $(grep -m1 '^Swift version' "$log" || echo unknown), $(grep -m1 -o '^[^ ]*swift --version' "$log" | sed 's/ --version//')"
+    # debian/rules: "debian/rules: building with PATH: Swift version …"
+    sed -n 's/^debian\/rules: building with \([^:]*\): \(.*\)$/swift: \2, \1/p' "$log" | head -1
     sed -n '/^what the binaries load with dlopen/,$p' "$log"
 } >"$cache/result"
 echo "$stamp" >"$cache/stamp"

@@ -11,15 +11,20 @@ results=.build/test-results
 mkdir -p "$results"
 log="$results/output.log" events="$results/events.jsonl" peak="$results/inotify-peak"
 rm -f "$events" "$peak"
+rm -rf "$results/builds"
 
-# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots: a
-# whole run (no arguments) starts building both now, in the background, beside the tests' build;
-# those tests wait for them (scripts/real-hosts/release-check.sh, bounded) and show their logs when they fail.
+# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots, and
+# the source package is built in sid's and trixie's build chroots (SourcePackageBuildTests): a
+# whole run (no arguments) starts all of it now, in the background, beside the tests' build (the
+# source package's builds niced: they are the longest, and the tests' own build comes first);
+# those tests wait for them (bounded) and show their logs when they fail.
 preparation=""
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
-    echo "preparing the release chroots and the package in the background ($results/release-preparation.log)"
-    setsid bash -c 'for job in "scripts/packaging/test-package.sh" "scripts/real-hosts/release-chroot.sh prepare trixie" \
-        "scripts/real-hosts/release-chroot.sh prepare bookworm" "scripts/real-hosts/release-chroot.sh prepare sid"; do ./$job & done; wait' \
+    echo "preparing the release chroots and the packages in the background ($results/release-preparation.log)"
+    setsid bash -c 'for job in "./scripts/packaging/test-package.sh" "./scripts/real-hosts/release-chroot.sh prepare trixie" \
+        "./scripts/real-hosts/release-chroot.sh prepare bookworm" "./scripts/real-hosts/release-chroot.sh prepare sid" \
+        "nice -n 10 ./scripts/packaging/chroot-package.sh sid" "nice -n 10 ./scripts/packaging/chroot-package.sh trixie"; do
+        $job & done; wait' \
         >"$results/release-preparation.log" 2>&1 &
     preparation=$!
 fi
