@@ -11,20 +11,23 @@ results=.build/test-results
 mkdir -p "$results"
 log="$results/output.log" events="$results/events.jsonl" peak="$results/inotify-peak"
 rm -f "$events" "$peak"
+rm -rf "$results/builds"
 
-# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots: a
-# whole run (no arguments) starts building both now, in the background, beside the tests' build;
-# those tests wait for them (scripts/real-hosts/release-check.sh, bounded) and show their logs when they fail.
-# So does the apt repository's test (AptRepositoryTests): its fixture, made anew for each run (a
-# throw-away key; the packages' second version is a cached build, made after the first).
-# At the lowest priority: the tests' own build and run come first (the tests that need them wait anyway).
+# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots, and
+# the source package is built in sid's and trixie's build chroots (SourcePackageBuildTests): a
+# whole run (no arguments) starts all of it now, in the background, beside the tests' build; so does
+# the apt repository's test (AptRepositoryTests): its fixture, made anew for each run (a throw-away
+# key; the packages' second version is a cached build, made after the first). All of it at the
+# lowest priority: the tests' own build and run come first (the tests that need it wait anyway).
 preparation=""
 rm -rf "$results/apt-repository"
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
     echo "preparing the release chroots and the packages in the background ($results/release-preparation.log)"
-    setsid nice -n 19 bash -c 'for job in "scripts/packaging/test-package.sh" "scripts/real-hosts/release-chroot.sh prepare trixie" \
-        "scripts/real-hosts/release-chroot.sh prepare bookworm" "scripts/real-hosts/release-chroot.sh prepare sid" \
-        "scripts/packaging/repository-fixture.sh '"$results"'/apt-repository"; do ./$job & done; wait' \
+    setsid nice -n 19 bash -c 'for job in "./scripts/packaging/test-package.sh" "./scripts/real-hosts/release-chroot.sh prepare trixie" \
+        "./scripts/real-hosts/release-chroot.sh prepare bookworm" "./scripts/real-hosts/release-chroot.sh prepare sid" \
+        "./scripts/packaging/chroot-package.sh sid" "./scripts/packaging/chroot-package.sh trixie" \
+        "./scripts/packaging/repository-fixture.sh '"$results"'/apt-repository"; do
+        $job & done; wait' \
         >"$results/release-preparation.log" 2>&1 &
     preparation=$!
 fi
