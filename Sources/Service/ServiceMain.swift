@@ -12,8 +12,14 @@ package enum ServiceMain {
         // The browsers the opener starts are never waited for: let the kernel reap them.
         // Process-wide, so set here and not by the opener (a host process may wait for its children).
         signal(SIGCHLD, SIG_IGN)
+        let folder: DataFolder
+        do {
+            folder = try DataFolder.resolve(environment: environment)
+        } catch {
+            logger.critical("cannot start the service: \(error.message)")
+            return 1
+        }
         guard let process = BusProcess(address: .starter, logger: logger) else { return 1 }
-        let folder = DataFolder.resolve(environment: environment)
         let service: RunningService
         do {
             service = try RunningService(

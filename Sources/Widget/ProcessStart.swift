@@ -10,8 +10,9 @@ package enum ProcessStart {
     /// The start of every process: the session's language for what it shows (docs/translations.md;
     /// setlocale, once, before any thread), then logging.
     package static func start() {
-        Localization.start(environment: environment())
+        let catalogueProblem = Localization.start(environment: environment())
         bootstrapLogging()
+        if let catalogueProblem { Logger(label: "dbmultiverse").warning("\(catalogueProblem)") }
     }
 
     /// Logs to standard error at `$DBMULTIVERSE_LOG_LEVEL` (info unless set).

@@ -9,7 +9,7 @@ import TestingTraits
 /// The checks of `dbmultiverse doctor` from what they read, without a desktop: each reading and
 /// the line it gives (its status and fix), the parsers of the tools' output, and the process
 /// runner's bound.
-@Suite(.timeLimit(.minutes(1)), .offThePool) struct DoctorCheckTests {
+@Suite(.timeLimit(.minutes(3)), .offThePool) struct DoctorCheckTests {
     /// A runner that answers from a table (the tools are not ours), and records what it was asked.
     final class Answers: CommandRunning, @unchecked Sendable {
         let table: [String: CommandOutput]
@@ -139,14 +139,15 @@ import TestingTraits
     /// replace it.
     @Test func theServiceLineSaysWhenWhatAnswersIsNotWhatIsInstalled() {
         let entry = ChapterEntry.placeholder(family: .medium, date: 0)
+        let surroundings = Surroundings(environment: ["HOME": "/home/reader"], now: Self.now, commands: Answers([:]))
         let binary = "/usr/libexec/dbmultiverse/dbmultiverse-service"
-        let replaced = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary + " (deleted)", version: nil)).result
+        let replaced = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary + " (deleted)", version: nil)).result(surroundings)
         #expect(replaced.status == .ok && replaced.detail.hasSuffix("; \(binary) (deleted): the binary was replaced since it started"), "\(replaced)")
         #expect(replaced.fix == ServiceCheck.restartFix)
-        let older = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary, version: "0.0.9")).result
+        let older = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary, version: "0.0.9")).result(surroundings)
         #expect(older.status == .ok && older.detail.hasSuffix("; \(binary) 0.0.9 (this command is \(ProjectInfo.version))"), "\(older)")
         #expect(older.fix == ServiceCheck.restartFix)
-        let current = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary, version: ProjectInfo.version)).result
+        let current = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary, version: ProjectInfo.version)).result(surroundings)
         #expect(current.fix == nil)
     }
 
@@ -210,6 +211,21 @@ import TestingTraits
         #expect(stale.status == .missing && stale.fix == "dbmultiverse sync --language fr" && stale.detail.hasSuffix("(older than 8 days)"))
         let corrupt = CatalogueCheck(.catalogue(.english, .invalid(reason: "bad JSON"))).result(surroundings)
         #expect(corrupt.status == .missing && corrupt.fix == "dbmultiverse sync --force")
+    }
+
+    @Test func theSyncFolderLineNamesTheFolderAndTheComputersSeen() {
+        let surroundings = Surroundings(environment: ["HOME": "/home/reader"], now: Self.now, commands: Answers([:]))
+        #expect(SyncFolderCheck(.off).result(surroundings) == nil, "no line while sharing is off")
+        let seen = SyncFolderCheck(.present(path: "/home/reader/Sync/dbm", computers: [
+            .init(name: "Laptop", readAt: Self.now - 180, isThisComputer: false),
+            .init(name: "Desk", readAt: Self.now - 7200, isThisComputer: true),
+        ], unusable: 1)).result(surroundings)
+        #expect(seen == CheckResult("sync folder", .ok, "~/Sync/dbm: Laptop read 3 min ago, Desk (this computer) read 2 h ago, 1 unusable record skipped"))
+        #expect(SyncFolderCheck(.present(path: "/s", computers: [], unusable: 0)).result(surroundings)?.detail == "/s: no computer has written there yet")
+        let away = SyncFolderCheck(.missing(path: "/media/usb/dbm")).result(surroundings)
+        #expect(away?.status == .missing && away?.detail.hasPrefix("/media/usb/dbm is not there (removed, or its drive not mounted)") == true)
+        #expect(away?.fix?.hasSuffix("dbmultiverse sync-folder FOLDER") == true)
+        #expect(SyncFolderCheck(.badSetting("use an absolute path")).result(surroundings)?.status == .missing)
     }
 
     @Test func theReportsEssentialsAreTheServiceAndTheDataFolder() {
@@ -359,6 +375,39 @@ import TestingTraits
         #expect(line(plasma6, plasma: 6) == CheckResult("Plasma widget", .ok, "installed in \(folder) (the build for Plasma 6), added to the desktop or a panel"))
         #expect(line(plasma5, plasma: 6) == CheckResult("Plasma widget", .missing, "installed in \(folder) is the build for Plasma 5, but Plasma 6 is installed",
                                                         fix: "sudo /usr/libexec/dbmultiverse/select-cards (it points the widget at the build for Plasma 6)"))
+    }
+
+    // MARK: Updates
+
+    /// Where updates come from: apt's answer for its sources folder (its shell quoting read back),
+    /// the repository's file there (comments and field case as deb822 allows), turned off by
+    /// `Enabled: no`; no file, or no apt, says there are no updates.
+    @Test func theUpdatesLineNamesTheRepositoryAptReads() throws {
+        let folder = try makeTemporaryDirectory("dbm-apt-sources")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func reading(_ sources: String?, aptConfig: CommandOutput? = nil) throws -> UpdatesCheck.Reading {
+            let file = folder + "/dbmultiverse.sources"
+            if let sources { try sources.write(toFile: file, atomically: true, encoding: .utf8) } else { try? FileManager.default.removeItem(atPath: file) }
+            let answer = aptConfig ?? CommandOutput(status: 0, stdout: "FOLDER='\(folder)/'\n", stderr: "")
+            return UpdatesCheck.read(Self.surroundings(["apt-config": answer]))
+        }
+        let sources = "# the project's repository\nTypes: deb\nuris: https://example.org/apt/\n  https://mirror.example.org/apt/\nSuites: stable\nComponents: main\n"
+        let found = try reading(sources)
+        #expect(found == .repository(file: folder + "/dbmultiverse.sources", uris: ["https://example.org/apt/", "https://mirror.example.org/apt/"],
+                                     suites: ["stable"], enabled: true))
+        #expect(UpdatesCheck(found).result(Self.surroundings()) == CheckResult(
+            "updates", .ok, "from https://example.org/apt/ https://mirror.example.org/apt/, suite stable (\(folder)/dbmultiverse.sources): apt upgrade installs new versions"))
+        let off = try reading(sources + "Enabled: no\n")
+        #expect(UpdatesCheck(off).result(Self.surroundings()) == CheckResult(
+            "updates", .off, "the repository in \(folder)/dbmultiverse.sources is turned off (Enabled: no)",
+            fix: "remove the Enabled: no line from \(folder)/dbmultiverse.sources"))
+        #expect(try reading(nil) == .noRepository(folder: folder + "/"))
+        #expect(UpdatesCheck(.noRepository(folder: folder + "/")).result(Self.surroundings()) == CheckResult(
+            "updates", .unavailable, "installed without a repository: no updates",
+            fix: "add the repository as the Install section of /usr/share/doc/dbmultiverse/README.md says"))
+        #expect(try reading(sources, aptConfig: CommandOutput(status: 100, stdout: "", stderr: "E: broken")) == .noApt)
+        #expect(UpdatesCheck.read(Self.surroundings()) == .noApt) // no apt-config at all
+        #expect(UpdatesCheck.parseShellAssignment("FOLDER='/etc/it'\\''s/'\n", name: "FOLDER") == "/etc/it's/")
     }
 
     // MARK: The process runner

@@ -20,6 +20,13 @@ package enum NotifierMain {
     }
 
     package static func run(environment: [String: String], noTray: Bool = false, logger: Logger) -> Ending {
+        let folder: DataFolder
+        do {
+            folder = try DataFolder.resolve(environment: environment)
+        } catch {
+            logger.critical("cannot start the notifier: \(error.message)")
+            return .exit(1)
+        }
         guard let process = BusProcess(address: .session, logger: logger) else { return .exit(1) }
         let connection = process.connection
         // One notifier per bus: two would notify everything twice and show two tray items. The
@@ -37,7 +44,7 @@ package enum NotifierMain {
         // One subscription and one entry for both; with the tray, reading the entry starts the
         // service by D-Bus activation, as a desktop would.
         let follower = WidgetFollower(connection: connection, activatesService: settings.isEnabled, logger: logger)
-        let notifier = Notifier(connection: connection, folder: DataFolder.resolve(environment: environment), follower: follower, logger: logger)
+        let notifier = Notifier(connection: connection, folder: folder, follower: follower, logger: logger)
         do {
             try notifier.start()
         } catch {
