@@ -15,15 +15,15 @@ import Testing
 /// `options`, then the built binary (unless `withBinary` is false: a script that finds its own).
 func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool = true, name: String, shotsUse: TemporaryDirectoryUse,
                   session: (variable: String, uses: TemporaryDirectoryUse)? = nil, timeout: TimeInterval,
-                  shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) throws -> (run: CommandResult, shots: String) {
+                  shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) async throws -> (run: CommandResult, shots: String) {
     let shots = try makeTemporaryDirectory("dbm-\(name)-shots", for: shotsUse)
     var environment = testEnvironment()
     environment["SCREENSHOT_DIR"] = shots
     let sessionFolder = try session.map { try makeTemporaryDirectory("dbm-\(name)-check", for: $0.uses) }
     defer { if let sessionFolder { try? FileManager.default.removeItem(atPath: sessionFolder) } }
     if let session, let sessionFolder { environment[session.variable] = sessionFolder }
-    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/" + script).path] + options + (withBinary ? [Binary.dbmultiverse] : []),
-                             environment: environment, timeout: timeout)
+    let run = try await runLongCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/" + script).path] + options
+                                       + (withBinary ? [Binary.dbmultiverse] : []), environment: environment, timeout: timeout)
     print("\(script) exited \(run.status); screenshots in \(shots)\n" + shown(run))
     return (run, shots)
 }
@@ -51,10 +51,11 @@ func hostUnavailable(tools: [String], files: [String] = [], needs: String, asNob
 }
 
 /// `runCommand` on a thread of its own, awaited: for the waits of minutes (a package building in a
-/// chroot), which would otherwise hold one of the few threads the blocking tests share (`offThePool`).
-func runLongCommand(_ arguments: [String], timeout: TimeInterval) async throws -> CommandResult {
-    let environment = testEnvironment()
-    return try await withCheckedThrowingContinuation { continuation in
+/// chroot, a desktop in a chroot that waits for it), which would otherwise hold one of the few
+/// threads the blocking tests share (`offThePool`): three such waits at once left one thread to
+/// every other blocking suite, whose tests then ran out of time.
+func runLongCommand(_ arguments: [String], environment: [String: String] = testEnvironment(), timeout: TimeInterval) async throws -> CommandResult {
+    try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result { try runCommand(arguments, environment: environment, timeout: timeout) })
         }
