@@ -39,11 +39,14 @@ fail() { echo "release-chroot: $*" >&2; exit 1; }
 # host's): the GNOME Shell card (gnome-shell with gnome-extensions, gjs, dconf-service), the Plasma
 # widget (plasma-sdk's plasmoidviewer, plasma-desktop's containment, Xvfb, ImageMagick's import
 # and convert), both read through AT-SPI (python3-pyatspi, at-spi2-core); the sessions' tools
-# (dbus-daemon, dbus-monitor, busctl, gdbus, gsettings, setpriv, pgrep); a font for the pictures.
+# (dbus-daemon, dbus-monitor, busctl, gdbus, gsettings, setpriv, pgrep); a font for the pictures;
+# the package's autopkgtest, run by the release's own autopkgtest (its `null` runner, in the
+# throw-away copy), with the test's dependencies (xdg-utils, desktop-file-utils: the deep-link
+# handler's registration); on sid, lintian (scripts/packaging/package-qa.sh).
 packages_of() {
     local common=(dbus dbus-bin dbus-user-session libglib2.0-bin systemd procps util-linux python3
         python3-pyatspi at-spi2-core xvfb imagemagick fonts-dejavu-core
-        gnome-shell gjs dconf-service)
+        gnome-shell gjs dconf-service autopkgtest xdg-utils desktop-file-utils)
     local plasma=(plasma-sdk plasma-desktop)
     case "$1" in
         bookworm) echo "${common[@]}" "${plasma[@]}" ;;
@@ -53,7 +56,7 @@ packages_of() {
         trixie) echo "${common[@]}" "${plasma[@]}" gettext kpackagetool6 qt6-declarative-dev-tools qml6-module-qttest \
             qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-templates \
             qml6-module-qtquick-window qml6-module-qtqml-workerscript libqt6svg6 ;;
-        sid) echo "${common[@]}" ;;
+        sid) echo "${common[@]}" lintian ;;
         # The build chroots: the rest is debian/control's Build-Depends (build_depends_profile).
         # A swift.org toolchain's programs need libedit, ncurses, SQLite, libuuid, libxml2, libcurl
         # and zlib (readelf -d of /opt/swift/usr/bin/* and its libraries).
@@ -263,11 +266,12 @@ run_one() {
             fi
         fi
         status=0
+        # Without the lock descriptor: a process the command leaves behind would hold the chroot.
         if [ -n "$offline" ]; then
             # The loopback interface up: Foundation'"'"'s run loop wakes itself through a socket pair on it.
-            unshare --net sh -c '"'"'ip link set dev lo up && exec chroot "$@"'"'"' offline "$root" "$@" || status=$?
+            unshare --net sh -c '"'"'ip link set dev lo up && exec chroot "$@"'"'"' offline "$root" "$@" 8>&- || status=$?
         else
-            chroot "$root" "$@" || status=$?
+            chroot "$root" "$@" 8>&- || status=$?
         fi
         rmdir "$layer" 2>/dev/null || true
         exit "$status"

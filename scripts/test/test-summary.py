@@ -106,10 +106,11 @@ def main():
 
     # The desktops the cards ran on (tests named "Desktop: …"), the source package built on other
     # releases (tests named "Build: …") and the Debian releases the apt repository was used in
-    # (tests named "Repository: …"), each with its outcome.
+    # (tests named "Repository: …") and Debian's QA of the package ("Debian QA: …"), each with its outcome.
     named("Desktop: ", "Desktops:")
     named("Build: ", "Builds of the source package:", build_note)
     named("Repository: ", "Repository (apt in Debian's releases):")
+    named("Debian QA: ", "Debian's QA of the package:")
 
     status = 0
     duration = " in %.1f s" % seconds if seconds is not None else ""
