@@ -119,9 +119,10 @@ define install_completion
 endef
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line: a command in
-# .../libexec/dbmultiverse/ becomes the same program in $(LIBEXECDIR), any other the CLI.
+# .../libexec/dbmultiverse/ becomes the same program in $(LIBEXECDIR), any other the CLI (and a
+# unit's ConditionFileIsExecutable= names the same program as its ExecStart=).
 define install_rewritten
-	sed -e 's!^\(Exec\|ExecStart\)=[^ ]*/libexec/dbmultiverse/\([^ /]*\)!\1=$(LIBEXECDIR)/\2!' -e t \
+	sed -e 's!^\(Exec\|ExecStart\|ConditionFileIsExecutable\)=[^ ]*/libexec/dbmultiverse/\([^ /]*\)!\1=$(LIBEXECDIR)/\2!' -e t \
 		-e 's!^Exec=[^ ]*!Exec=$(INSTALLED_BIN)!' -e 's!^ExecStart=[^ ]*!ExecStart=$(INSTALLED_BIN)!' "$(1)" > "$(DESTDIR)$(2)"
 	chmod 644 "$(DESTDIR)$(2)"
 endef
@@ -229,6 +230,28 @@ deb: dist
 deb-test: deb
 	./scripts/packaging/deb-test.sh dist/dbmultiverse_$(DEB_NAME).deb
 
+# A release (docs/releasing.md). `make release-version VERSION=0.2.0 SUMMARY="…"`: the new version's
+# debian/changelog entry and AppStream <release> (the version every build takes from the changelog:
+# scripts/build/project-version.sh).
+.PHONY: release-version
+release-version:
+	./scripts/packaging/release-version.sh "$(VERSION)" "$(SUMMARY)"
+
+# `make release [SIGNING_KEY=FINGERPRINT]`: every file a release publishes in dist/release/ (the source and
+# binary packages, the stores' uploads checked by the stores' offline checks, SHA256SUMS and its signature):
+# scripts/packaging/release.sh.
+.PHONY: release
+release:
+	@./scripts/test/install-deps.sh deb
+	SIGNING_KEY="$(SIGNING_KEY)" ./scripts/packaging/release.sh
+
+# `make repo REPO=DIR DEBS="a.deb b.deb" SIGNING_KEY=FINGERPRINT` (GNUPGHOME from the environment): the
+# apt repository of static files in DIR, with DEBS added to what it holds, signed; without DEBS, signed
+# again (a new Valid-Until) — scripts/packaging/apt-repository.sh.
+.PHONY: repo
+repo:
+	./scripts/packaging/apt-repository.sh "$(REPO)" "$(SIGNING_KEY)" $(DEBS)
+
 # The pictures of the README and docs/ (docs/images/MANIFEST): the real-host checks (dunst, Waybar
 # under sway, GNOME Shell, plasmoidviewer) run with the built binary, as their tests run them, and
 # their screenshots cropped and optimised into docs/images/ (scripts/real-hosts/screenshots.sh; it installs
@@ -305,7 +328,7 @@ test-environments: deps
 	./scripts/test/test-environments.sh
 
 # Hardening. `make fuzz`: libFuzzer on the deep-link, storage-JSON and message-body
-# parsers and the site's markup extraction for FUZZ_SECONDS each (scripts/dev/fuzz.sh; crashes land in fuzz-artifacts/).
+# parsers, the site's markup extraction and the catalogue check for FUZZ_SECONDS each (scripts/dev/fuzz.sh; crashes land in fuzz-artifacts/).
 # `make sanitize`: the test suite under AddressSanitizer (with LeakSanitizer) and under
 # ThreadSanitizer, each in its own scratch path. A leak fails the run: the test binary then exits
 # non-zero, and so does an instrumented service or CLI process the tests start, which fails the
@@ -323,7 +346,7 @@ fuzz:
 # Deep: each target to 10 million executions (two hours at most each: watchtoken, the slowest,
 # took 82 minutes on one core), niced, one at a time, the quick ones first.
 fuzz-long:
-	FUZZ_RUNS=10000000 nice -n 10 ./scripts/dev/fuzz.sh 7200 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken
+	FUZZ_RUNS=10000000 nice -n 10 ./scripts/dev/fuzz.sh 7200 syncjson chapterjson entrydict dbusbody browsermessage sitemarkup deeplink watchtoken mocatalogue
 
 sanitize: sanitize-address sanitize-thread
 

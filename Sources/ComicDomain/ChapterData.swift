@@ -19,6 +19,10 @@ public struct ChapterData: Sendable, Equatable {
     public let page: Int?
     /// Site language code, one of `SiteLanguage.all`.
     public let language: String?
+    /// The language a stored file names that is none of `SiteLanguage.all` (a later version's, or
+    /// another writer's): the chapter is read without it (the reader's language is used) and it is
+    /// written back as it was while nothing replaces it. Nil when `language` is set.
+    public private(set) var unknownLanguage: String?
     /// The special universe the chapter belongs to (in `Limits.chapters`), nil for the main story.
     /// Specials number their chapters from 1 again, so a special's chapter comes with its `page`.
     public let universe: Int?
@@ -64,9 +68,11 @@ public struct ChapterData: Sendable, Equatable {
     /// The same data with another progress.
     /// - Throws: `invalidProgress` when `progress` is outside `Limits.progress`.
     public func updatingProgress(_ progress: Int) throws(ComicError) -> ChapterData {
-        try ChapterData(
+        var data = try ChapterData(
             validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
             page: page, language: language, universe: universe)
+        data.unknownLanguage = unknownLanguage
+        return data
     }
 
     /// The same chapter (name, cover, universe) read further: another progress, page and language.
@@ -83,12 +89,17 @@ public struct ChapterData: Sendable, Equatable {
         SyncState(chapter: number, progress: progress, universe: universe ?? 0, latestPage: latestPage)
     }
 
+    /// The keys this version reads and writes; a file's other keys are kept by every rewrite
+    /// (`DataFolder.writeChapterData`).
+    static let keys: Set<String> = ["number", "name", "progress", "coverImagePath", "page", "language", "universe"]
+
     /// Decodes the file content. At most `Limits.maxChapterFileBytes`, UTF-8 JSON, one object.
     ///
     /// Unknown keys are ignored; a missing or null `coverImagePath` means "no cover"; a null
-    /// `page`/`language` is absent. Integers must be plain JSON integers (no fraction, no
-    /// exponent). Content problems throw `storageFailed`; values out of range throw the kind of
-    /// that value (`invalidChapter`, `invalidName`, `invalidProgress`, `invalidOption`).
+    /// `page`/`language` is absent; a language the site does not have (as far as this version
+    /// knows) is `unknownLanguage`, the rest is read. Integers must be plain JSON integers (no
+    /// fraction, no exponent). Content problems throw `storageFailed`; values out of range throw
+    /// the kind of that value (`invalidChapter`, `invalidName`, `invalidProgress`, `invalidOption`).
     static func decode(_ bytes: [UInt8]) throws(ComicError) -> ChapterData {
         let reader = try JSONObjectReader(bytes: bytes)
         let number = try reader.integer("number", in: Limits.chapters, outOfRange: chapterOutOfRange)
@@ -97,16 +108,22 @@ public struct ChapterData: Sendable, Equatable {
         let progress = try reader.integer("progress", in: Limits.progress, outOfRange: progressOutOfRange)
         let cover = try reader.optionalString("coverImagePath") ?? ""
         let page = try reader.optionalInteger("page", in: Limits.pages, outOfRange: pageOutOfRange)
-        let language = try reader.optionalString("language")
+        let written = try reader.optionalString("language")
+        let language = written.flatMap { SiteLanguage(code: $0) == nil ? nil : $0 }
         let universe = try reader.optionalInteger("universe", in: Limits.universes, outOfRange: universeOutOfRange)
-        return try ChapterData(
+        var data = try ChapterData(
             validatingNumber: number, name: name, progress: progress, coverImagePath: cover,
             page: page, language: language, universe: universe)
+        data.unknownLanguage = language == nil ? written : nil
+        return data
     }
 
     /// Compact JSON with a stable key order: number, name, progress, coverImagePath, then page,
-    /// language and universe when present. `decode(encodeJSON()) == self`.
-    public func encodeJSON() -> [UInt8] {
+    /// language (or the unknown one) and universe when present, then `others` (a stored file's
+    /// keys this version does not know, as they were). `decode(encodeJSON()) == self`.
+    public func encodeJSON() -> [UInt8] { encodeJSON(keeping: []) }
+
+    func encodeJSON(keeping others: [(key: String, value: JSONValue)]) -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [
             ("number", .integer(number)),
             ("name", .string(name)),
@@ -114,9 +131,9 @@ public struct ChapterData: Sendable, Equatable {
             ("coverImagePath", .string(coverImagePath)),
         ]
         if let page { members.append(("page", .integer(page))) }
-        if let language { members.append(("language", .string(language))) }
+        if let language = language ?? unknownLanguage { members.append(("language", .string(language))) }
         if let universe { members.append(("universe", .integer(universe))) }
-        return JSONValue.object(members).serialized()
+        return JSONValue.object(members + others).serialized()
     }
 
     // MARK: Validation shared with the D-Bus layer's argument checks.
@@ -168,7 +185,8 @@ public struct ChapterData: Sendable, Equatable {
         return trimmed
     }
 
-    private static func trimmed(_ text: String) -> String {
+    /// `text` without whitespace and newlines at both ends.
+    static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

@@ -36,6 +36,9 @@ public struct ChapterEntry: Sendable, Equatable {
     /// The name of the next main-story chapter (`next-chapter-name`), "" when the catalogue does
     /// not know it.
     public var nextChapterName: String
+    /// The name of the computer this reading was made on, when it is another one whose reading
+    /// the sync folder brought here (`continued-on`, docs/sync.md); "" for a reading made here.
+    public var continuedOn: String = ""
 
     /// The name the placeholder shows: the title of chapter 1.
     static let placeholderName = "A Really Strange Tournament!"

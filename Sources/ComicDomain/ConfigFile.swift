@@ -3,7 +3,7 @@ import Glibc
 /// The user's small hand-edited settings file, `$XDG_CONFIG_HOME/dbmultiverse/config` (else
 /// `~/.config/dbmultiverse/config`): one `key = value` a line, `#` starts a comment line, blank
 /// lines are skipped, the last line of a key wins. Keys: `browser`, `language`, `tray`,
-/// `import-history`.
+/// `import-history`, `sync-folder`, `computer-name`.
 ///
 /// Reading never fails: a missing, unreadable or oversized file, or a line without `=`, is
 /// simply no setting (the file is a convenience; the commands say when a value is invalid).
@@ -86,6 +86,76 @@ public struct ConfigFile: Sendable, Equatable {
         } catch {
             throw ComicError(.invalidLanguage, "in the config file: \(error.message)")
         }
+    }
+}
+
+extension ConfigFile {
+    /// The key of the sync folder (docs/sync.md).
+    public static let syncFolderKey = "sync-folder"
+
+    /// The sync folder: `sync-folder = PATH`, an absolute path or one starting with `~/` (the home
+    /// folder `home`); nil when the line is absent or empty. Anything else is nil with the reason
+    /// (for the log and doctor): a relative path would depend on the folder a program starts in.
+    public func syncFolder(home: String?) -> (folder: SyncFolder?, problem: String?) {
+        guard let value = values[Self.syncFolderKey], !value.isEmpty else { return (nil, nil) }
+        if value.hasPrefix("/") { return (SyncFolder(path: value), nil) }
+        if value == "~" || value.hasPrefix("~/"), let home, home.hasPrefix("/") {
+            return (SyncFolder(path: home + value.dropFirst()), nil)
+        }
+        return (nil, "ignoring \(Self.syncFolderKey) = \(quotedForMessage(value)) in the config file: use an absolute path")
+    }
+
+    /// `text` (a config file's) with `key` set to `value`: the last line setting it is replaced in
+    /// place and the earlier ones (which it overrode) removed, or the line is added at the end;
+    /// every other line is kept as it was. A nil `value` removes the key's lines.
+    static func text(_ text: String, setting key: String, to value: String?) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() } // the final newline
+        let setsKey = { (line: String) -> Bool in
+            let trimmed = trimmedWhitespace(line)
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { return false }
+            return trimmedWhitespace(trimmed[..<equals]) == key
+        }
+        let last = lines.lastIndex(where: setsKey)
+        var result: [String] = []
+        for (index, line) in lines.enumerated() {
+            if index == last, let value { result.append("\(key) = \(value)") } else if !setsKey(line) { result.append(line) }
+        }
+        if last == nil, let value { result.append("\(key) = \(value)") }
+        return result.isEmpty ? "" : result.joined(separator: "\n") + "\n"
+    }
+
+    /// Sets `key` to `value` (nil: removes it) in the user's config file, keeping the rest of the
+    /// file: written aside and renamed into place. A config file that is a symlink (a dotfiles
+    /// manager's) is kept one: the file it points to is the one rewritten. Returns the path written.
+    /// - Throws: `storageFailed` when there is no config folder (no HOME), the file is larger than
+    ///   the reader takes or not a regular file, or it cannot be written.
+    @discardableResult
+    public static func set(_ key: String, to value: String?, environment: [String: String]) throws(ComicError) -> String {
+        guard let configured = path(environment: environment) else {
+            throw ComicError(.storageFailed, "no config folder: neither XDG_CONFIG_HOME nor HOME is an absolute path")
+        }
+        let path = Posix.realPath(configured) ?? configured
+        var text = ""
+        switch Posix.openAt(AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) {
+        case .success(let fd):
+            defer { close(fd) }
+            guard case .success(let status) = Posix.fileStatus(fd), Posix.isRegular(status.st_mode) else {
+                throw ComicError(.storageFailed, "\(path) is not a regular file")
+            }
+            guard status.st_size <= maxBytes, case .success(let bytes) = Posix.readUpTo(fd, limit: maxBytes) else {
+                throw ComicError(.storageFailed, "\(path) is larger than \(maxBytes) bytes, or unreadable: not a config file to rewrite")
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+        case .failure(let error) where error.code == ENOENT:
+            break
+        case .failure(let error):
+            throw ComicError(.storageFailed, "cannot read \(path): \(error.text)")
+        }
+        let folder = DataFolder(path: path).parentPath
+        try DataFolder(path: folder).create()
+        try AtomicFile.replace([(DataFolder(path: path).name, Array(Self.text(text, setting: key, to: value).utf8))], in: folder)
+        return path
     }
 }
 

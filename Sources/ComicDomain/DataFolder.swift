@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 
 /// The shared storage folder (the iOS "app group", docs/storage.md) and its files.
 ///
@@ -20,10 +21,13 @@ public struct DataFolder: Sendable, Equatable {
     static let announcedPagesFile = "announcedPages.json"
     /// When the browser extension last started its host, per browser family (`BrowserContacts`).
     public static let browserContactsFile = "browserContacts.json"
+    /// What the sync folder's rule keeps between runs (`SavedReading`, docs/sync.md).
+    static let syncedReadingFile = "syncedReading.json"
 
     /// Whether `name` is one of the files this program writes in the folder.
     static func isStorageFile(_ name: String) -> Bool {
-        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile, announcedPagesFile, browserContactsFile].contains(name) {
+        if [chapterDataFile, coverImageFile, syncStateFile, siteRequestsFile, announcedPagesFile, browserContactsFile,
+            syncedReadingFile].contains(name) {
             return true
         }
         guard name.hasPrefix("chapters-"), name.hasSuffix(".json") else { return false }
@@ -50,8 +54,17 @@ public struct DataFolder: Sendable, Equatable {
     /// `$XDG_DATA_HOME/dbmultiverse` if `XDG_DATA_HOME` is absolute (the XDG base directory
     /// spec says to ignore a relative one), else `$HOME/.local/share/dbmultiverse` (the home
     /// directory from the password database when `HOME` is unset or relative).
-    public static func resolve(environment: [String: String]) -> DataFolder {
+    /// - Throws: `storageFailed` for a relative `$DBMULTIVERSE_DATA_DIR`: each process would take it
+    ///   from its own working directory (the service started by D-Bus from `/`, a command from the
+    ///   shell's), and the data would be split. It is refused everywhere, as the XDG spec refuses a
+    ///   relative `XDG_*` folder; unlike those, it is the user's own explicit choice, so it is an
+    ///   error rather than ignored.
+    public static func resolve(environment: [String: String]) throws(ComicError) -> DataFolder {
         if let explicit = environment[environmentVariable], !explicit.isEmpty {
+            guard explicit.hasPrefix("/") else {
+                throw ComicError(.storageFailed, "\(environmentVariable) is \(quotedForMessage(explicit)), a relative path: "
+                                 + "set it to an absolute one, or unset it (each program would read it from its own working folder)")
+            }
             return DataFolder(path: explicit)
         }
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
@@ -229,20 +242,33 @@ public struct DataFolder: Sendable, Equatable {
     /// Atomically replaces `currentChapterData.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
     public func writeChapterData(_ data: ChapterData) throws(ComicError) {
-        let file = try Self.chapterDataFile(data)
+        let file = try chapterDataFile(data)
         try create()
         try AtomicFile.replace([file], in: path)
     }
 
-    /// The data's file, checked against what `readChapterData` accepts: a write never leaves a
-    /// file the reader refuses (it would lose the position it replaced).
+    /// The data's file, with the keys of the stored file this version does not know (a later
+    /// version's, another writer's: `otherChapterMembers`), checked against what `readChapterData`
+    /// accepts: a write never leaves a file the reader refuses (it would lose the position it
+    /// replaced). Should those keys make it too long, they are left out: the position comes first.
     /// - Throws: `storageFailed` when the encoded data is over `Limits.maxChapterFileBytes`.
-    private static func chapterDataFile(_ data: ChapterData) throws(ComicError) -> (name: String, bytes: [UInt8]) {
+    private func chapterDataFile(_ data: ChapterData) throws(ComicError) -> (name: String, bytes: [UInt8]) {
+        let kept = data.encodeJSON(keeping: otherChapterMembers()) + [0x0A]
+        if kept.count <= Limits.maxChapterFileBytes { return (Self.chapterDataFile, kept) }
         let bytes = data.encodeJSON() + [0x0A]
         guard bytes.count <= Limits.maxChapterFileBytes else {
             throw ComicError(.storageFailed, "the chapter data would be \(bytes.count) bytes, more than the \(Limits.maxChapterFileBytes) the reader accepts; nothing was written")
         }
-        return (chapterDataFile, bytes)
+        return (Self.chapterDataFile, bytes)
+    }
+
+    /// The members of the stored `currentChapterData.json` whose keys this version does not know,
+    /// in their order; none when it holds no JSON object.
+    func otherChapterMembers() -> [(key: String, value: JSONValue)] {
+        guard case .valid(.object(let members)) = read(Self.chapterDataFile, decode: { bytes throws(ComicError) in
+            try JSONObjectReader(bytes: bytes).value
+        }) else { return [] }
+        return members.filter { !ChapterData.keys.contains($0.key) }
     }
 
     /// Stores a chapter with its cover (`UpdateChapter`), creating the folder if needed. With a
@@ -255,7 +281,7 @@ public struct DataFolder: Sendable, Equatable {
     ///   or `storageFailed`.
     public func writeChapter(_ data: ChapterData, cover: [UInt8]) throws(ComicError) {
         if !cover.isEmpty { try CoverImage.validate(cover) }
-        let dataFile = try Self.chapterDataFile(data)
+        let dataFile = try chapterDataFile(data)
         try create()
         if cover.isEmpty {
             try removeCover()

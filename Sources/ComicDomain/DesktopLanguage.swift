@@ -1,17 +1,12 @@
-extension SiteLanguage {
-    /// The variables that name the session's language, in the order gettext reads them.
-    static let localeVariables = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+import Localization
 
-    /// The site language of the desktop session: the first of LANGUAGE (the first of its colon
-    /// list), LC_ALL, LC_MESSAGES and LANG that is set, mapped to the site's code
-    /// (`SiteLanguage(locale:)`); English when none is set or the site lacks the language.
+extension SiteLanguage {
+    /// The site language of the desktop session: the session's first language as gettext chooses
+    /// it for the interface (`Localization.sessionLanguages`: English under the C locale, where
+    /// LANGUAGE is ignored), mapped to the site's code (`SiteLanguage(locale:)`); English when the
+    /// session is English or the site lacks the language.
     static func desktop(environment: [String: String]) -> SiteLanguage {
-        for variable in localeVariables {
-            guard let value = environment[variable] else { continue }
-            let first = value.split(separator: ":", omittingEmptySubsequences: true).first.map(String.init) ?? ""
-            if !first.isEmpty { return SiteLanguage(locale: first) ?? .english }
-        }
-        return .english
+        Localization.sessionLanguages(environment: environment).first.flatMap { SiteLanguage(locale: $0) } ?? .english
     }
 
     /// Locales whose site code is not their own name (the site's codes predate the locale names).

@@ -197,6 +197,10 @@ public final class Connection {
     public final class PendingCall {
         fileprivate var pending: OpaquePointer?
         fileprivate var completion: ((Result<Message, DBusError>) -> Void)?
+        /// What a `NoReply` says: that the peer did not answer in time (libdbus's own timeout), or
+        /// that it left the bus before answering (the bus's reply: it exited or crashed).
+        fileprivate var unanswered: DBusError?
+        fileprivate var gone: DBusError?
 
         fileprivate init(completion: @escaping (Result<Message, DBusError>) -> Void) { self.completion = completion }
 
@@ -217,18 +221,18 @@ public final class Connection {
     }
 
     /// Sends a method call; `completion` runs on the loop thread with the reply, or with the error
-    /// reply as a `DBusError` (name and message as sent), or `NoReply` after `timeout`, its message
-    /// naming the peer, the member and the bus.
+    /// reply as a `DBusError` (name and message as sent), or `NoReply` after `timeout` or when the
+    /// peer leaves the bus before answering, its message saying which and naming the peer, the
+    /// member and the bus.
     @discardableResult
     public func call(
         _ message: Message, timeout: Duration = .seconds(25),
         completion: @escaping (Result<Message, DBusError>) -> Void
     ) -> PendingCall {
-        let unanswered = noAnswer(to: message, within: timeout)
-        let call = PendingCall { result in
-            guard case .failure(let error) = result, error.name == DBusError.Name.noReply else { return completion(result) }
-            completion(.failure(unanswered))
-        }
+        let call = PendingCall(completion: completion)
+        call.unanswered = noAnswer(to: message, within: timeout)
+        call.gone = DBusError(name: DBusError.Name.noReply, message: "\(message.destination ?? "the peer") went away without answering "
+            + "\(message.member ?? "the call") (it exited or crashed) on the bus at \(address)")
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(raw, message.raw, &pending, Self.milliseconds(timeout)) != 0, let pending else {
             loop.post { call.complete(.failure(DBusError.disconnected("not connected to the bus"))) }
@@ -296,12 +300,15 @@ public final class Connection {
 private let pendingCallNotify: DBusPendingCallNotifyFunction = { pending, data in
     let call = Unmanaged<Connection.PendingCall>.fromOpaque(data!).takeUnretainedValue()
     guard let replyRaw = dbus_pending_call_steal_reply(pending) else {
-        call.complete(.failure(DBusError(name: DBusError.Name.noReply, message: "no reply")))
+        call.complete(.failure(call.unanswered ?? DBusError(name: DBusError.Name.noReply, message: "no reply")))
         return
     }
     let reply = Message(owning: replyRaw)
     if let error = reply.error {
-        call.complete(.failure(error))
+        // libdbus's own timeout is a NoReply with no sender; the bus sends one when the peer
+        // disconnects before it answers.
+        guard error.name == DBusError.Name.noReply else { return call.complete(.failure(error)) }
+        call.complete(.failure((reply.sender == BusDriver.object.destination.rawValue ? call.gone : call.unanswered) ?? error))
     } else {
         call.complete(.success(reply))
     }

@@ -22,11 +22,14 @@ public final class PrivateBus: @unchecked Sendable {
     /// on top of `testEnvironment()`. `allowAnyUser` lets processes of other users connect (a
     /// service run as `nobody` by a test running as root): the bus then lives in a directory they
     /// can reach and its socket is writable for them too.
+    /// `standardServiceFolders` has the bus read the activation files a session bus reads (the XDG
+    /// data folders' `dbus-1/services`, from `activationEnvironment`'s XDG_DATA_HOME and
+    /// XDG_DATA_DIRS) instead of `serviceDirectory`.
     /// `daemon` and `addressTimeout` are there for the fixture's own tests.
     /// - Throws: `FixtureError` when the daemon does not print its address within `addressTimeout`
     ///   seconds (it is killed) or exits without printing it, or when a test starts it without
     ///   holding a place for it (`TestResource.privateBuses`: the suite is bounded by it).
-    public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false,
+    public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false, standardServiceFolders: Bool = false,
                 daemon daemonPath: String = "/usr/bin/dbus-daemon", addressTimeout: Double = 30) throws {
         if TestResource.runningTests, !TestResource.held.contains(.privateBuses) {
             throw FixtureError("""
@@ -45,7 +48,7 @@ public final class PrivateBus: @unchecked Sendable {
               <type>session</type>
               <keep_umask/>
               <listen>unix:dir=\(base.path)</listen>
-              <servicedir>\(serviceDirectory.path)</servicedir>
+              \(standardServiceFolders ? "<standard_session_servicedirs/>" : "<servicedir>\(serviceDirectory.path)</servicedir>")
               <policy context="default">\(allowAnyUser ? "\n    <allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>

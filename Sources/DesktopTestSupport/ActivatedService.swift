@@ -9,7 +9,7 @@ package enum Binary {
     /// The service's own executable, which `dbmultiverse service` and D-Bus activation run.
     package static let service = builtProduct("dbmultiverse-service")
     /// The notifier's own executable, which `dbmultiverse notifier` runs.
-    static let notifier = builtProduct("dbmultiverse-notifier")
+    package static let notifier = builtProduct("dbmultiverse-notifier")
     /// The browser host's own executable, which the installed host manifests name.
     package static let browserHost = builtProduct("dbmultiverse-browser-host")
 }

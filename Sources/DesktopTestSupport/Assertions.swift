@@ -26,7 +26,7 @@ package func comicError(_ short: String) -> String { "com.nobadi.DBMultiverse.Er
 /// and the view.
 package let entryKeys: Set<String> = [
     "chapter", "name", "progress", "image-path", "deep-link", "date", "family", "is-placeholder", "universe", "latest-page", "new-pages",
-    "next-chapter", "first-unread-page", "next-chapter-name", "panel-text", "title", "progress-text", "new-pages-text", "actions",
+    "next-chapter", "first-unread-page", "next-chapter-name", "continued-on", "panel-text", "title", "progress-text", "new-pages-text", "actions",
 ]
 
 package extension Dictionary where Key == String, Value == Variant {

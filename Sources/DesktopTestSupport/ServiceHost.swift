@@ -27,6 +27,8 @@ package final class ManualClock: ServiceClock, @unchecked Sendable {
     package func monotonicNow() -> MonotonicInstant { now }
     /// Whole seconds elapsed since the start, on top of the starting Unix time.
     package func unixSeconds() -> Int64 { startUnix + (now - Self.origin).components.seconds }
+    /// Milliseconds elapsed since the start, on top of the starting Unix time.
+    package func unixMilliseconds() -> Int64 { startUnix * 1000 + (now.nanoseconds - Self.origin.nanoseconds) / 1_000_000 }
 
     package func setDeadline(_ deadline: MonotonicInstant?, _ fire: @escaping () -> Void) {
         self.deadline = deadline

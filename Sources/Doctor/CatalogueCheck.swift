@@ -12,6 +12,8 @@ struct CatalogueCheck: Sendable {
     enum Reading: Sendable, Equatable {
         /// The config file names a language the site does not have.
         case badLanguage(String)
+        /// No data folder to read it from (the data folder's line says why).
+        case noDataFolder
         case catalogue(SiteLanguage, ReadResult<Catalogue>)
     }
 
@@ -21,7 +23,7 @@ struct CatalogueCheck: Sendable {
 
     /// The reader's language (the stored chapter's, else the config file's, else English) and its catalogue.
     static func read(_ surroundings: Surroundings) -> Reading {
-        let folder = DataFolder.resolve(environment: surroundings.environment)
+        guard let folder = try? DataFolder.resolve(environment: surroundings.environment) else { return .noDataFolder }
         do {
             let language = try surroundings.config.readerLanguage(chosen: folder.readChapterData().value?.siteLanguage)
             return .catalogue(language, folder.readCatalogue(language))
@@ -32,6 +34,8 @@ struct CatalogueCheck: Sendable {
 
     func result(_ surroundings: Surroundings) -> CheckResult {
         switch reading {
+        case .noDataFolder:
+            return CheckResult(Self.name, .missing, gettext("cannot be read without a data folder (see the data folder line)"))
         case .badLanguage(let message):
             return CheckResult(Self.name, .missing, message, fix: gettext("correct the language = line of %s", shellWord(surroundings.configPath)))
         case .catalogue(let language, .missing):

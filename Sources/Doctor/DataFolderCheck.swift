@@ -18,11 +18,14 @@ struct DataFolderCheck: Sendable {
         case notAFolder(path: String)
         /// A folder this user cannot write (or enter).
         case notWritable(path: String, ownedByUser: Bool)
+        /// `$DBMULTIVERSE_DATA_DIR` is this relative path: refused (`DataFolder.resolve`).
+        case relative(String)
     }
 
     enum ChapterReading: Sendable, Equatable {
         case none
-        case chapter(Int)
+        /// A chapter, and the language it names when this version does not know it.
+        case chapter(Int, unknownLanguage: String?)
         case invalid(String)
     }
 
@@ -31,7 +34,9 @@ struct DataFolderCheck: Sendable {
     init(_ reading: Reading) { self.reading = reading }
 
     static func read(_ surroundings: Surroundings) -> Reading {
-        let folder = DataFolder.resolve(environment: surroundings.environment)
+        guard let folder = try? DataFolder.resolve(environment: surroundings.environment) else {
+            return .relative(surroundings.environment[DataFolder.environmentVariable] ?? "")
+        }
         var status = stat()
         guard lstat(folder.path, &status) == 0 else {
             var above = folder.parentPath
@@ -49,7 +54,7 @@ struct DataFolderCheck: Sendable {
         }
         let chapter: ChapterReading = switch folder.readChapterData() {
         case .missing: .none
-        case .valid(let data): .chapter(data.number)
+        case .valid(let data): .chapter(data.number, unknownLanguage: data.unknownLanguage)
         case .invalid(let reason): .invalid(reason)
         }
         return .usable(path: folder.path, chapter: chapter)
@@ -63,7 +68,10 @@ struct DataFolderCheck: Sendable {
             // TRANSLATORS: doctor: the data folder's path, then what it holds.
             case .none: gettext("%s, nothing read yet", surroundings.short(path))
             // TRANSLATORS: doctor: the data folder's path, then the chapter stored in it.
-            case .chapter(let number): gettext("%s, chapter %d stored", surroundings.short(path), number)
+            case .chapter(let number, nil): gettext("%s, chapter %d stored", surroundings.short(path), number)
+            // TRANSLATORS: doctor: the data folder's path, the chapter stored in it, the language code it names.
+            case .chapter(let number, let language?): gettext("%s, chapter %d stored, in the language %s, which this version does not know: the reader's language is used instead",
+                                                              surroundings.short(path), number, quotedForMessage(language))
             // TRANSLATORS: doctor: the data folder's path, a file's name, why it cannot be read.
             case .invalid(let reason): gettext("%s, %s is unusable (%s): the widget shows the placeholder until the next page read replaces it",
                                                surroundings.short(path), DataFolder.chapterDataFile, reason)
@@ -81,6 +89,10 @@ struct DataFolderCheck: Sendable {
                                fix: isFolder ? "sudo chown \"$USER\" \(shellWord(blocker))" : "mv \(shellWord(blocker)) \(shellWord(blocker + ".old"))")
         case .notAFolder(let path):
             return CheckResult(Self.name, .missing, gettext("%s is not a folder", surroundings.short(path)), fix: "mv \(shellWord(path)) \(shellWord(path + ".old"))")
+        case .relative(let path):
+            // TRANSLATORS: doctor: DBMULTIVERSE_DATA_DIR is a variable's name, kept as it is; %s is its value.
+            return CheckResult(Self.name, .missing, gettext("DBMULTIVERSE_DATA_DIR is %s, a relative path: each program would read it from its own working folder (the service started by D-Bus from /), so none uses it", quotedForMessage(path)),
+                               fix: gettext("unset DBMULTIVERSE_DATA_DIR && systemctl --user unset-environment DBMULTIVERSE_DATA_DIR (or set it to an absolute path wherever it is set)"))
         case .notWritable(let path, let ownedByUser):
             return CheckResult(Self.name, .missing, gettext("%s is not writable for you", surroundings.short(path)),
                                fix: ownedByUser ? "chmod 700 \(shellWord(path))" : "sudo chown -R \"$USER\" \(shellWord(path)) && chmod 700 \(shellWord(path))")

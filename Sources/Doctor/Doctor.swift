@@ -4,7 +4,7 @@ import Widget
 
 /// `dbmultiverse doctor`: reads every piece of the installation and checks each, in the order a
 /// person sets them up — the service, its data folder, the notifier and the peers it needs on the
-/// bus, the browsers, the timer and the catalogue it keeps, the cards.
+/// bus, the browsers, the timer and the catalogue it keeps, the cards, and where updates come from.
 package enum Doctor {
     /// Every check's result. `bus` is the session bus (nil with the reason when there is none).
     package static func examine(bus: Result<DoctorBus, DBusError>, _ surroundings: Surroundings) -> DoctorReport {
@@ -28,9 +28,10 @@ package enum Doctor {
             (notifier, watcher, items) = (.noBus(reason), .noBus(reason), [])
         }
         var checks = [
-            ServiceCheck(service).result,
+            ServiceCheck(service).result(surroundings),
             DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings),
-            NotifierCheck(.init(owner: notifier, units: units, autostart: NotifierCheck.readAutostart(surroundings))).result(surroundings),
+            NotifierCheck(.init(owner: notifier, units: units, autostart: NotifierCheck.readAutostart(surroundings),
+                                running: notifier.owner?.pid.flatMap { RunningExecutable.read(pid: $0, surroundings) })).result(surroundings),
             NotificationServerCheck(server).result,
             TrayHostCheck(.init(watcher: watcher, items: items, config: surroundings.config,
                                 desktop: surroundings.environment["XDG_CURRENT_DESKTOP"] ?? "",
@@ -39,14 +40,19 @@ package enum Doctor {
 
         let browsers = FoundBrowser.find(surroundings)
         // A missing or malformed record means never (the host rewrites it at its next start).
-        let contacts = DataFolder.resolve(environment: surroundings.environment).readBrowserContacts().value ?? BrowserContacts()
+        let contacts = (try? DataFolder.resolve(environment: surroundings.environment))?.readBrowserContacts().value ?? BrowserContacts()
         checks += browsers.map { BrowserCheck(BrowserCheck.read($0, contacts: contacts, surroundings)).result(surroundings) }
         if browsers.isEmpty { checks.append(NoBrowserCheck.result) }
 
         checks.append(SyncTimerCheck(SyncTimerCheck.read(surroundings, units: units)).result(surroundings))
         checks.append(CatalogueCheck(CatalogueCheck.read(surroundings)).result(surroundings))
+        if let sync = SyncFolderCheck(SyncFolderCheck.read(surroundings)).result(surroundings) { checks.append(sync) }
         if let gnome { checks.append(GnomeExtensionCheck(gnome).result(surroundings)) }
-        if let plasma { checks.append(PlasmaWidgetCheck(plasma, build: PlasmaWidgetCheck.readBuild(plasma, surroundings)).result(surroundings)) }
+        if let plasma {
+            checks.append(PlasmaWidgetCheck(plasma, build: PlasmaWidgetCheck.readBuild(plasma, surroundings),
+                                            place: PlasmaWidgetCheck.readPlace(plasma, surroundings)).result(surroundings))
+        }
+        checks.append(UpdatesCheck(UpdatesCheck.read(surroundings)).result(surroundings))
         return DoctorReport(checks: checks)
     }
 }

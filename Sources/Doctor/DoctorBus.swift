@@ -1,5 +1,6 @@
 package import DBus
 import Glibc
+import Localization
 
 /// The session bus as the checks ask it: who owns a name, which process that is, what the bus
 /// can start, and calls — each with a bounded timeout, so a peer that never answers costs at most
@@ -34,11 +35,15 @@ package final class DoctorBus {
 
     /// How long a check waits for a peer that is not ours.
     static let peerTimeout = Duration.seconds(3)
+    /// How long the bus itself may take to answer its own first call: a bus answers at once, and
+    /// every check asks it something, so one that does not is no bus to check anything on.
+    static let busTimeout = Duration.seconds(2)
 
     private let caller: BlockingCaller
 
-    /// Connects to `address` (the session bus by default); a bus that does not answer is a silent
-    /// peer too (`peerTimeout`).
+    /// Connects to `address` (the session bus by default) and asks the bus its id. A bus that does
+    /// not answer its connection (`peerTimeout`) or that call (`busTimeout`: one that answers
+    /// `Hello` and nothing else) is no bus: the error says so, and no check waits on it again.
     package init(address: Connection.Address = .session) throws(DBusError) {
         do {
             caller = try BlockingCaller(address: address, connectTimeout: Self.peerTimeout)
@@ -46,6 +51,14 @@ package final class DoctorBus {
             throw error
         } catch {
             throw DBusError.failed("\(error)")
+        }
+        do throws(DBusError) {
+            _ = try caller.call(BusDriver.getID.call(on: BusDriver.object), timeout: Self.busTimeout)
+        } catch {
+            // (deinit closes the connection.)
+            guard error.name == DBusError.Name.noReply || error.name == DBusError.Name.timeout else { throw error }
+            throw DBusError.disconnected(gettext("the session bus at %s takes connections but does not answer within %d s (it is stuck, or not a bus)",
+                                                 caller.connection.address, Int(Self.busTimeout.components.seconds)))
         }
     }
 
@@ -75,5 +88,32 @@ package final class DoctorBus {
     func isActivatable(_ name: String) -> Bool {
         // A bus that does not list them: not activatable, as far as doctor can tell.
         (try? call(BusDriver.listActivatableNames.call(on: BusDriver.object)).get().contains(name)) ?? false
+    }
+}
+
+/// The executable a running process of ours runs, and its version (`--version`), read through
+/// /proc: a process started before its binary was replaced (an upgrade) or removed runs the old one,
+/// which the kernel then shows as `PATH (deleted)`.
+struct RunningExecutable: Sendable, Equatable {
+    /// `/proc/PID/exe`'s target as the kernel shows it.
+    var link: String
+    /// `--version`'s first line, nil when replaced or when it does not answer.
+    var version: String?
+
+    init(link: String, version: String?) { (self.link, self.version) = (link, version) }
+
+    static let replacedSuffix = " (deleted)"
+
+    /// The binary's path, without the kernel's suffix.
+    var path: String { isReplaced ? String(link.dropLast(Self.replacedSuffix.count)) : link }
+    var isReplaced: Bool { link.hasSuffix(Self.replacedSuffix) }
+
+    /// Nil when /proc does not say (another user's process, no /proc).
+    static func read(pid: UInt32, _ surroundings: Surroundings) -> RunningExecutable? {
+        guard let link = Files.linkTarget("/proc/\(pid)/exe") else { return nil }
+        guard !link.hasSuffix(replacedSuffix),
+              let output = surroundings.commands.run([link, "--version"], timeout: .seconds(3)), output.succeeded
+        else { return RunningExecutable(link: link, version: nil) }
+        return RunningExecutable(link: link, version: output.stdout.split(separator: "\n").first.map(String.init))
     }
 }

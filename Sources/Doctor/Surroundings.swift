@@ -9,6 +9,8 @@ package struct Surroundings: Sendable {
     /// Unix seconds, now.
     let now: Int64
     let commands: any CommandRunning
+    /// What select-cards answered in this run (the card checks ask it the same question).
+    let selectCardsAnswers = SelectCards.Answers()
 
     package init(environment: [String: String], now: Int64, commands: any CommandRunning) {
         self.environment = environment
@@ -98,8 +100,8 @@ enum Files {
         return bytes
     }
 
-    /// The names of the folders in `folder` (hidden ones left out), in no order.
-    static func folderNames(_ folder: String) -> [String] {
+    /// The names of the entries in `folder` (hidden ones left out), in no order.
+    static func fileNames(_ folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
@@ -107,9 +109,14 @@ enum Files {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if !name.hasPrefix("."), isDirectory(folder + "/" + name) { names.append(name) }
+            if !name.hasPrefix(".") { names.append(name) }
         }
         return names
+    }
+
+    /// The names of the folders in `folder` (hidden ones left out), in no order.
+    static func folderNames(_ folder: String) -> [String] {
+        fileNames(folder).filter { isDirectory(folder + "/" + $0) }
     }
 
     /// `path` with every symbolic link resolved, nil when it does not exist.

@@ -15,34 +15,65 @@ public enum Localization {
     public static let localeDirectoryVariable = "DBMULTIVERSE_LOCALE_DIR"
 
     /// Takes the session's language for messages (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
-    /// reads them) and binds the text domain to the catalogues installed beside the binary. Call
-    /// once, at the start of the process, before any other thread runs.
+    /// reads them: `sessionLanguages`) and binds the text domain to the catalogues installed in
+    /// the binary's prefix. Call once, at the start of the process, before any other thread runs.
     ///
     /// Only the message and character-type categories are taken: numbers and dates stay in the C
     /// locale, so what the program writes for scripts and the site never depends on the session.
-    public static func start(environment: [String: String]) {
+    ///
+    /// A catalogue gettext would read for the session's languages is checked first
+    /// (`MessageCatalogue`): glibc trusts it whole, and a truncated or damaged one crashes the
+    /// program at its first message. When one fails, no catalogue is read (English) and the
+    /// returned line, for the log, names it and says why.
+    @discardableResult
+    public static func start(environment: [String: String]) -> String? {
         _ = setlocale(LC_CTYPE, "")
         _ = setlocale(LC_MESSAGES, "")
         if let directory = localeDirectory(environment: environment) {
             _ = bindtextdomain(domain, directory)
         }
         _ = bind_textdomain_codeset(domain, "UTF-8")
+        let languages = sessionLanguages(environment: environment)
+        // The folder bound, or gettext's default when none is.
+        guard !languages.isEmpty, let bound = bindtextdomain(domain, nil) else { return nil }
+        let candidates = MessageCatalogue.candidates(directory: String(cString: bound), domain: domain, languages: languages,
+                                                     aliases: MessageCatalogue.aliases())
+        for path in candidates {
+            guard let problem = MessageCatalogue.problem(path: path) else { continue }
+            // A folder that can hold no catalogue: gettext then finds none, and every message is English.
+            _ = bindtextdomain(domain, "/dev/null")
+            return "not reading the catalogue \(path) (\(problem)): messages in English"
+        }
+        return nil
     }
 
-    /// `$DBMULTIVERSE_LOCALE_DIR` when set, else `<prefix>/share/locale` for the binary's real path
-    /// `<prefix>/bin/dbmultiverse` (`make install` prefixes and the package's `/usr`) when that
-    /// folder exists; nil leaves gettext's own default.
+    /// `$DBMULTIVERSE_LOCALE_DIR` when set, else the `share/locale` folder of the prefix the running
+    /// binary is installed in, when that folder exists; nil leaves gettext's own default.
     static func localeDirectory(environment: [String: String]) -> String? {
         if let directory = environment[localeDirectoryVariable], directory.hasPrefix("/") { return directory }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let binary = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = binary.lastIndex(of: "/") else { return nil }
-        let directory = String(binary[..<slash]) + "/../share/locale"
+        guard count > 0, let directory = installedLocaleDirectory(
+            executable: String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)) else { return nil }
         var status = stat()
         guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return directory
+    }
+
+    /// `<prefix>/share/locale` for an executable installed as `<prefix>/bin/NAME` (the command
+    /// line) or `<prefix>/libexec/dbmultiverse/NAME` (the service, the notifier, the browser host:
+    /// `make install` prefixes and the package's `/usr`); for any other folder, its parent's
+    /// `share/locale` (nil for a path without a folder).
+    static func installedLocaleDirectory(executable: String) -> String? {
+        guard let slash = executable.lastIndex(of: "/") else { return nil }
+        var folder = executable[..<slash]
+        let libexec = "/libexec/dbmultiverse"
+        if folder.hasSuffix(libexec) {
+            folder = folder.dropLast(libexec.count)
+        } else {
+            folder = folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]
+        }
+        return folder + "/share/locale"
     }
 }
 

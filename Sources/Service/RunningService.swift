@@ -26,7 +26,7 @@ package final class RunningService {
                 environment: [String: String] = [:], logger: Logger) throws {
         self.server = server
         widget = try WidgetService(server: server, folder: folder, clock: clock,
-                                   config: { ConfigFile.load(environment: environment) }, logger: logger)
+                                   config: { ConfigFile.load(environment: environment) }, environment: environment, logger: logger)
         application = try ApplicationService(widget: widget, opener: opener)
         switch try server.connection.requestNameBlocking(WidgetBus.busName) {
         case .primaryOwner, .alreadyOwner: break

@@ -41,6 +41,8 @@ final class WidgetService {
     private(set) var lastReload: Int64 = 0
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
+    /// The stored chapter's language this version does not know, once logged.
+    private var reportedUnknownLanguage: String?
     /// The user's config file, read when the reader's language is needed (an edit applies at once).
     private let config: () -> ConfigFile
     /// The last config file problem logged, so each is logged once.
@@ -51,12 +53,21 @@ final class WidgetService {
     private var parentWatcher: FolderWatcher?
     /// What was last logged about watching, so each state is logged once.
     private var reportedWatch: String?
+    /// The environment the service started with (the sync folder's `~`, the machine id).
+    private let environment: [String: String]
+    /// The reading position shared through the sync folder, while `sync-folder` is set.
+    private(set) var sharing: SyncFolderSharing?
+    /// The last problem logged about the sync folder's setting, so each is logged once.
+    private var reportedSharingProblem: String?
 
     /// Creates the data folder if needed, reads storage, and exports the widget interface.
     /// Call `start()` once the bus name is owned.
     /// - Parameter config: the user's config file (for the reader's language), read when needed.
-    init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, config: @escaping () -> ConfigFile, logger: Logger) throws {
+    /// - Parameter environment: the service's (the sync folder's setting and the machine id).
+    init(server: ObjectServer, folder: DataFolder, clock: any ServiceClock, config: @escaping () -> ConfigFile,
+         environment: [String: String] = [:], logger: Logger) throws {
         self.server = server
+        self.environment = environment
         self.folder = folder
         self.clock = clock
         self.config = config
@@ -86,13 +97,15 @@ final class WidgetService {
         exported = try server.export(widgetInterface, at: WidgetBus.objectPath)
     }
 
-    /// Starts watching the folder and applies the rules to what changed while not running.
+    /// Starts watching the folder, applies the rules to what changed while not running, then
+    /// shares the position through the sync folder when one is set.
     func start(loop: EventLoop) {
         self.loop = loop
         watchFolder()
         if let reload = engine.start(current: syncState, now: clock.monotonicNow()) {
             perform(reload)
         }
+        configureSharing()
         armDeadline()
     }
 
@@ -111,7 +124,9 @@ final class WidgetService {
     /// The current entry from storage and the reader's catalogue, or the placeholder.
     func currentEntry(family: WidgetFamily) -> ChapterEntry {
         guard let stored else { return .placeholder(family: family, date: storedDate) }
-        return ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate, catalogue: catalogue)
+        var entry = ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate, catalogue: catalogue)
+        entry.continuedOn = sharing?.continued(stored) ?? ""
+        return entry
     }
 
     /// What the sync rules compare: the stored chapter and progress, with the latest page of the
@@ -180,11 +195,13 @@ final class WidgetService {
         armDeadline()
     }
 
-    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage and the catalogue, and reload at once.
+    /// `ReloadTimelines` / `ReloadAllTimelines`: re-read storage, the catalogue and the sync folder's
+    /// setting, and reload at once.
     func reloadRequested() {
         watchFolder()
         readStorage()
         refreshCatalogue(force: true)
+        configureSharing(rereading: true) // `dbmultiverse sync-folder` asks for this reload
         perform(engine.reloadRequested(current: syncState, now: clock.monotonicNow()))
         armDeadline()
     }
@@ -194,6 +211,7 @@ final class WidgetService {
         storedImagePath = coverPath(of: data)
         storedDate = clock.unixSeconds()
         refreshCatalogue() // the reader's language may have changed
+        sharing?.localChanged(data)
     }
 
     /// The reader's language (`ConfigFile.readerLanguage`): the stored chapter's, else the config
@@ -249,6 +267,10 @@ final class WidgetService {
         case .valid(let data):
             reportedProblem = nil
             if data != stored { setStored(data) } else { refreshCover() }
+            if let unknown = data.unknownLanguage, unknown != reportedUnknownLanguage {
+                logger.warning("chapter \(data.number) is stored with the language \(quotedForMessage(unknown)), which this version does not know: reading it in \(language.code)")
+            }
+            reportedUnknownLanguage = data.unknownLanguage
         case .missing:
             reportedProblem = nil
             if stored != nil { setStored(nil) }
@@ -329,10 +351,17 @@ final class WidgetService {
     private func folderChanged(_ names: Set<String>) {
         let catalogueChanged = readerLanguage.map { names.contains(Catalogue.fileName(for: $0)) } ?? false
         guard catalogueChanged || names.contains(DataFolder.chapterDataFile) || names.contains(DataFolder.coverImageFile) else { return }
+        applyStorageChange {
+            readStorage()
+            if catalogueChanged { refreshCatalogue(force: true) }
+        }
+    }
+
+    /// Makes `change` to what is stored, then applies the rules as to a change another program made.
+    private func applyStorageChange(_ change: () -> Void) {
         let before = currentEntry(family: .medium)
         let stateBefore = syncState
-        readStorage()
-        if catalogueChanged { refreshCatalogue(force: true) }
+        change()
         let now = clock.monotonicNow()
         if let reload = engine.storageChanged(syncState, now: now) {
             perform(reload)
@@ -383,5 +412,66 @@ final class WidgetService {
             logger.error("cannot record the sync state: \(error.message)")
         }
         logger.info("reloaded (\(reload.reason)): \(published.rendered(.medium))")
+        sharing?.reloaded()
+    }
+
+    // MARK: The sync folder
+
+    /// Follows the config file's `sync-folder` (and `computer-name`): starts, replaces or stops
+    /// sharing when they changed. At start, and at each requested reload (`rereading`: an
+    /// unchanged setting then re-reads the folder).
+    private func configureSharing(rereading: Bool = false) {
+        guard let loop else { return }
+        let config = config()
+        let setting = SyncFolderSetting.read(config, environment: environment)
+        var problem = setting.problem
+        var identity: ComputerIdentity?
+        if let syncFolder = setting.folder {
+            if syncFolder.overlaps(folder) {
+                problem = "not sharing the reading position: the sync folder \(syncFolder.path) and the data folder \(folder.path) must not hold one another"
+            } else {
+                do {
+                    identity = try ComputerIdentity.current(environment: environment, config: config)
+                } catch {
+                    problem = "not sharing the reading position: \(error.message)"
+                }
+            }
+        }
+        if let problem, problem != reportedSharingProblem { logger.error("\(problem)") }
+        reportedSharingProblem = problem
+        guard let identity, let syncFolder = setting.folder else {
+            if let sharing {
+                logger.info("no longer sharing the reading position through \(sharing.folder.path)")
+                self.sharing = nil
+            }
+            return
+        }
+        if let sharing, sharing.folder == syncFolder, sharing.rule.identity == identity {
+            if rereading { sharing.reloadRequested() }
+            return
+        }
+        sharing = nil
+        let sharing = SyncFolderSharing(folder: syncFolder, identity: identity, dataFolder: folder, clock: clock, logger: logger) { [unowned self] record in
+            adopt(record)
+        }
+        self.sharing = sharing
+        sharing.start(local: stored, loop: loop)
+    }
+
+    /// Another computer's reading is the reading now: stored as if the reader had read it here
+    /// (its cover kept only for the same chapter), then the rules, as for any stored change.
+    private func adopt(_ record: ReadingRecord) {
+        applyStorageChange {
+            guard stored.map({ !$0.isSamePosition(as: record.reading) }) ?? true else { return }
+            let data = record.reading.adopted(keepingCoverOf: stored)
+            do throws(ComicError) {
+                try folder.writeChapterData(data)
+            } catch {
+                logger.error("cannot store the reading from \(record.computer): \(error.message)")
+                return
+            }
+            watchFolder()
+            setStored(data)
+        }
     }
 }

@@ -39,7 +39,7 @@ public struct SiteConfiguration: Sendable {
             limits.connectTimeoutMilliseconds = min(limits.connectTimeoutMilliseconds, milliseconds)
         }
         return SiteConfiguration(origin: try SiteOrigin.resolve(environment: environment),
-                                 folder: DataFolder.resolve(environment: environment), limits: limits, warn: warn)
+                                 folder: try DataFolder.resolve(environment: environment), limits: limits, warn: warn)
     }
 }
 

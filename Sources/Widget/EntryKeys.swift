@@ -33,6 +33,8 @@ package enum EntryKeys {
         .key("next-chapter", \.nextChapter, read: .optional { $0.nextChapter = $1 }),
         .key("first-unread-page", \.firstUnreadPage, read: .optional { $0.firstUnreadPage = $1 }),
         .key("next-chapter-name", \.nextChapterName, read: .optional { $0.nextChapterName = $1 }),
+        // The computer a reading came from through the sync folder ("" when read here).
+        .key("continued-on", \.continuedOn, read: .optional { $0.continuedOn = $1 }),
         // The view (EntryView): what every face shows, decided here once; derived, so not read back.
         .key("panel-text", \.view.panelText),
         .key("title", \.view.title),

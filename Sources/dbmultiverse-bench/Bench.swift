@@ -55,8 +55,12 @@ final class Bench {
         notifierCommand = own("dbmultiverse-notifier", else: "notifier")
         hostExecutable = own("dbmultiverse-browser-host", else: "").first ?? binary
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dbm-bench-\(getpid())").path
-        try? FileManager.default.removeItem(atPath: dataDirectory) // a previous run's, when there is one
-        let environment = ["DBMULTIVERSE_DATA_DIR": dataDirectory, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning"]
+        for folder in [dataDirectory, dataDirectory + "-config", dataDirectory + "-shared"] {
+            try? FileManager.default.removeItem(atPath: folder) // a previous run's, when there is one
+        }
+        // A config folder of its own (measureSyncFolder sets the sync folder there), and a machine id.
+        let environment = ["DBMULTIVERSE_DATA_DIR": dataDirectory, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning",
+                           "XDG_CONFIG_HOME": dataDirectory + "-config", "DBMULTIVERSE_MACHINE_ID": "bench"]
         bus = try PrivateBus(activationEnvironment: environment)
         try bus.installActivationFile(name: WidgetBus.busName.rawValue, exec: serviceCommand.joined(separator: " "))
         // The C reference is activatable too, for its cold activation beside ours.
@@ -69,6 +73,7 @@ final class Bench {
     var childEnvironment: [String: String] {
         ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DBMULTIVERSE_DATA_DIR": dataDirectory,
          "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning", "HOME": dataDirectory,
+         "XDG_CONFIG_HOME": dataDirectory + "-config", "DBMULTIVERSE_MACHINE_ID": "bench",
          "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
     }
 
@@ -78,7 +83,9 @@ final class Bench {
         if gdbusReferencePID > 0 { kill(gdbusReferencePID, SIGTERM) }
         if let pid = try? servicePID() { kill(pid, SIGTERM) } // not running: nothing to stop
         bus.stop()
-        try? FileManager.default.removeItem(atPath: dataDirectory) // best effort: a temporary folder
+        for folder in [dataDirectory, dataDirectory + "-config", dataDirectory + "-shared"] {
+            try? FileManager.default.removeItem(atPath: folder) // best effort: temporary folders
+        }
     }
 
     // MARK: Calls

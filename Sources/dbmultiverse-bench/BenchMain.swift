@@ -39,6 +39,7 @@ enum BenchMain {
         rows += bench.measureOpen()
         rows += try bench.measureBrowserHost()
         rows += try bench.measureMemoryAndIdle(idleSeconds: idleSeconds)
+        rows += try bench.measureSyncFolder(idleSeconds: idleSeconds)
         bench.shutdown()
         report(rows, label: label, binary: binary, jsonPath: jsonPath)
     }

@@ -66,7 +66,7 @@ struct DBMultiverse: ParsableCommand {
         subcommands: [
             ServiceCommand.self, EntryCommand.self, WatchCommand.self, UpdateCommand.self,
             ProgressCommand.self, ReloadCommand.self, OpenCommand.self, ActivateCommand.self, NotifierCommand.self,
-            SyncCommand.self, ChaptersCommand.self, ImportHistoryCommand.self, BrowserHostCommand.self, DoctorCommand.self,
+            SyncCommand.self, SyncFolderCommand.self, ChaptersCommand.self, ImportHistoryCommand.self, BrowserHostCommand.self, DoctorCommand.self,
         ]
     )
 }

@@ -9,9 +9,10 @@ import Localization
 /// long-poll. Prints the current entry — the `Entry` property, what the last reload published —
 /// with its token as soon as that token differs from `after`, then returns. Every read may start
 /// the service by bus activation: a service that crashed or was stopped comes back with the stored
-/// entry (a dead service never reads as a new reader's placeholder). A service that cannot be
-/// started or does not answer, or a bus that goes away, is an error (exit 1, the message naming
-/// the bus): the widget retries, with a growing delay.
+/// entry (a dead service never reads as a new reader's placeholder), after a wait that grows while it
+/// keeps leaving (`RestartBackoff`). A service that cannot be started, does not answer or keeps
+/// leaving, or a bus that goes away, is an error (exit 1, the message naming the bus): the widget
+/// retries, with a growing delay.
 struct NextEntry {
     let family: WidgetFamily
     let after: String?
@@ -81,9 +82,28 @@ struct NextEntry {
         // from the owner of the service's name.
         let reloads = try widget.subscribeToReloads(on: connection) { offer($0.entry) }
         defer { reloads.cancel() }
-        // A service that left (crashed, stopped) is started again and read; one that came back
-        // (the activation, or another start) is read.
-        let restarts = try widget.onServiceChange(on: connection) { _ in read() }
+        // A service that left (crashed, stopped) is started again and read, after a wait that grows
+        // while it keeps leaving; one that came back (the activation, or another start) is read.
+        var backoff = RestartBackoff(now: EventLoop.now())
+        let restart = caller.loop.makeTimer {
+            backoff.started(at: EventLoop.now())
+            read()
+        }
+        defer { restart.cancel() }
+        let restarts = try widget.onServiceChange(on: connection) { owner in
+            guard owner == nil else {
+                restart.cancel()
+                backoff.started(at: EventLoop.now())
+                return read()
+            }
+            guard let wait = backoff.departed(at: EventLoop.now()) else {
+                guard !answered, failure == nil else { return }
+                failure = DBusError.failed(gettext("%s left the bus again each time it was started: not starting it again (journalctl --user -u dbmultiverse.service, or dbmultiverse service, says why)",
+                                                   WidgetBus.busName.rawValue))
+                return caller.loop.stop()
+            }
+            restart.schedule(at: EventLoop.now() + wait)
+        }
         defer { restarts.cancel() }
         read()
         while !answered, failure == nil { try caller.loop.run() }

@@ -75,7 +75,12 @@ struct ChaptersCommand: ParsableCommand {
 
     func run() throws {
         let language = try language.resolved()
-        let folder = DataFolder.resolve(environment: environment())
+        let folder: DataFolder
+        do {
+            folder = try DataFolder.resolve(environment: environment())
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
         let catalogue: Catalogue
         switch folder.readCatalogue(language) {
         case .missing:

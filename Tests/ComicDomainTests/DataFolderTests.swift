@@ -13,14 +13,30 @@ struct DataFolderTests {
 
     // MARK: Location
 
-    @Test func resolvesTheContractLocations() {
-        #expect(DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "/srv/dbm/", "XDG_DATA_HOME": "/x", "HOME": "/home/u"]).path == "/srv/dbm")
-        #expect(DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "", "XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]).path == "/x/data/dbmultiverse")
-        #expect(DataFolder.resolve(environment: ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"]).path == "/home/u/.local/share/dbmultiverse")
-        #expect(DataFolder.resolve(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u/"]).path == "/home/u/.local/share/dbmultiverse")
+    @Test func resolvesTheContractLocations() throws {
+        #expect(try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "/srv/dbm/", "XDG_DATA_HOME": "/x", "HOME": "/home/u"]).path == "/srv/dbm")
+        #expect(try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": "", "XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]).path == "/x/data/dbmultiverse")
+        #expect(try DataFolder.resolve(environment: ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"]).path == "/home/u/.local/share/dbmultiverse")
+        #expect(try DataFolder.resolve(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u/"]).path == "/home/u/.local/share/dbmultiverse")
         // Without HOME the password database still names a home directory.
-        #expect(DataFolder.resolve(environment: [:]).path.hasSuffix("/.local/share/dbmultiverse"))
-        #expect(DataFolder.resolve(environment: [:]).path.hasPrefix("/"))
+        #expect(try DataFolder.resolve(environment: [:]).path.hasSuffix("/.local/share/dbmultiverse"))
+        #expect(try DataFolder.resolve(environment: [:]).path.hasPrefix("/"))
+    }
+
+    /// Issue 39, defect 4: a relative `DBMULTIVERSE_DATA_DIR` was taken from each process's working
+    /// folder (the activated service wrote /rel/currentChapterData.json, doctor read <cwd>/rel): the
+    /// data was split. It is refused, naming the variable and its value.
+    @Test func aRelativeDataFolderIsRefused() {
+        for value in ["rel", "./data", "~/data", "../x"] {
+            #expect(throws: ComicError.self) { try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": value, "HOME": "/home/u"]) }
+            do {
+                _ = try DataFolder.resolve(environment: ["DBMULTIVERSE_DATA_DIR": value])
+            } catch {
+                #expect(error.kind == .storageFailed)
+                #expect(error.message.hasPrefix("DBMULTIVERSE_DATA_DIR is \"\(value)\", a relative path: set it to an absolute one, or unset it"),
+                        "\(error.message)")
+            }
+        }
     }
 
     @Test func pathsAreAbsoluteWithoutTrailingSlash() {
@@ -78,6 +94,31 @@ struct DataFolderTests {
             try writeFile(folder.syncStatePath, #"{"chapter":41,"progress":100}"#)
             #expect(folder.readChapterData() == .valid(try ChapterData(validatingNumber: 42, name: "Goku vs. Goku", progress: 35)))
             #expect(folder.readSyncState().value == SyncState(chapter: 41, progress: 100))
+        }
+    }
+
+    /// Issue 39, defect 5: a file written by another version. Its keys this version does not know
+    /// are kept by every rewrite (they were dropped at the next `progress 50`), and a language it
+    /// does not know keeps the position (the whole file was refused): read without it, and written
+    /// back as it was until a page read in a known language replaces it.
+    @Test func dataFromAnotherVersionIsReadAndKept() throws {
+        try withDataFolder { folder in
+            let written = #"{"number":42,"name":"Vegeta","progress":35,"coverImagePath":"","page":980,"language":"xx_NEW","#
+                + #""readerApp":{"version":7,"themes":["dark"]},"bookmarks":[3,14]}"#
+            try writeFile(folder.chapterDataPath, written)
+            let stored = try #require(folder.readChapterData().value, "the position is read")
+            #expect(stored.number == 42 && stored.progress == 35 && stored.page == 980)
+            #expect(stored.language == nil && stored.unknownLanguage == "xx_NEW" && stored.siteLanguage == nil)
+
+            try folder.writeChapterData(try stored.updatingProgress(50))
+            let rewritten = String(decoding: try #require(readFile(folder.chapterDataPath)), as: UTF8.self)
+            #expect(rewritten == #"{"number":42,"name":"Vegeta","progress":50,"coverImagePath":"","page":980,"language":"xx_NEW","#
+                    + #""readerApp":{"version":7,"themes":["dark"]},"bookmarks":[3,14]}"# + "\n")
+            // A new chapter keeps them too; a known language replaces the unknown one.
+            try folder.writeChapter(try ChapterData(validatingNumber: 43, name: "Next", progress: 0, page: 1000, language: "fr"), cover: [])
+            let next = String(decoding: try #require(readFile(folder.chapterDataPath)), as: UTF8.self)
+            #expect(next == #"{"number":43,"name":"Next","progress":0,"coverImagePath":"","page":1000,"language":"fr","#
+                    + #""readerApp":{"version":7,"themes":["dark"]},"bookmarks":[3,14]}"# + "\n")
         }
     }
 

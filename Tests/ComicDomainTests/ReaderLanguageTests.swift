@@ -1,4 +1,5 @@
 @testable import ComicDomain
+@testable import Localization
 import Testing
 
 /// The reader's language, one rule for the service, the tray, the opener and the site commands.
@@ -39,7 +40,7 @@ import Testing
         var configured = ConfigFile(text: "language = fr")
         configured.desktopLanguage = Self.german
         #expect(try configured.readerLanguage(chosen: nil) == Self.french)
-        #expect(ConfigFile.load(environment: ["LANG": "pt_BR.UTF-8", "HOME": "/nonexistent"]).desktopLanguage.code == "pt_BR")
+        #expect(ConfigFile.load(environment: ["LANGUAGE": "pt_BR", "LANG": "C.UTF-8", "HOME": "/nonexistent"]).desktopLanguage.code == "pt_BR")
     }
 
     @Test(arguments: [
@@ -51,7 +52,8 @@ import Testing
     ])
     func localesMapToTheSitesCodes(locale: String, code: String) {
         #expect(SiteLanguage(locale: locale)?.code == code)
-        #expect(SiteLanguage.desktop(environment: ["LANG": locale]).code == code)
+        // Through LANGUAGE: C.UTF-8 is on every system, the other locales need not be.
+        #expect(SiteLanguage.desktop(environment: ["LANGUAGE": locale, "LANG": "C.UTF-8"]).code == code)
     }
 
     @Test(arguments: ["C", "POSIX", "C.UTF-8", "", "zh_TW.UTF-8", "th_TH.UTF-8", "xx_VE", "FR_fr"])
@@ -59,14 +61,24 @@ import Testing
         #expect(SiteLanguage.desktop(environment: ["LANG": locale]) == .english)
     }
 
-    /// LANGUAGE (its first entry), LC_ALL, LC_MESSAGES, LANG: the first one set wins.
-    @Test func theVariablesInGettextsOrder() {
-        let all = ["LANGUAGE": "it:de", "LC_ALL": "es_ES.UTF-8", "LC_MESSAGES": "pl_PL.UTF-8", "LANG": "fr_FR.UTF-8"]
-        #expect(SiteLanguage.desktop(environment: all).code == "it")
-        #expect(SiteLanguage.desktop(environment: all.filter { $0.key != "LANGUAGE" }).code == "es")
-        #expect(SiteLanguage.desktop(environment: all.filter { $0.key == "LC_MESSAGES" || $0.key == "LANG" }).code == "pl")
-        #expect(SiteLanguage.desktop(environment: ["LANGUAGE": "", "LANG": "fr_FR.UTF-8"]).code == "fr", "an empty LANGUAGE is unset")
-        #expect(SiteLanguage.desktop(environment: ["LC_ALL": "C", "LANG": "fr_FR.UTF-8"]) == .english, "C is English")
-        #expect(SiteLanguage.desktop(environment: [:]) == .english)
+    /// gettext's rule (`Localization.sessionLanguages`), the interface's: LANGUAGE's first entry,
+    /// unless the messages locale (the first set of LC_ALL, LC_MESSAGES, LANG) is C — as written,
+    /// as POSIX, or because the system lacks it —, where LANGUAGE is ignored (issue 39, defect 6:
+    /// `LC_ALL=C LANGUAGE=fr` showed an English interface and read the French comic).
+    @Test func theInterfacesRule() {
+        func desktop(_ environment: [String: String]) -> SiteLanguage { SiteLanguage.desktop(environment: environment) }
+        #expect(desktop(["LANGUAGE": "it:de", "LANG": "C.UTF-8"]).code == "it")
+        #expect(desktop(["LANGUAGE": "fr", "LC_ALL": "C", "LANG": "C.UTF-8"]) == .english, "LC_ALL=C: LANGUAGE is ignored")
+        #expect(desktop(["LANGUAGE": "fr", "LC_ALL": "C"]) == .english)
+        #expect(desktop(["LANGUAGE": "fr", "LC_MESSAGES": "POSIX", "LANG": "C.UTF-8"]) == .english)
+        #expect(desktop(["LANGUAGE": "fr", "LANG": "xx_NOWHERE.UTF-8"]) == .english, "a locale the system lacks is C")
+        #expect(desktop(["LANGUAGE": "fr"]) == .english, "no locale set is C")
+        #expect(desktop(["LANGUAGE": "", "LANG": "C.UTF-8"]) == .english)
+        #expect(desktop([:]) == .english)
+        if Localization.isAvailable("fr_FR.UTF-8") {
+            #expect(desktop(["LANGUAGE": "", "LANG": "fr_FR.UTF-8"]).code == "fr", "an empty LANGUAGE is unset")
+            #expect(desktop(["LC_ALL": "C", "LANG": "fr_FR.UTF-8"]) == .english, "C is English")
+            #expect(desktop(["LC_ALL": "fr_FR.UTF-8", "LANG": "C.UTF-8"]).code == "fr", "LC_ALL wins")
+        }
     }
 }

@@ -104,6 +104,10 @@ struct DoctorCommandTests {
         try home.write("{\"KPlugin\": {\"Id\": \"com.nobadi.dbmultiverse\"}}\n", to: ".local/share/plasma/plasmoids/com.nobadi.dbmultiverse/metadata.json")
         try home.write("[Containments][1][Applets][7]\nimmutability=1\nplugin=com.nobadi.dbmultiverse\n",
                        to: ".config/plasma-org.kde.plasma.desktop-appletsrc")
+        // The project's apt repository, as the keyring package adds it.
+        let sources = try String(contentsOf: repositoryRoot.appendingPathComponent("debian/archive-keyring/dbmultiverse.sources"), encoding: .utf8)
+        try sources.write(toFile: home.aptSources + "/dbmultiverse.sources", atomically: true, encoding: .utf8)
+        let publishedURL = try #require(sources.split(separator: "\n").first { $0.hasPrefix("URIs: ") }?.dropFirst(6))
         // What the programs store: the host's record of each extension's start, a catalogue.
         let folder = DataFolder(path: service.folder)
         try folder.writeBrowserContacts(BrowserContacts(contacts: [
@@ -130,6 +134,8 @@ struct DoctorCommandTests {
         #expect(lines["sync timer"]?.detail.hasPrefix("enabled, last run 2 h ago (") == true && lines["sync timer"]?.detail.contains("next in 5 h (") == true,
                 "\(result.stdout)")
         #expect(lines["catalogue"]?.detail == "en: 1 chapter, latest page 24, fetched 1 h ago", "\(result.stdout)")
+        #expect(lines["updates"]?.detail == "from \(publishedURL), suite stable (\(home.aptSources)/dbmultiverse.sources): apt upgrade installs new versions",
+                "\(result.stdout)")
         if ProcessRunner.find("firefox-esr", path: "/usr/bin") != nil {
             #expect(lines["browser firefox-esr"]?.detail == "host manifest ~/.mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 2 h ago",
                     "\(result.stdout)")

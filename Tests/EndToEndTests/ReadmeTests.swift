@@ -66,7 +66,18 @@ struct ReadmeTests {
     /// what in that file runs it.
     static let runElsewhere: [String: (file: String, runs: String)] = [
         "make deb": ("Makefile", "deb-test: deb"), // make deb-test (scripts/packaging/deb-test.sh) builds the package first
-        "sudo apt install ./dist/dbmultiverse_\(ProjectInfo.version)_amd64.deb": ("scripts/packaging/deb-test.sh", "apt-get install"),
+        "sudo apt install ./dist/dbmultiverse_*_amd64.deb": ("scripts/packaging/deb-test.sh", "apt-get install"),
+        // The repository's steps, in Debian 12, 13 and sid (AptRepositoryTests): the two files fetched
+        // over HTTP from the repository (with Python's urllib: the chroots have no curl), apt update
+        // and install; the downloaded .deb files installed with apt, then upgraded from the repository.
+        "curl -fsSL https://nobadi.github.io/dbmultiverse-desktop/dbmultiverse-archive-keyring.pgp | sudo tee /usr/share/keyrings/dbmultiverse-archive-keyring.pgp >/dev/null":
+            ("scripts/real-hosts/apt-repository-check.sh", "fetch \"$url/good/dbmultiverse-archive-keyring.pgp\" >/usr/share/keyrings/dbmultiverse-archive-keyring.pgp"),
+        "curl -fsSL https://nobadi.github.io/dbmultiverse-desktop/dbmultiverse.sources | sudo tee /etc/apt/sources.list.d/dbmultiverse.sources >/dev/null":
+            ("scripts/real-hosts/apt-repository-check.sh", ">/etc/apt/sources.list.d/dbmultiverse.sources"),
+        "sudo apt update && sudo apt install dbmultiverse": ("scripts/real-hosts/apt-repository-check.sh", "apt_get install dbmultiverse >"),
+        "sudo apt install ./dbmultiverse_*_amd64.deb ./dbmultiverse-apt-source_*_all.deb ./dbmultiverse-archive-keyring_*_all.deb":
+            ("scripts/real-hosts/apt-repository-check.sh",
+             "apt_get install \"/srv/debs/dbmultiverse_${v1}_amd64.deb\" \"/srv/debs/dbmultiverse-apt-source_${v1}_all.deb\" \"/srv/debs/dbmultiverse-archive-keyring_${v1}_all.deb\""),
         "make run": ("Tests/EndToEndTests/RunServiceScriptTests.swift", "scripts/dev/run-service.sh"),
         "make test": (".ci/run", "make test"),
     ]
@@ -190,6 +201,11 @@ struct ReadmeTests {
             """)
         try home.standIn("gsettings", "case \"$3\" in enabled-extensions) echo \"@as []\";; *) echo false;; esac")
         try home.write("{\"uuid\": \"dbmultiverse@nobadi.com\"}\n", to: "system/share/gnome-shell/extensions/dbmultiverse@nobadi.com/metadata.json")
+        // Installed from the project's apt repository: its .sources file where apt (the real
+        // apt-config, told by APT_CONFIG) reads the sources.
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("debian/archive-keyring/dbmultiverse.sources").path,
+                                         toPath: home.aptSources + "/dbmultiverse.sources")
+        try FileManager.default.createSymbolicLink(atPath: home.tools + "/apt-config", withDestinationPath: "/usr/bin/apt-config")
         let install = try runCommand([repositoryRoot.path + "/scripts/build/browser-hosts.sh", "install", Binary.dbmultiverse],
                                      environment: home.environment(bus: bus))
         try #require(install.status == 0, "\(install)")
@@ -213,6 +229,7 @@ struct ReadmeTests {
         let printed = run.stdout.split(separator: "\n").map {
             $0.replacingOccurrences(of: Binary.service, with: "/usr/libexec/dbmultiverse/dbmultiverse-service")
                 .replacingOccurrences(of: Binary.dbmultiverse, with: "/usr/bin/dbmultiverse").replacingOccurrences(of: "~/system/share/", with: "/usr/share/")
+                .replacingOccurrences(of: home.aptSources + "/", with: "/etc/apt/sources.list.d/")
         }
         #expect(Self.normalized(printed) == Self.normalized(shown), "doctor printed:\n\(printed.joined(separator: "\n"))")
     }

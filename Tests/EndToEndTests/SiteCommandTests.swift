@@ -81,6 +81,22 @@ struct SiteCommandTests {
         #expect(bad.status == 2 && bad.stderr.contains("klingon") && bad.stderr.contains("pt_BR"), "\(bad)")
     }
 
+    /// Issue 39, defect 6: `LC_ALL=C LANGUAGE=fr` showed an English interface (gettext ignores
+    /// LANGUAGE under the C locale) and read the French comic (`sync` asked `lang=fr`). The comic's
+    /// language follows the interface's rule: English there, and French under `LC_ALL=C.UTF-8
+    /// LANGUAGE=fr`, which gettext does not take for C.
+    @Test func theDesktopsLanguageFollowsTheInterfacesRule() throws {
+        let setup = try Setup()
+        setup.site.publish(.small, language: "fr")
+        setup.environment.merge(["LC_ALL": "C", "LANGUAGE": "fr"]) { $1 }
+        let english = try setup.run("sync")
+        #expect(english.stdout.hasPrefix("en: 8 chapters"), "\(english)")
+        #expect(setup.site.count("/flux.rss.php?lang=fr") == 0)
+        setup.environment["LC_ALL"] = "C.UTF-8"
+        let french = try setup.run("sync")
+        #expect(french.stdout.hasPrefix("fr: 8 chapters"), "\(french)")
+    }
+
     @Test func badUsageExitsTwoNamingWhatIsValid() throws {
         let setup = try Setup()
         let language = try setup.run("sync", "--language", "xx")

@@ -7,7 +7,7 @@ import TestingTraits
 /// `scripts/test/test-summary.py`, the end of `make test`, on event streams written here: a failure and
 /// a run that did not end fail the run; a skip is listed with its reason but does not; an inotify
 /// peak over the budget fails it.
-@Suite(.timeLimit(.minutes(1)), .offThePool) struct TestRunSummaryTests {
+@Suite(.timeLimit(.minutes(3)), .offThePool) struct TestRunSummaryTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/test/test-summary.py").path
 
     private static let suite = #"{"kind":"test","payload":{"id":"M.S","kind":"suite","name":"S"},"version":0}"#
@@ -49,18 +49,36 @@ import TestingTraits
         #expect(run.stdout.contains("1 passed, 1 failed"), "\(run.stdout)")
     }
 
-    /// The tests named "Desktop: …" (ReleaseCardTests) are listed with their outcome: which desktops
-    /// the cards ran on.
-    @Test func theDesktopsAreListedWithTheirOutcome() throws {
-        func desktop(_ name: String, _ display: String) -> String {
-            #"{"kind":"test","payload":{"id":"M.S/\#(name)()/S.swift:1:1","kind":"function","name":"\#(name)()","displayName":"Desktop: \#(display)"},"version":0}"#
+    /// The tests named "Desktop: …" (ReleaseCardTests) and "Repository: …" (AptRepositoryTests) are
+    /// listed with their outcome, each under its heading: which desktops the cards ran on, which
+    /// releases' apt used the repository.
+    @Test func theDesktopsAndRepositoryReleasesAreListedWithTheirOutcome() throws {
+        func named(_ name: String, _ display: String) -> String {
+            #"{"kind":"test","payload":{"id":"M.S/\#(name)()/S.swift:1:1","kind":"function","name":"\#(name)()","displayName":"\#(display)"},"version":0}"#
         }
         let issue = #","issue":{"isKnown":false}"#
-        let run = try summarise([Self.suite, desktop("g48", "GNOME Shell 48 (Debian 13 trixie)"), desktop("p6", "Plasma 6.3 (Debian 13 trixie)"),
-                                 Self.function("a"), Self.runStarted, Self.event("testStarted", "g48"), Self.event("testStarted", "p6"),
+        let run = try summarise([Self.suite, named("g48", "Desktop: GNOME Shell 48 (Debian 13 trixie)"), named("p6", "Desktop: Plasma 6.3 (Debian 13 trixie)"),
+                                 named("r12", "Repository: Debian 12 bookworm"), Self.function("a"), Self.runStarted,
+                                 Self.event("testStarted", "g48"), Self.event("testStarted", "p6"), Self.event("testStarted", "r12"),
                                  Self.event("issueRecorded", "p6", issue, messages: ["no chroot"]), Self.runEnded])
         #expect(run.status == 1, "\(run)")
         #expect(run.stdout.contains("Desktops:\n  GNOME Shell 48 (Debian 13 trixie) ✔ passed\n  Plasma 6.3 (Debian 13 trixie) ✘ failed\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("Repository (apt in Debian's releases):\n  Debian 12 bookworm ✔ passed\n"), "\(run.stdout)")
+    }
+
+    /// The tests named "Debian QA: …" (PackageQATests) are listed under their own heading, with their
+    /// outcome: which of Debian's checks the package passed.
+    @Test func debiansQAIsListedWithItsOutcome() throws {
+        func check(_ name: String, _ display: String) -> String {
+            #"{"kind":"test","payload":{"id":"M.S/\#(name)()/S.swift:1:1","kind":"function","name":"\#(name)()","displayName":"Debian QA: \#(display)"},"version":0}"#
+        }
+        let issue = #","issue":{"isKnown":false}"#
+        let run = try summarise([Self.suite, check("l", "lintian (sid)"), check("p", "piuparts on Debian sid"), Self.runStarted,
+                                 Self.event("testStarted", "l"), Self.event("testStarted", "p"),
+                                 Self.event("issueRecorded", "p", issue, messages: ["FAIL: Package purging left files on system"]), Self.runEnded])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.contains("Debian's QA of the package:\n  lintian (sid) ✔ passed\n  piuparts on Debian sid ✘ failed\n"), "\(run.stdout)")
+        #expect(!run.stdout.contains("Desktops:"), "\(run.stdout)")
     }
 
     /// A desktop's test of several cases (its looks) lists each case under it, with its outcome.

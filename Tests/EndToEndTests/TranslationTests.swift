@@ -179,6 +179,43 @@ import TestingTraits
         #expect(call.request.hints["category"] == Variant("x-dbmultiverse.chapter.changed"))
     }
 
+    /// Issue 39, defect 8: after `make install`, the executables in `<prefix>/libexec/dbmultiverse/`
+    /// looked for their catalogues in `<prefix>/libexec/share/locale`, so notifications stayed
+    /// English in a French session. The installed service (activated) and notifier, with no
+    /// `DBMULTIVERSE_LOCALE_DIR`, find the catalogues of their prefix.
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    func theInstalledNotifierAndServiceReadFrench() async throws {
+        let home = try DesktopHome()
+        let install = try DesktopInstall.make(["install", "PREFIX=\(home.prefix)", "CARD_LINKS=no"], environment: home.environment)
+        try #require(install.status == 0, "\(install)")
+        let libexec = home.prefix + "/libexec/dbmultiverse"
+        var french = home.environment
+        french["LANG"] = "fr_FR.UTF-8"
+        french["DBMULTIVERSE_DATA_DIR"] = home.root.path + "/data"
+        french["DBMULTIVERSE_BROWSER"] = "none"
+        let bus = try PrivateBus(activationEnvironment: french)
+        defer { bus.stop() }
+        try bus.installActivationFile(name: "com.nobadi.DBMultiverse", exec: libexec + "/dbmultiverse-service")
+        french["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let server = FakeNotificationServer(address: bus.address)
+        try server.start()
+        defer { server.stop() }
+        let notifier = try StreamingCommand(["sh", "-c", "exec \"$0\" --no-tray 2>&1", libexec + "/dbmultiverse-notifier"], environment: french)
+        defer { notifier.stop() }
+        try notifier.waitForLine(timeout: 10, "the notifier's start") { $0.contains("following com.nobadi.DBMultiverse") }
+
+        let update = try runCommand([home.prefix + "/bin/dbmultiverse", "update", "--chapter", "42", "--name", "Le tournoi", "--progress", "35"],
+                                    environment: french)
+        #expect(update.status == 0, "\(update)")
+        let call = try await next(server.notifyCalls, within: 10, "the chapter notification")
+        #expect(call.request.summary == "Chapitre 42\u{00A0}: Le tournoi")
+        #expect(call.request.body == "lu à 35\u{00A0}%")
+        #expect(call.request.actions == ["default", "Reprendre la lecture"])
+        // The command line, in <prefix>/bin, reads the same catalogues.
+        let entry = try runCommand([home.prefix + "/bin/dbmultiverse", "entry", "--family", "small"], environment: french)
+        #expect(entry.stdout == "Chap. 42 · 35\u{00A0}%\n", "\(entry)")
+    }
+
     /// The tray item of the built notifier under a French session, read over the bus as a panel
     /// reads it: the tooltip (SNI `ToolTip`) and the menu's labels (dbusmenu `GetLayout`).
     @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))

@@ -64,6 +64,24 @@ import TestingTraits
         #expect(request.summary == "Chapter 7: Universe 18")
     }
 
+    /// A reading the sync folder brought from another computer (docs/sync.md): the chapter change
+    /// says where it was read, once; the progress steps that follow from there say nothing.
+    @Test func aReadingFromAnotherComputerSaysWhereItWasRead() async throws {
+        try server.start()
+        var entry = NotifierTestWidget.entry(50, progress: 10)
+        entry.continuedOn = "Laptop"
+        try await widget.reload("chapter-change", entry)
+        let continued = try await nextNotify()
+        #expect(continued.request.summary == "Continued on Laptop: Chapter 50")
+        #expect(continued.request.body == "10% read")
+        entry.progress = 40
+        try await widget.reload("progress-change", entry)
+        // A later chapter replaces a notification still waiting to be sent: wait for the first.
+        try await widget.reload("chapter-change", NotifierTestWidget.entry(51, progress: 0))
+        #expect(try await nextNotify().request.summary == "Chapter 51: Universe 18", "read here: the usual words")
+        #expect(server.calls.count == 2)
+    }
+
     @Test func onlyChapterChangesToARealChapterNotify() async throws {
         try server.start()
         try await widget.reload("progress-change", NotifierTestWidget.entry(42, progress: 60))

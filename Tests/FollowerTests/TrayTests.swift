@@ -308,7 +308,7 @@ import TestingTraits
 
 /// What each click asks of the service, with a stand-in for it that records the calls (the real
 /// service is `TrayTests`' subject).
-@Suite(.timeLimit(.minutes(1)), .holds(.privateBuses)) struct TrayActionTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct TrayActionTests {
     @Test func eachClickIsTheRightActionWithTheHostsActivationToken() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }

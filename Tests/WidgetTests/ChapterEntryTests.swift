@@ -58,10 +58,10 @@ struct ChapterEntryTests {
     @Test func jsonFormatHasExactlyTheEntryKeys() throws {
         let entry = try entry(name: "Say \"hi\"\n", imagePath: "/d/c.jpg")
         #expect(entry.formatted(.json, family: .small)
-            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","panel-text":"Ch. 42 · 35%","title":"Chapter 42","progress-text":"35% read","new-pages-text":"","actions":[{"label":"Continue reading","action":"open-current"},{"label":"Chapter list","action":"open-chapter-list"}]}"#, "no catalogue: no next chapter to offer")
+            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","continued-on":"","panel-text":"Ch. 42 · 35%","title":"Chapter 42","progress-text":"35% read","new-pages-text":"","actions":[{"label":"Continue reading","action":"open-current"},{"label":"Chapter list","action":"open-chapter-list"}]}"#, "no catalogue: no next chapter to offer")
         let placeholder = ChapterEntry.placeholder(family: .medium, date: -1)
         #expect(placeholder.formatted(.json, family: .medium)
-            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","panel-text":"Read Multiverse Reader","title":"Read Multiverse Reader","progress-text":"","new-pages-text":"","actions":[{"label":"Start reading","action":"open-chapter","parameter":1}]}"#)
+            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","continued-on":"","panel-text":"Read Multiverse Reader","title":"Read Multiverse Reader","progress-text":"","new-pages-text":"","actions":[{"label":"Start reading","action":"open-chapter","parameter":1}]}"#)
     }
 
     // MARK: New pages and specials (docs/notifications.md, docs/usage.md#the-comics-site)
@@ -82,7 +82,7 @@ struct ChapterEntryTests {
         #expect(entry.latestPage == 983 && entry.newPages == 3 && entry.universe == 0)
         #expect(entry.rendered(.small) == "Ch. 42 \u{00B7} 35% \u{00B7} 3 new")
         #expect(entry.rendered(.medium) == "Chapter 42: Vegeta \u{2014} 35% read", "the medium rendering does not change")
-        #expect(entry.formatted(.json, family: .small).contains(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3,"next-chapter":0,"first-unread-page":981,"next-chapter-name":"","panel-text":"Ch. 42 · 35% · 3 new","#), "the catalogue has no chapter 43")
+        #expect(entry.formatted(.json, family: .small).contains(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3,"next-chapter":0,"first-unread-page":981,"next-chapter-name":"","continued-on":"","panel-text":"Ch. 42 · 35% · 3 new","#), "the catalogue has no chapter 43")
         #expect(entry.formatted(.waybar, family: .small)
             == #"{"text":"Ch. 42 · 35% · 3 new","tooltip":"Chapter 42: Vegeta — 35% read","class":"new","percentage":35}"#)
         // Caught up: no count, the usual class.

@@ -3,7 +3,8 @@
 #   build.sh 45 DIR   GNOME 45 and later: src/ as it is;
 #   build.sh 43 DIR   GNOME 43–44: each module turned into an `imports` module (the import lines
 #                     rewritten, `export` dropped) and src/legacy/extension.js as the entry point;
-# DIR gets metadata.json (shell-version: what that build is tested on), the modules,
+# DIR gets metadata.json (shell-version: what that build is tested on; version-name: the project's
+# version, scripts/build/project-version.sh), the modules,
 # stylesheet.css, the icon and locale/<ll>/LC_MESSAGES/dbmultiverse.mo for each language of
 # po/LINGUAS (what `gnome-extensions pack --podir` would put there; the metadata's gettext-domain).
 # Only the import forms below are rewritten; any other import or export stops the build rather
@@ -53,7 +54,8 @@ for module in "$here"/src/*.js; do
     fi
 done
 versions="versions_$style"
-sed "s/@SHELL_VERSIONS@/${!versions}/" "$here/metadata.json.in" >"$out/metadata.json"
+project_version="$("$here/../../scripts/build/project-version.sh")"
+sed -e "s/@SHELL_VERSIONS@/${!versions}/" -e "s/@VERSION@/$project_version/" "$here/metadata.json.in" >"$out/metadata.json"
 cp "$here/stylesheet.css" "$out/"
 cp "$here/../icons/com.nobadi.DBMultiverse.svg" "$out/icons/"
 po="$here/../../po"

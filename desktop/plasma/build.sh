@@ -20,7 +20,7 @@ case "$1" in 5) version=5 other=6 ;; 6) version=6 other=5 ;; *) echo "build.sh: 
 out="$2" binary="$3"
 case "$binary" in /*) ;; *) echo "build.sh: the binary's path must be absolute (got '$binary')" >&2; exit 2 ;; esac
 
-project_version="$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/ComicDomain/ProjectInfo.swift")"
+project_version="$("$root/scripts/build/project-version.sh")"
 # For sed's replacement: & and \ and the delimiter ! stand for themselves.
 escaped_binary="$(printf '%s' "$binary" | sed -e 's/[&\\!]/\\&/g')"
 keep=(-e "/\/\/ *$other\$/d" -e "s! *// *$version\$!!")

@@ -7,13 +7,14 @@
 #
 # Each target in fuzz/ is compiled with swiftc (not SwiftPM) together with the sources it
 # exercises, into one module, so it reaches internal API; with -sanitize=fuzzer,address. The
-# modules those sources import (JSON; ComicDomain; EventLoop for DBus and Site) are built first as
+# modules those sources import (JSON, Localization; ComicDomain; EventLoop for DBus and Site) are built first as
 # static libraries. Targets: deeplink, chapterjson, syncjson (Sources/ComicDomain), dbusbody
 # (Sources/DBus, libdbus), sitemarkup (Sources/Site: the chapter list, page and feed extractors
 # on libxml2, and the catalogue file's JSON) and browsermessage (the browser host's framing and
 # requests, Sources/Recorder/BrowserHost), entrydict (the widget entry's a{sv} as clients read it,
-# and the outputs made from it: Sources/Widget) and watchtoken (the long-poll's token and the text
-# outputs' sanitiser). Each runs SECONDS (default 60) on a scratch copy of its
+# and the outputs made from it: Sources/Widget), watchtoken (the long-poll's token and the text
+# outputs' sanitiser) and mocatalogue (the check a gettext catalogue passes before glibc reads it:
+# Sources/Localization; its seeds are msgfmt's output for small catalogues). Each runs SECONDS (default 60) on a scratch copy of its
 # committed seed corpus fuzz/corpus/<target>/; crashes go to fuzz-artifacts/<target>-*. Prints
 # per target the executions and whether a crash was found; exits non-zero when any target crashed
 # or was interrupted (libFuzzer's exit 72, on SIGINT or SIGTERM: reported as such, not as a crash).
@@ -24,7 +25,7 @@ export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/../.."
 SECONDS_PER_TARGET=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-deeplink chapterjson syncjson dbusbody sitemarkup browsermessage entrydict watchtoken}
+TARGETS=${*:-deeplink chapterjson syncjson dbusbody sitemarkup browsermessage entrydict watchtoken mocatalogue}
 RUNS=${FUZZ_RUNS:-}
 # A long run skips recording a stack trace at each allocation (a fifth of the string targets'
 # time, measured with perf): a crash still shows where it happened, and running its artifact
@@ -41,18 +42,35 @@ SWIFT_FLAGS="-sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -swift
 DBUS_FLAGS="-I Sources/CDBus -I Sources/CLinuxEvents -ldbus-1"
 for flag in $(pkg-config --cflags dbus-1); do DBUS_FLAGS="$DBUS_FLAGS -Xcc $flag"; done
 
+# The domain's sources with the version SwiftPM's ProjectVersion plugin writes from debian/changelog.
+./scripts/build/project-version.sh swift "$BUILD/ProjectVersion.swift"
+DOMAIN_SOURCES="Sources/ComicDomain/*.swift $BUILD/ProjectVersion.swift"
+
 # module NAME [FLAGS...]: Sources/NAME as a static library and module in $BUILD (for the others to import).
 module() {
     name=$1
     shift
+    sources="Sources/$name/*.swift"
+    [ "$name" = ComicDomain ] && sources=$DOMAIN_SOURCES
     swiftc -emit-module -emit-library -static $SWIFT_FLAGS "$@" -I "$BUILD/modules" -module-name "$name" \
-        Sources/"$name"/*.swift -emit-module-path "$BUILD/modules/$name.swiftmodule" -o "$BUILD/lib$name.a"
+        $sources -emit-module-path "$BUILD/modules/$name.swiftmodule" -o "$BUILD/lib$name.a"
 }
 
-# domain FUZZNAME FILE OUTPUT: the domain's sources and a fuzz target, as one module over JSON.
+# comic_domain: Sources/ComicDomain and the modules it imports (JSON; Localization, over libintl).
+# With testing enabled: a target over another module reaches the domain's internal API through
+# `@testable import ComicDomain`, as the tests do (the catalogue's decoding, a site origin).
+comic_domain() {
+    module JSON
+    module Localization -I Sources/CIntl
+    module ComicDomain -I Sources/CIntl -enable-testing
+}
+
+# domain FUZZNAME FILE OUTPUT: the domain's sources and a fuzz target, as one module over JSON and Localization.
 domain() {
     module JSON
-    swiftc $SWIFT_FLAGS -I "$BUILD/modules" -module-name "$1" Sources/ComicDomain/*.swift "$2" "$BUILD/libJSON.a" -o "$BUILD/$3"
+    module Localization -I Sources/CIntl
+    swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I Sources/CIntl -module-name "$1" $DOMAIN_SOURCES "$2" \
+        "$BUILD/libJSON.a" "$BUILD/libLocalization.a" -o "$BUILD/$3"
 }
 
 # The entry's keys with the Widget1 declaration they name and the view they publish (its texts
@@ -68,22 +86,18 @@ build() { # target
         # The entry's keys (EntryKeys, with the Widget1 declaration they name) are compiled in (they
         # need only DBus, ComicDomain and JSON), with those built alongside as their own modules.
         dbusbody)
-            module JSON
-            module ComicDomain
+            comic_domain
             module EventLoop -I Sources/CLinuxEvents
             module DBus $DBUS_FLAGS
-            module Localization -I Sources/CIntl
             swiftc $SWIFT_FLAGS $DBUS_FLAGS -I Sources/CIntl -I "$BUILD/modules" -module-name FuzzDBusBody \
                 $ENTRY_SOURCES fuzz/DBusBodyFuzz.swift \
                 "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" "$BUILD/libLocalization.a" \
                 -o "$BUILD/dbusbody" ;;
         # The entry's keys, formats and token (Sources/Widget), as dbusbody builds them.
         entrydict | watchtoken)
-            module JSON
-            module ComicDomain
+            comic_domain
             module EventLoop -I Sources/CLinuxEvents
             module DBus $DBUS_FLAGS
-            module Localization -I Sources/CIntl
             source=fuzz/EntryDictionaryFuzz.swift
             [ "$1" = watchtoken ] && source=fuzz/WatchTokenFuzz.swift
             swiftc $SWIFT_FLAGS $DBUS_FLAGS -I Sources/CIntl -I "$BUILD/modules" -module-name "Fuzz$1" \
@@ -93,8 +107,7 @@ build() { # target
         # The site module with its C shim (compiled by clang with the fuzzer's coverage, given a
         # module map here as SwiftPM would), the modules it imports built alongside.
         sitemarkup)
-            module JSON
-            module ComicDomain
+            comic_domain
             module EventLoop -I Sources/CLinuxEvents
             mkdir -p "$BUILD/csite"
             printf 'module CSiteLibraries {\n    header "%s"\n    export *\n}\n' \
@@ -103,17 +116,20 @@ build() { # target
                 -I Sources/CSiteLibraries/include Sources/CSiteLibraries/CSiteLibraries.c -o "$BUILD/csite/CSiteLibraries.o"
             # libxml2's own heap bypasses ASan (fuzz/SiteMarkupAllocator.c says why): not instrumented.
             clang -c -O2 fuzz/SiteMarkupAllocator.c -o "$BUILD/csite/SiteMarkupAllocator.o"
-            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I "$BUILD/csite" -I Sources/CLinuxEvents -module-name FuzzSiteMarkup \
+            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I "$BUILD/csite" -I Sources/CLinuxEvents -I Sources/CIntl -module-name FuzzSiteMarkup \
                 Sources/Site/*.swift fuzz/SiteMarkupFuzz.swift "$BUILD/csite/CSiteLibraries.o" "$BUILD/csite/SiteMarkupAllocator.o" "$BUILD/libComicDomain.a" \
-                "$BUILD/libJSON.a" "$BUILD/libEventLoop.a" -o "$BUILD/sitemarkup" ;;
+                "$BUILD/libJSON.a" "$BUILD/libLocalization.a" "$BUILD/libEventLoop.a" -o "$BUILD/sitemarkup" ;;
         # The browser host's pure files (no Logging, no I/O) over the domain built as its own module.
         browsermessage)
-            module JSON
-            module ComicDomain
-            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -module-name FuzzBrowserMessage \
+            comic_domain
+            swiftc $SWIFT_FLAGS -I "$BUILD/modules" -I Sources/CIntl -module-name FuzzBrowserMessage \
                 Sources/Recorder/BrowserHost/NativeMessageFraming.swift Sources/Recorder/BrowserHost/BrowserRequest.swift \
                 Sources/Recorder/BrowserHost/BrowserReply.swift Sources/Recorder/BrowserHost/PageStore.swift \
-                fuzz/BrowserMessageFuzz.swift "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" -o "$BUILD/browsermessage" ;;
+                fuzz/BrowserMessageFuzz.swift "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" "$BUILD/libLocalization.a" -o "$BUILD/browsermessage" ;;
+        # The catalogue check with Sources/Localization, over libintl's header (CIntl).
+        mocatalogue)
+            swiftc $SWIFT_FLAGS -I Sources/CIntl -module-name FuzzMessageCatalogue \
+                Sources/Localization/*.swift fuzz/MessageCatalogueFuzz.swift -o "$BUILD/mocatalogue" ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }

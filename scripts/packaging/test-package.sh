@@ -10,10 +10,16 @@
 # When the tracked files are what the last build had (their hash is its stamp), the .deb is reused.
 # Prints the .deb's path as its last line. Its log is CACHE/package/build.log (shown on failure).
 # Callers wait on a lock (one build at a time), for at most CHROOT_WAIT seconds (default 1500). CACHE: CHROOT_CACHE, default /var/cache/dbmultiverse-tests.
-# Usage: scripts/packaging/test-package.sh
+# With --next, the package one version on (the repository test's upgrade: scripts/real-hosts/
+# apt-repository-check.sh), in a tree of its own (CACHE/package-next): the same files, then
+# `make release-version` of the next minor version there, dated a day after the current entry so
+# that the tree is the same at every run; without its -dbgsym package.
+# Usage: scripts/packaging/test-package.sh [--next]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}/package"
+next=""
+[ "${1:-}" = --next ] && next=1
+cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}/package${next:+-next}"
 tree="$cache/source"
 mkdir -p "$tree" "$cache/out"
 exec 9>"$cache/lock"
@@ -27,6 +33,10 @@ for path in "${tracked[@]}"; do [ -f "$path" ] && [ ! -L "$path" ] && files+=("$
 for path in "${tracked[@]}"; do [ -L "$path" ] && files+=("$path"); done
 stamp="$(printf '%s\0' "${files[@]}" | xargs -0 sha256sum | sha256sum | cut -c1-16)"
 version=$(dpkg-parsechangelog -SVersion)
+if [ -n "$next" ]; then
+    IFS=. read -r major minor _ <<<"$version"
+    version="$major.$(( ${minor:-0} + 1 )).0"
+fi
 deb="$cache/out/dbmultiverse_${version}_$(dpkg-architecture -qDEB_HOST_ARCH).deb"
 if [ -f "$cache/stamp" ] && [ "$(cat "$cache/stamp")" = "$stamp" ] && [ -f "$deb" ]; then
     echo "test-package: unchanged since the last build"
@@ -35,7 +45,9 @@ if [ -f "$cache/stamp" ] && [ "$(cat "$cache/stamp")" = "$stamp" ] && [ -f "$deb
 fi
 
 # The tree: what git tracks, copied where it differs; what is no longer tracked removed (the
-# build's own folders, vendor/ and debian/'s products stay). Then vendor/ and the build.
+# build's own folders, vendor/ and debian/'s staging folders stay; debian/'s other products go, as
+# dh_clean would take them: a file removed from debian/ must not stay in the build). Then vendor/
+# and the build.
 build() {
     local path pins
     declare -A keep=()
@@ -46,15 +58,21 @@ build() {
     done
     while read -r path; do
         [ -n "${keep[$path]:-}" ] || rm -f "$tree/$path"
-    done < <(cd "$tree" && find . -path ./.build-deb -prune -o -path ./vendor -prune -o -path ./debian -prune -o \
+    done < <(cd "$tree" && find . -path ./.build-deb -prune -o -path ./vendor -prune -o -path ./debian/dbmultiverse -prune -o \
+        -path ./debian/.debhelper -prune -o -path ./debian/tmp -prune -o \
         \( -type f -o -type l \) -print | sed 's|^\./||')
     pins="$(sha256sum scripts/packaging/vendor.sh Package.swift | sha256sum | cut -c1-16)"
     if [ ! -f "$cache/vendor.stamp" ] || [ "$(cat "$cache/vendor.stamp")" != "$pins" ]; then
         ./scripts/packaging/vendor.sh "$tree/vendor" || return 1
         echo "$pins" >"$cache/vendor.stamp"
     fi
+    if [ -n "$next" ]; then
+        (cd "$tree" && SOURCE_DATE_EPOCH=$(( $(dpkg-parsechangelog -STimestamp) + 86400 )) ./scripts/packaging/release-version.sh "$version" \
+            "The repository test's upgrade: the same sources, one version on.") || return 1
+    fi
     rm -f "$cache/out"/*.deb
-    ./scripts/packaging/binary-package.sh --again "$tree" "$cache/out"
+    # The upgrade's package needs no debug symbols: their compression is minutes of a build.
+    DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-}${next:+ noautodbgsym}" ./scripts/packaging/binary-package.sh --again "$tree" "$cache/out"
 }
 started=$SECONDS
 log="$cache/build.log"

@@ -13,6 +13,8 @@ cd "$(dirname "$0")/../.."
 # metadata's validator (PackagingTests). gettext: the translations (make translations, make pot);
 # locales: the French locale of their tests. systemd: also systemd-xdg-autostart-generator (PackagingTests).
 # libglib2.0-dev: the benchmark's GDBus reference service (bench/gdbus-reference-service.c).
+# syncthing, faketime: the sync folder between two computers, two real Syncthing instances with one
+# service's clock set ahead (SyncFolderSyncthingTests).
 # The cards' desktops, installed without their recommendations (gdm3, sddm, ibus, KDE's
 # applications, evolution-data-server, gnome-control-center…), which the tests' headless sessions
 # do not use: python3-pyatspi and at-spi2-core read and press the cards as a screen reader does;
@@ -27,14 +29,16 @@ cd "$(dirname "$0")/../.."
 # - the cards on other Debian releases, from the installed package (ReleaseCardTests): debootstrap
 #   makes the releases' chroots (scripts/real-hosts/release-chroot.sh), and the package is built as debian/
 #   builds it (scripts/packaging/test-package.sh: debhelper, dpkg-dev, fakeroot; iproute2: the offline build's
-#   loopback).
+#   loopback); piuparts judges its install, purge and upgrade there (scripts/packaging/package-qa.sh).
+# - the apt repository (make repo, MakeRepoTests, AptRepositoryTests): aptly (Debian's repository tool:
+#   the indexes), gnupg (signing), sqv (the signature check Debian 13's apt runs), bzip2.
 # With the argument `deb` (make dist, make deb, make deb-test), also what builds and checks the
 # Debian package; iproute2: the offline build's loopback (binary-package.sh); xvfb and imagemagick:
 # deb-test.sh's browsers on a display, and its screenshots.
 packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
     libjpeg-dev libpng-dev sway waybar grim gcc appstream gettext locales libglib2.0-dev
-    debootstrap debhelper dpkg-dev fakeroot iproute2)
+    debootstrap debhelper dpkg-dev fakeroot iproute2 piuparts syncthing faketime aptly gnupg sqv bzip2)
 desktop_packages=(python3-pyatspi at-spi2-core
     gnome-shell gjs dconf-service
     plasma-sdk plasma-desktop xvfb imagemagick

@@ -18,7 +18,8 @@ enum ChapterNotification {
 
     /// The `Notify` arguments for `entry`.
     ///
-    /// - summary `Chapter 42: <name>`, plain text (the specification gives summaries no markup);
+    /// - summary `Chapter 42: <name>` (`Continued on Laptop: Chapter 50` for a reading from another
+    ///   computer), plain text (the specification gives summaries no markup);
     /// - body the view's `progress-text`, `35% read`, escaped for a server that advertises
     ///   `body-markup`, plain text for one that does not (`NotificationRequest.body(_:for:)`);
     /// - actions `["default", "Continue reading"]` (the label of the view's `open-current`, which
@@ -35,13 +36,24 @@ enum ChapterNotification {
             appName: appName,
             replacesID: id,
             appIcon: appIcon,
-            // TRANSLATORS: a notification's title: the chapter's number and its name.
-            summary: gettext("Chapter %d: %s", entry.chapter, entry.name),
+            summary: summary(for: entry),
             body: NotificationRequest.body(view.progressText, for: capabilities),
             actions: capabilities.contains("actions") ? [defaultAction, view.label(of: .openCurrent) ?? ""] : [],
             hints: hints,
             expireTimeout: -1
         )
+    }
+
+    /// `Chapter 42: <name>`; for a reading the sync folder brought from another computer
+    /// (docs/sync.md), `Continued on Laptop: Chapter 50` instead.
+    static func summary(for entry: ChapterEntry) -> String {
+        guard entry.continuedOn.isEmpty else {
+            // TRANSLATORS: a notification's title when the reader read on another of their computers:
+            // that computer's name (e.g. Laptop), then the chapter's number.
+            return gettext("Continued on %s: Chapter %d", entry.continuedOn, entry.chapter)
+        }
+        // TRANSLATORS: a notification's title: the chapter's number and its name.
+        return gettext("Chapter %d: %s", entry.chapter, entry.name)
     }
 
     /// The hints every notification of the notifier carries: `desktop-entry`, `category`,

@@ -107,7 +107,11 @@ package enum BrowserHostMain {
                 logger.error("refusing \(caller): only the DBMultiverse extension (\(BrowserExtension.chromiumOrigin), \(BrowserExtension.firefoxID)) may use this host")
                 return 1
             }
-            recordContact(caller, folder: DataFolder.resolve(environment: environment), logger: logger)
+            do {
+                recordContact(caller, folder: try DataFolder.resolve(environment: environment), logger: logger)
+            } catch {
+                logger.error("not noting that \(caller.family) started the host: \(error.message)")
+            }
         }
         // A browser that stops listening must not kill the host before it logs why.
         signal(SIGPIPE, SIG_IGN)

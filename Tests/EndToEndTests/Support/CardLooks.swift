@@ -41,10 +41,10 @@ final class LooksSessions: Sendable {
     }
 
     /// The session named `key`, run by `make` the first time it is asked for.
-    func run(_ key: String, _ make: () throws -> CommandResult) throws -> CommandResult {
+    func run(_ key: String, _ make: () async throws -> CommandResult) async throws -> CommandResult {
         if let known = runs.withLock({ $0[key] }) { return try known.get() }
         let result: Result<CommandResult, SessionFailed>
-        do { result = .success(try make()) } catch { result = .failure(SessionFailed(description: "\(key): \(error)")) }
+        do { result = .success(try await make()) } catch { result = .failure(SessionFailed(description: "\(key): \(error)")) }
         runs.withLock { $0[key] = result }
         return try result.get()
     }

@@ -5,13 +5,16 @@ import Foundation
 /// A user's surroundings for `dbmultiverse doctor`: a temporary home with its XDG folders (the
 /// system's data and config folders point into it too, so nothing of this machine's installation
 /// is read), and a folder of stand-ins for the desktop's tools that are not ours (`systemctl`,
-/// `gsettings`, `crontab`) first on `PATH`, before /usr/bin (where the browsers are found).
+/// `gsettings`, `crontab`) first on `PATH`, before /usr/bin (where the browsers are found). apt
+/// reads its sources from the home's `system/apt/sources.list.d` (APT_CONFIG).
 final class DoctorHome: Sendable {
     let home: String
     let tools: String
     let dataFolder: String
     var configHome: String { home + "/.config" }
     var dataHome: String { home + "/.local/share" }
+    /// The folder apt (`apt-config`) reads its sources from in this home.
+    var aptSources: String { home + "/system/apt/sources.list.d" }
     /// What the stand-ins were asked, one line per call.
     var toolCalls: String { (try? String(contentsOfFile: tools + "/calls.log", encoding: .utf8)) ?? "" }
 
@@ -19,9 +22,10 @@ final class DoctorHome: Sendable {
         home = try makeTemporaryDirectory("dbm-doctor-home")
         tools = try makeTemporaryDirectory("dbm-doctor-tools", for: .programs)
         self.dataFolder = dataFolder ?? home + "/data"
-        for folder in [configHome, dataHome, home + "/system/share", home + "/system/config"] {
+        for folder in [configHome, dataHome, home + "/system/share", home + "/system/config", aptSources] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
+        try "Dir::Etc::sourceparts \"\(aptSources)\";\n".write(toFile: home + "/system/apt.conf", atomically: true, encoding: .utf8)
     }
 
     func remove() {
@@ -44,8 +48,12 @@ final class DoctorHome: Sendable {
     }
 
     /// The environment of the doctor (and of the notifier) in this home, on `bus`.
-    func environment(bus: PrivateBus) -> [String: String] {
-        var environment = bus.clientEnvironment
+    func environment(bus: PrivateBus) -> [String: String] { environment(busAddress: bus.address) }
+
+    /// The environment of the doctor in this home, on the bus at `busAddress`.
+    func environment(busAddress: String) -> [String: String] {
+        var environment = testEnvironment()
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         for name in ["XDG_CURRENT_DESKTOP", "XDG_RUNTIME_DIR"] { environment.removeValue(forKey: name) }
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = configHome
@@ -54,6 +62,7 @@ final class DoctorHome: Sendable {
         environment["XDG_CONFIG_DIRS"] = home + "/system/config"
         environment["DBMULTIVERSE_DATA_DIR"] = dataFolder
         environment["PATH"] = tools + ":/usr/bin:/bin"
+        environment["APT_CONFIG"] = home + "/system/apt.conf"
         environment["COLUMNS"] = "200"
         return environment
     }

@@ -11,16 +11,19 @@ final class ServiceProcess {
     let command: StreamingCommand
 
     /// Starts the service on `folder` and waits for its "serving" line (logged once it owns its
-    /// name); as `user` when given, else as this process's user.
-    init(bus: PrivateBus, folder: String, as user: ServiceUser? = nil) throws {
+    /// name); as `user` when given, else as this process's user; with `environment` added to its
+    /// own, started through `wrapper` (e.g. `faketime`) when given.
+    init(bus: PrivateBus, folder: String, as user: ServiceUser? = nil, environment extra: [String: String] = [:],
+         wrapper: [String] = []) throws {
         var environment = bus.clientEnvironment
         environment["DBMULTIVERSE_DATA_DIR"] = folder
         environment["DBMULTIVERSE_BROWSER"] = "none"
         environment["DBMULTIVERSE_LOG_LEVEL"] = "info"
+        environment.merge(extra) { $1 }
         // Another user runs a copy of the service's own executable; this user `dbmultiverse service`,
         // which execs the one built beside it.
         let service = user.map { $0.commandPrefix + [$0.binary] } ?? [Binary.dbmultiverse, "service"]
-        command = try StreamingCommand(["sh", "-c", "exec \"$@\" 2>&1", "sh"] + service, environment: environment)
+        command = try StreamingCommand(["sh", "-c", "exec \"$@\" 2>&1", "sh"] + wrapper + service, environment: environment)
         try command.waitForLine(timeout: 10, "the service's start") { $0.contains("serving com.nobadi.DBMultiverse") }
     }
 

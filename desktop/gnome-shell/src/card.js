@@ -32,7 +32,7 @@ export class Card {
 
         // Reactive (a non-reactive actor is drawn greyed out) but never activated as a whole:
         // its buttons are what acts.
-        const item = new PopupMenu.PopupBaseMenuItem({
+        const item = this._item = new PopupMenu.PopupBaseMenuItem({
             reactive: true,
             activate: false,
             hover: false,
@@ -108,5 +108,26 @@ export class Card {
         } else {
             this._cover.child = new St.Icon({gicon: new Gio.FileIcon({file: this._iconFile}), icon_size: ICON_SIZE});
         }
+    }
+
+    // The indicator's end (the extension's disable()): the card's widgets destroyed, each before
+    // the item that holds them, and let go of (one by one: what extensions.gnome.org's review reads).
+    destroy() {
+        this._cover.destroy();
+        this._cover = null;
+        this._title.destroy();
+        this._title = null;
+        this._name.destroy();
+        this._name = null;
+        this._progress.destroy();
+        this._progress = null;
+        this._progressText.destroy();
+        this._progressText = null;
+        this._newPages.destroy();
+        this._newPages = null;
+        this._buttons.destroy();
+        this._buttons = null;
+        this._item.destroy();
+        this._item = null;
     }
 }

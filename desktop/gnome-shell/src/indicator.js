@@ -66,6 +66,8 @@ class DBMultiverseIndicator extends PanelMenu.Button {
 
     _onDestroy() {
         this._client.destroy();
+        this._card.destroy();
+        this._card = null;
         super._onDestroy();
     }
 });
