@@ -140,9 +140,14 @@ PlasmoidItem { //6
                 root.retryLater("an answer without a token or actions: " + data.stdout)
                 return
             }
+            // The wait between retries starts again only at a change (the answer to an --after
+            // poll): the immediate answer of a service that then dies at once (restarted by each
+            // poll) would otherwise reset it, and the widget would restart it every second.
+            if (root.token !== "") {
+                root.retryDelay = 1000
+            }
             root.entry = answer
             root.token = answer.token
-            root.retryDelay = 1000
             connectSource(root.watchCommand)
         }
     }
