@@ -136,7 +136,7 @@ import TestingTraits
 
 /// The service's own executable, as the installed activation file and user unit start it, and
 /// `dbmultiverse service`, which execs it.
-@Suite(.timeLimit(.minutes(2)), .holds(.privateBuses)) struct ServiceExecutableTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ServiceExecutableTests {
     /// Activated by a file naming `dbmultiverse-service` (as `make install` writes it): it answers,
     /// and the process that owns the name runs that executable, which links no site code.
     @Test func theActivationFileStartsTheServiceExecutable() throws {

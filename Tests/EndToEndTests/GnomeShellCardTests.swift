@@ -16,8 +16,8 @@ import TestingTraits
 ///
 /// One desktop session at a time (its timings hold only then), holding a place of private buses
 /// for its own (a system bus, a session bus and the accessibility bus); off the cooperative pool:
-/// the script blocks for ~40 s.
-@Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool) struct GnomeShellCardTests {
+/// the script blocks for ~40 s (over two minutes under a load of 15, with the looks' disable/enable and lock-screen rounds).
+@Suite(.timeLimit(.minutes(6)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool) struct GnomeShellCardTests {
     /// Why the shell can't be run here, or nil when it can.
     static let unavailable = hostUnavailable(
         tools: ["gnome-shell", "gnome-extensions", "gsettings", "gjs", "dbus-run-session", "dbus-daemon"],
@@ -28,7 +28,7 @@ import TestingTraits
     func theTopBarAndTheCardFollowTheServiceAndOpenChapters() async throws {
         // The shell's own log is left out of what is printed.
         let (run, shots) = try await runHostCheck("gnome-shell-check.sh", name: "gnome", shotsUse: [.otherUsers],
-                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150,
+                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 300,
                                             shown: withoutShellLog)
         try expectGnomeShellCard(run, shots: shots)
     }
@@ -39,7 +39,7 @@ import TestingTraits
     @Test(.enabled(if: unavailable == nil && TranslationTests.frenchLocaleExists, Comment(rawValue: unavailable ?? "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)")))
     func theCardReadsFrenchInAFrenchSession() async throws {
         let (run, shots) = try await runHostCheck("gnome-shell-check-fr.sh", name: "gnome-fr", shotsUse: [.otherUsers],
-                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150) { run in
+                                            session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 300) { run in
             run.stdout.split(separator: "\n").filter { !$0.contains("GNOME Shell-") }.joined(separator: "\n")
         }
         let lines = run.stdout.split(separator: "\n").map(String.init)

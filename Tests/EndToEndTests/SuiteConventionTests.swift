@@ -9,8 +9,9 @@ import Testing
     /// with tests declares its suite, which is where the limit goes. A suite whose tests wait for a
     /// shared place — a private-bus or desktop place (`.holds`), a thread off the pool
     /// (`.offThePool`) — has at least 3 minutes: the wait counts against the limit, and on a fresh
-    /// machine, with the release chroots and the package building beside the first minute of the run,
-    /// 13 tests of such suites timed out at 1 minute while queued for their place.
+    /// machine, with the release chroots and the package building beside the first minutes of the run,
+    /// 13 tests of such suites timed out at 1 minute while queued for their place, and 10 at 2 minutes
+    /// under a load of 20.
     @Test func everySuiteHasATimeLimit() throws {
         // Spelled in two parts so that this file's own text is not taken for an attribute.
         let suiteAttribute = "@" + "Suite", testAttribute = "@" + "Test"
@@ -31,8 +32,9 @@ import Testing
                 let end = lines[start...].firstIndex { $0.contains("struct ") || $0.contains("class ") || $0.contains("enum ") }
                 let attribute = lines[start...(end ?? start)].joined(separator: " ")
                 if !attribute.contains(".timeLimit(") { problems.append("\(file):\(start + 1): no .timeLimit in \(attribute)") }
-                if attribute.contains(".timeLimit(.minutes(1))"), attribute.contains(".holds(") || attribute.contains(".offThePool") {
-                    problems.append("\(file):\(start + 1): waits for a shared place with only a minute for the wait and the tests: \(attribute)")
+                if attribute.contains(".timeLimit(.minutes(1))") || attribute.contains(".timeLimit(.minutes(2))"),
+                   attribute.contains(".holds(") || attribute.contains(".offThePool") {
+                    problems.append("\(file):\(start + 1): waits for a shared place with under 3 minutes for the wait and the tests: \(attribute)")
                 }
             }
             suites += attributes.count

@@ -13,7 +13,7 @@ import TestingTraits
 /// real widget service in-process (browser `none`: it only signals `OpenRequested`), and a stand-in
 /// `org.kde.StatusNotifierWatcher`, the panel's. Read with the binding and with busctl and gdbus.
 /// Every wait is bounded; nothing sleeps.
-@Suite(.timeLimit(.minutes(2)), .holds(.privateBuses)) final class TrayTests {
+@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) final class TrayTests {
     let service: ServiceHost
     let watcher: FakeStatusNotifierWatcher
 
