@@ -51,7 +51,7 @@ package struct PageRecorder {
         let chapter = found.chapter
         let stored: ChapterEntry
         do {
-            stored = try caller.call(widget.currentEntry())
+            stored = try caller.call(widget.currentEntry()).entry
         } catch {
             throw .bus(error)
         }

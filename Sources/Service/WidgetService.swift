@@ -22,8 +22,9 @@ final class WidgetService {
     private var engine: SyncEngine
     /// What storage holds (validated), or nil for "no current chapter".
     private(set) var stored: ChapterData? { didSet { encodedEntries.removeAll() } }
-    /// The resolved cover of `stored` ("" for none), cached so reads don't touch the disk.
-    private var storedImagePath = "" { didSet { encodedEntries.removeAll() } }
+    /// The resolved cover of `stored` ("" for none) and its file's identity (which the view's
+    /// revision covers), cached so reads don't touch the disk.
+    private var storedCover: (path: String, file: FileIdentity?) = ("", nil) { didSet { encodedEntries.removeAll() } }
     /// When `stored` was made (Unix seconds): the entries' `date`.
     private var storedDate: Int64 { didSet { encodedEntries.removeAll() } }
     /// The catalogue of `catalogueLanguage`, when its file holds a valid one: the entry's latest
@@ -37,7 +38,7 @@ final class WidgetService {
     /// The current entry per family, marshalled once per change: reads far outnumber changes.
     private var encodedEntries: [WidgetFamily: EncodedReply<[String: Variant]>] = [:]
     /// What the last reload published: the properties show it.
-    private(set) var published: ChapterEntry
+    private(set) var published: EntryView
     private(set) var lastReload: Int64 = 0
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
@@ -73,7 +74,7 @@ final class WidgetService {
         self.config = config
         self.logger = logger
         storedDate = clock.unixSeconds()
-        published = .placeholder(family: .medium, date: storedDate)
+        published = EntryView(.placeholder(family: .medium, date: storedDate))
         do {
             try folder.create()
         } catch {
@@ -93,7 +94,7 @@ final class WidgetService {
         engine = SyncEngine(lastSynced: lastSynced, now: clock.monotonicNow())
         readStorage()
         refreshCatalogue()
-        published = currentEntry(family: .medium)
+        published = currentView(family: .medium)
         exported = try server.export(widgetInterface, at: WidgetBus.objectPath)
     }
 
@@ -124,9 +125,14 @@ final class WidgetService {
     /// The current entry from storage and the reader's catalogue, or the placeholder.
     func currentEntry(family: WidgetFamily) -> ChapterEntry {
         guard let stored else { return .placeholder(family: family, date: storedDate) }
-        var entry = ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate, catalogue: catalogue)
+        var entry = ChapterEntry(data: stored, imagePath: storedCover.path, family: family, date: storedDate, catalogue: catalogue)
         entry.continuedOn = sharing?.continued(stored) ?? ""
         return entry
+    }
+
+    /// The current entry's view: what every face shows, with its revision.
+    func currentView(family: WidgetFamily) -> EntryView {
+        EntryView(currentEntry(family: family), cover: storedCover.file)
     }
 
     /// What the sync rules compare: the stored chapter and progress, with the latest page of the
@@ -139,7 +145,7 @@ final class WidgetService {
     /// The current entry, ready to be copied into a reply.
     func encodedEntry(family: WidgetFamily) -> EncodedReply<[String: Variant]> {
         if let cached = encodedEntries[family] { return cached }
-        let encoded = EncodedReply(currentEntry(family: family).dbusDictionary)
+        let encoded = EncodedReply(currentView(family: family).dbusDictionary)
         encodedEntries[family] = encoded
         return encoded
     }
@@ -208,7 +214,7 @@ final class WidgetService {
 
     private func setStored(_ data: ChapterData?) {
         stored = data
-        storedImagePath = coverPath(of: data)
+        storedCover = cover(of: data)
         storedDate = clock.unixSeconds()
         refreshCatalogue() // the reader's language may have changed
         sharing?.localChanged(data)
@@ -256,9 +262,11 @@ final class WidgetService {
         }
     }
 
-    /// The cover an entry for `data` shows: resolved and confined to the folder, or "" for none.
-    private func coverPath(of data: ChapterData?) -> String {
-        data.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
+    /// The cover an entry for `data` shows: resolved and confined to the folder, or "" for none,
+    /// with its file's identity.
+    private func cover(of data: ChapterData?) -> (path: String, file: FileIdentity?) {
+        guard let path = data.flatMap({ folder.resolvedCoverPath($0.coverImagePath) }) else { return ("", nil) }
+        return (path, FileIdentity(path: path))
     }
 
     /// Re-reads `currentChapterData.json`; a bad file is logged once and served as "no chapter".
@@ -285,8 +293,8 @@ final class WidgetService {
 
     /// The cover may have changed without the chapter data (replaced, removed, swapped for a link).
     private func refreshCover() {
-        let resolved = coverPath(of: stored)
-        if resolved != storedImagePath { storedImagePath = resolved }
+        let resolved = cover(of: stored)
+        if resolved != storedCover { storedCover = resolved }
     }
 
     // MARK: Watching the folder
@@ -359,25 +367,18 @@ final class WidgetService {
 
     /// Makes `change` to what is stored, then applies the rules as to a change another program made.
     private func applyStorageChange(_ change: () -> Void) {
-        let before = currentEntry(family: .medium)
+        let before = currentView(family: .medium).revision
         let stateBefore = syncState
         change()
         let now = clock.monotonicNow()
         if let reload = engine.storageChanged(syncState, now: now) {
             perform(reload)
-        } else if stored != nil, syncState == stateBefore, shownChanged(since: before) {
-            // Same chapter, progress and latest page, but the name, cover, page, language or the
-            // count of new pages changed.
+        } else if stored != nil, syncState == stateBefore, currentView(family: .medium).revision != before {
+            // Same chapter, progress and latest page, but something the faces show changed: the
+            // name, the cover, the page, the language or the count of new pages.
             perform(engine.reloadRequested(current: syncState, now: now))
         }
         armDeadline()
-    }
-
-    /// Whether the entry now differs from `before` in anything but its date.
-    private func shownChanged(since before: ChapterEntry) -> Bool {
-        var now = currentEntry(family: .medium)
-        now.date = before.date
-        return now != before
     }
 
     // MARK: Reloads
@@ -400,7 +401,7 @@ final class WidgetService {
     /// a crash in between costs at most a repeated reload at the next start (catch-up).
     private func perform(_ reload: Reload) {
         let previous = published
-        published = currentEntry(family: .medium)
+        published = currentView(family: .medium)
         lastReload = clock.unixSeconds()
         var changed = PropertyChanges(Widget1.entry, Widget1.lastReload)
         EntryKeys.changedProperties(from: previous, to: published, into: &changed)
@@ -411,7 +412,7 @@ final class WidgetService {
         } catch {
             logger.error("cannot record the sync state: \(error.message)")
         }
-        logger.info("reloaded (\(reload.reason)): \(published.rendered(.medium))")
+        logger.info("reloaded (\(reload.reason)): \(published.tooltip)")
         sharing?.reloaded()
     }
 
