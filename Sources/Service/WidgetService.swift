@@ -40,6 +40,8 @@ final class WidgetService {
     /// What the last reload published: the properties show it.
     private(set) var published: EntryView
     private(set) var lastReload: Int64 = 0
+    /// The cover of another chapter being read from the caller that stored it, if any.
+    private var coverRequest: CoverRequest?
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
     /// The stored chapter's language this version does not know, once logged.
@@ -167,13 +169,18 @@ final class WidgetService {
     }
 
     /// `UpdatePage`: validate everything, then store either the new chapter (with its cover) or the
-    /// new position in the stored one, then the rules: the chapter rule for another chapter, the
-    /// debounced progress rule for the same one (docs/browser-extension.md).
+    /// new position in the stored one, with the catalogue the caller fetched, then the rules once:
+    /// the chapter rule for another chapter, the debounced progress rule for the same one
+    /// (docs/browser-extension.md). Whether it is another chapter is decided here alone; when it is
+    /// and no cover came with it, the cover is asked of the caller on its `cover_channel`.
     func updatePage(page: Int32, language: String, chapter: Int32, name: String, progress: Int32, cover: [UInt8],
                     options: [String: Variant]) throws {
         let number = try SitePage.validNumber(Int(page)) // the page first, then the language
         let sitePage = try SitePage(language: try SiteLanguage(validating: language), number: number)
         let universe = try Widget1.Option.universe.value(in: options).map(Int.init)
+        let channel = try Widget1.Option.coverChannel.value(in: options)
+        var fetched: Catalogue?
+        if let bytes = try Widget1.Option.catalogue.value(in: options) { fetched = try Catalogue.decode(bytes, language: sitePage.language) }
         let data = try ChapterData(
             validatingNumber: Int(chapter), name: name, progress: Int(progress),
             coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: sitePage.number,
@@ -182,9 +189,66 @@ final class WidgetService {
         let (next, isAnotherChapter) = try ChapterData.afterReading(sitePage, of: data, stored: stored)
         if isAnotherChapter { try folder.writeChapter(next, cover: cover) } else { try folder.writeChapterData(next) }
         setStored(next)
+        if let fetched { store(fetched) }
         watchFolder()
-        if let reload = engine.storageChanged(syncState, now: clock.monotonicNow()) { perform(reload) }
+        if let channel { askForCover(on: channel, wanted: isAnotherChapter && cover.isEmpty, of: next) }
+        // The position and the latest page together: the pages just read are never counted new.
+        // Another chapter whose cover is on its way is published with it (`askForCover`).
+        if coverRequest == nil, let reload = engine.storageChanged(syncState, now: clock.monotonicNow()) { perform(reload) }
         armDeadline()
+    }
+
+    /// Stores the catalogue a page's reader fetched (a newer one: the page was past the stored
+    /// one's last) and reads it as the reader's. Not storing it loses nothing the next
+    /// `dbmultiverse sync` does not fetch again: logged, not an error of the page.
+    private func store(_ fetched: Catalogue) {
+        do {
+            try folder.writeCatalogue(fetched)
+        } catch {
+            logger.warning("the catalogue fetched with the page was not stored: \(error.message)")
+        }
+        refreshCatalogue(force: true)
+    }
+
+    // MARK: The cover of another chapter
+
+    /// Tells the caller on `channel` whether its chapter's cover is `wanted`, and reads it when it is
+    /// (a later page's request replaces an earlier one still reading). Until the cover is in (or
+    /// refused, or `CoverRequest.deadline` passed) the rules wait: the chapter change is published
+    /// once, with its cover, as the notification shows it.
+    private func askForCover(on channel: UnixFD, wanted: Bool, of data: ChapterData) {
+        coverRequest?.cancel()
+        coverRequest = nil
+        guard let loop, let request = CoverRequest.answer(channel, wanted: wanted, chapter: data.id) else { return }
+        coverRequest = request
+        request.start(on: loop) { [unowned self] result in
+            coverRequest = nil
+            applyStorageChange {
+                switch result {
+                case .success(let cover) where cover.isEmpty:
+                    logger.info("no cover came for chapter \(request.chapter)")
+                case .success(let cover):
+                    storeCover(cover, of: request.chapter)
+                case .failure(let error):
+                    logger.warning("the cover of chapter \(request.chapter) was not stored: \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// Stores `cover` for `chapter` if it is still the one stored.
+    private func storeCover(_ cover: [UInt8], of chapter: ChapterID) {
+        guard let stored, stored.id == chapter else {
+            logger.info("the cover of chapter \(chapter) came after another chapter: not stored")
+            return
+        }
+        do throws(ComicError) {
+            let data = try stored.showingCover(folder.coverImagePath)
+            try folder.writeChapter(data, cover: cover)
+            setStored(data)
+        } catch {
+            logger.warning("the cover of chapter \(chapter) was not stored: \(error.message)")
+        }
     }
 
     /// `UpdateProgress`: store the progress, then the (debounced) progress rule.
@@ -370,6 +434,8 @@ final class WidgetService {
         let before = currentView(family: .medium).revision
         let stateBefore = syncState
         change()
+        // A cover on its way holds the rules back (`askForCover`): its end applies them.
+        guard coverRequest == nil else { return armDeadline() }
         let now = clock.monotonicNow()
         if let reload = engine.storageChanged(syncState, now: now) {
             perform(reload)

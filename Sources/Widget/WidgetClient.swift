@@ -70,10 +70,13 @@ package struct WidgetClient: Sendable {
     /// stored with its name and `cover` (chapter rule), the stored chapter only moves on (progress
     /// rule, debounced). `PageRecorder` finds these values for a page.
     package func updatePage(
-        _ page: Int, language: SiteLanguage, chapter: Int, name: String, progress: Int, universe: Int? = nil, cover: [UInt8] = []
+        _ page: Int, language: SiteLanguage, chapter: Int, name: String, progress: Int, universe: Int? = nil, cover: [UInt8] = [],
+        catalogue: [UInt8]? = nil, coverChannel: UnixFD? = nil
     ) -> MethodCall<Void> {
         var options: [String: Variant] = [:]
         options[Widget1.Option.universe] = universe.map { Int32(clamping: $0) }
+        options[Widget1.Option.catalogue] = catalogue
+        options[Widget1.Option.coverChannel] = coverChannel
         return Widget1.updatePage.call(
             on: object, Int32(clamping: page), language.code, Int32(clamping: chapter), name, Int32(clamping: progress), cover, options)
     }
