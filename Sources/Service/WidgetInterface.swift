@@ -18,7 +18,7 @@ extension WidgetService {
                     encodedEntry(family: try WidgetFamily(validating: family))
                 },
                 Method(Widget1.getTimeline) { [unowned self] family in
-                    let view = currentView(family: try WidgetFamily(validating: family))
+                    let view = servedView(family: try WidgetFamily(validating: family))
                     return ([view.dbusDictionary], "after", clock.unixSeconds() + SyncEngine.periodicInterval.components.seconds)
                 },
                 Method(Widget1.reloadTimelines) { [unowned self] kind in

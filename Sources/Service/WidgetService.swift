@@ -41,7 +41,7 @@ final class WidgetService {
     private(set) var published: EntryView
     private(set) var lastReload: Int64 = 0
     /// The cover of another chapter being read from the caller that stored it, if any.
-    private var coverRequest: CoverRequest?
+    private var coverRequest: CoverRequest? { didSet { encodedEntries.removeAll() } }
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
     /// The stored chapter's language this version does not know, once logged.
@@ -144,10 +144,17 @@ final class WidgetService {
         return stored?.syncState(latestPage: latest)
     }
 
-    /// The current entry, ready to be copied into a reply.
+    /// What the readers of the entry get (`GetCurrentEntry`, `GetSnapshot`, `GetTimeline`): the
+    /// current entry's view; while a chapter change waits for its cover (`askForCover`), the one
+    /// last published, so that the change reaches every reader once, with its cover.
+    func servedView(family: WidgetFamily) -> EntryView {
+        coverRequest == nil ? currentView(family: family) : published.of(family)
+    }
+
+    /// The entry served, ready to be copied into a reply.
     func encodedEntry(family: WidgetFamily) -> EncodedReply<[String: Variant]> {
         if let cached = encodedEntries[family] { return cached }
-        let encoded = EncodedReply(currentView(family: family).dbusDictionary)
+        let encoded = EncodedReply(servedView(family: family).dbusDictionary)
         encodedEntries[family] = encoded
         return encoded
     }

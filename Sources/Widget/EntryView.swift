@@ -199,6 +199,13 @@ package struct EntryView: Sendable, Equatable {
         gettext("Read Multiverse Reader")
     }
 
+    /// The same view for `family` (which no face shows: the revision stays).
+    package func of(_ family: WidgetFamily) -> EntryView {
+        var view = self
+        view.entry.family = family
+        return view
+    }
+
     /// The label of `action` in this view, if it offers it.
     package func label(of action: ApplicationAction) -> String? {
         actions.first { $0.action == action }?.label

@@ -55,6 +55,9 @@ import Widget
         try await host.sync()
         #expect(try host.reloads().isEmpty, "the chapter change waits for its cover")
         #expect(try jsonObject(at: host.folder.chapterDataPath)["number"] as? Int == 5, "the position is stored at once")
+        // Readers get what was last published until then: no reader sees the chapter before its change.
+        let served = try await host.call(Widget1.getCurrentEntry)
+        #expect(try served.value("is-placeholder", Bool.self) == true, "\(served)")
 
         channel.send(pngBytes())
         let reloads = try await host.waitForReloads(1)
