@@ -119,9 +119,10 @@ define install_completion
 endef
 # install_rewritten(source, destination): copies a text file with mode 644, writing the installed
 # binary's absolute path as the command of every Exec=/ExecStart= line: a command in
-# .../libexec/dbmultiverse/ becomes the same program in $(LIBEXECDIR), any other the CLI.
+# .../libexec/dbmultiverse/ becomes the same program in $(LIBEXECDIR), any other the CLI (and a
+# unit's ConditionFileIsExecutable= names the same program as its ExecStart=).
 define install_rewritten
-	sed -e 's!^\(Exec\|ExecStart\)=[^ ]*/libexec/dbmultiverse/\([^ /]*\)!\1=$(LIBEXECDIR)/\2!' -e t \
+	sed -e 's!^\(Exec\|ExecStart\|ConditionFileIsExecutable\)=[^ ]*/libexec/dbmultiverse/\([^ /]*\)!\1=$(LIBEXECDIR)/\2!' -e t \
 		-e 's!^Exec=[^ ]*!Exec=$(INSTALLED_BIN)!' -e 's!^ExecStart=[^ ]*!ExecStart=$(INSTALLED_BIN)!' "$(1)" > "$(DESTDIR)$(2)"
 	chmod 644 "$(DESTDIR)$(2)"
 endef

@@ -5,13 +5,16 @@ import Glibc
 #endif
 
 /// How the release binary is linked on Linux, to keep the long-running service and notifier small
-/// in memory (figures in docs/benchmarks.md):
+/// in memory (figures in docs/benchmarks.md), where the toolchain has lld (swift.org's toolchains
+/// and Debian's swiftlang have it beside their clang; elsewhere the toolchain's default linker,
+/// without these):
 /// - lld, laying out the functions they run first (`linker/dbmultiverse.order`, made by
 ///   `scripts/dev/symbol-order.sh`), so the pages the kernel maps around them hold code that runs;
 /// - relative relocations packed (DT_RELR), so the loader does not read ~900 KB of relocation
 ///   records at every start. Needs glibc 2.36 at run time, so only where the build's glibc has it.
 let releaseLinkerFlags: [String] = {
     #if os(Linux)
+    guard let toolchain = toolchainPrograms(), access(toolchain + "/ld.lld", X_OK) == 0 else { return [] }
     var flags = [
         "-use-ld=lld",
         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/linker/dbmultiverse.order",
@@ -19,7 +22,7 @@ let releaseLinkerFlags: [String] = {
     ]
     var text = [CChar](repeating: 0, count: 64) // "glibc 2.36"
     _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
-    let version = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    let version = string(text).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
     if version.count >= 2, (version[0], version[1]) >= (2, 36) {
         flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
     }
@@ -28,6 +31,45 @@ let releaseLinkerFlags: [String] = {
     return []
     #endif
 }()
+
+/// The folder of the toolchain's own programs (swift, clang, ld.lld: `usr/bin` of a swift.org
+/// toolchain, `/usr/libexec/swift/bin` of Debian's swiftlang): four levels up from where this
+/// manifest's PackageDescription library was loaded (`lib/swift/pm/ManifestAPI`), beside `bin`.
+func toolchainPrograms() -> String? {
+    #if os(Linux)
+    guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+    defer { fclose(maps) }
+    var line = [CChar](repeating: 0, count: 4096)
+    while fgets(&line, Int32(line.count), maps) != nil {
+        let text = string(line).split(separator: "\n").first ?? ""
+        guard text.hasSuffix("/libPackageDescription.so"), let slash = text.firstIndex(of: "/") else { continue }
+        var folder = String(text[slash...])
+        for _ in 0..<5 { folder = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]) }
+        return folder + "/bin"
+    }
+    return nil
+    #else
+    return nil
+    #endif
+}
+
+/// A C buffer's text, up to its first NUL.
+func string(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The C targets' flags from the environment, as build systems take them: CPPFLAGS and CFLAGS
+/// (a Debian package build's hardening flags, from dpkg-buildflags). Given to the C targets only:
+/// passed with `swift build -Xcc` they would also reach Swift's importer of C headers, where glibc
+/// 2.40's fortified declarations (`-D_FORTIFY_SOURCE`) make `readlink` ambiguous to Swift.
+let environmentCFlags: [String] = ["CPPFLAGS", "CFLAGS"].flatMap { name -> [String] in
+    #if canImport(Glibc)
+    guard let value = getenv(name) else { return [] }
+    return String(cString: value).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+    #else
+    return []
+    #endif
+}
 
 /// The service's and notifier's executables, which run all day: the release flags, and
 /// - the C++ runtime the Swift runtime needs linked from its archive (`linker/static-libstdc++`
@@ -116,7 +158,7 @@ let package = Package(
             name: "CSiteLibraries",
             // DWARF 4: the toolchain's clang writes DWARF 5, which Debian 12's valgrind cannot read
             // (it gives up on the whole binary, and scripts/dev/symbol-order.sh and leak checks with it).
-            cSettings: [.unsafeFlags(pkgConfigCFlags("libxml-2.0", fallback: ["-I/usr/include/libxml2"]) + ["-gdwarf-4"])]
+            cSettings: [.unsafeFlags(pkgConfigCFlags("libxml-2.0", fallback: ["-I/usr/include/libxml2"]) + environmentCFlags + ["-gdwarf-4"])]
         ),
         // The comic's site: HTTP with politeness, HTML/XML extraction, sync. Knows nothing of D-Bus.
         .target(name: "Site", dependencies: ["ComicDomain", "JSON", "EventLoop", "CSiteLibraries"]),
@@ -132,7 +174,7 @@ let package = Package(
         // JPEG and PNG into small ARGB32 pixmaps (the tray's cover), libjpeg and libpng loaded with
         // dlopen around each decode (see its header). DWARF 4: Debian 12's valgrind cannot read the
         // toolchain clang's DWARF 5.
-        .target(name: "CImageDecoding", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        .target(name: "CImageDecoding", cSettings: [.unsafeFlags(environmentCFlags + ["-gdwarf-4"])]),
         // The widget on the bus, for both sides: Widget1 and org.freedesktop.Application declared
         // once, the entry's keys (EntryKeys), the entry's view (EntryView, EntryFormat), the typed
         // client (WidgetClient), the actions and launch context, the browser extension's ids, and
@@ -279,7 +321,7 @@ let package = Package(
                 "TestingTraits", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "TestingTraits"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Widget", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "TestingTraits"]),
         // The built products end to end: the command line, the processes as systemd and the
         // browsers run them, install and the package, the real desktops' hosts, the repository's
         // own conventions (layering, suites, docs).

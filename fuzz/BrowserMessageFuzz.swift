@@ -8,7 +8,7 @@
 // is a page in range whose URL on the site reads back as the same page; every reply, accepted or
 // refused, is one frame holding a JSON object with "ok".
 
-import ComicDomain
+@testable import ComicDomain
 import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")

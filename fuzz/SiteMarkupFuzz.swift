@@ -7,7 +7,7 @@
 // in reach. Invariants, checked with preconditions so that libFuzzer reports a violation as a
 // crash: nothing traps; every chapter read is in range with start ≤ end; page numbers are in
 // 1…99999; a catalogue that decodes encodes and decodes to itself.
-import ComicDomain
+@testable import ComicDomain
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -9,7 +9,25 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlversion.h>
 #include <libxml/xpath.h>
+
+// The libraries whose ABI the headers describe. libxml2 2.14 changed its ABI and soname
+// (libxml2.so.16: Debian's libxml2-16; before it libxml2.so.2); libcurl has been libcurl.so.4
+// since 7.16.
+#define CURL_LIBRARY "libcurl.so.4"
+#if LIBXML_VERSION >= 21400
+#define XML_LIBRARY "libxml2.so.16"
+#else
+#define XML_LIBRARY "libxml2.so.2"
+#endif
+
+// libxml2 2.12 passes the structured error handler a const error.
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *structured_error;
+#else
+typedef xmlErrorPtr structured_error;
+#endif
 
 // MARK: Loading
 
@@ -23,19 +41,24 @@ static int resolve(void *library, const char *name, void **slot, char *error, si
     return 0;
 }
 
-#define RESOLVE(library, table, symbol) \
-    if (resolve(library, #symbol, (void **)&table.symbol, load_error, sizeof load_error) != 0) return
+/// Resolves `prefix` `member` (e.g. "curl_" easy_init) into `table.member`.
+#define RESOLVE_PREFIXED(library, table, prefix, member) \
+    if (resolve(library, prefix #member, (void **)&table.member, load_error, sizeof load_error) != 0) return
+#define RESOLVE(library, table, symbol) RESOLVE_PREFIXED(library, table, "", symbol)
 
+// Members named without curl's "curl_": curl.h defines curl_easy_setopt and curl_easy_getinfo as
+// function-like macros (its type checks, on for current compilers), which would expand a member
+// of that name at every call.
 static struct {
-    CURLcode (*curl_global_init)(long);
-    CURL *(*curl_easy_init)(void);
-    void (*curl_easy_cleanup)(CURL *);
-    CURLcode (*curl_easy_perform)(CURL *);
-    const char *(*curl_easy_strerror)(CURLcode);
-    CURLcode (*curl_easy_setopt)(CURL *, CURLoption, ...);
-    CURLcode (*curl_easy_getinfo)(CURL *, CURLINFO, ...);
-    struct curl_slist *(*curl_slist_append)(struct curl_slist *, const char *);
-    void (*curl_slist_free_all)(struct curl_slist *);
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_perform)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
 } curl;
 
 static struct {
@@ -59,21 +82,21 @@ static int curl_status = -1, xml_status = -1;
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT, xml_once = PTHREAD_ONCE_INIT;
 
 static void load_curl(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    void *library = dlopen(CURL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        snprintf(load_error, sizeof load_error, "cannot load libcurl (install libcurl4): %s", dlerror());
+        snprintf(load_error, sizeof load_error, "cannot load libcurl: %s", dlerror());
         return;
     }
-    RESOLVE(library, curl, curl_global_init);
-    RESOLVE(library, curl, curl_easy_init);
-    RESOLVE(library, curl, curl_easy_cleanup);
-    RESOLVE(library, curl, curl_easy_perform);
-    RESOLVE(library, curl, curl_easy_strerror);
-    RESOLVE(library, curl, curl_easy_setopt);
-    RESOLVE(library, curl, curl_easy_getinfo);
-    RESOLVE(library, curl, curl_slist_append);
-    RESOLVE(library, curl, curl_slist_free_all);
-    if (curl.curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    RESOLVE_PREFIXED(library, curl, "curl_", global_init);
+    RESOLVE_PREFIXED(library, curl, "curl_", easy_init);
+    RESOLVE_PREFIXED(library, curl, "curl_", easy_cleanup);
+    RESOLVE_PREFIXED(library, curl, "curl_", easy_perform);
+    RESOLVE_PREFIXED(library, curl, "curl_", easy_strerror);
+    RESOLVE_PREFIXED(library, curl, "curl_", easy_setopt);
+    RESOLVE_PREFIXED(library, curl, "curl_", easy_getinfo);
+    RESOLVE_PREFIXED(library, curl, "curl_", slist_append);
+    RESOLVE_PREFIXED(library, curl, "curl_", slist_free_all);
+    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(load_error, sizeof load_error, "libcurl failed to initialise");
         return;
     }
@@ -85,7 +108,7 @@ static void ignore_generic_error(void *context, const char *message, ...) {
     (void)message;
 }
 
-static void ignore_structured_error(void *context, xmlErrorPtr error) {
+static void ignore_structured_error(void *context, structured_error error) {
     (void)context;
     (void)error;
 }
@@ -97,9 +120,9 @@ static void silence_errors(void) {
 }
 
 static void load_libxml2(void) {
-    void *library = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
+    void *library = dlopen(XML_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        snprintf(load_error, sizeof load_error, "cannot load libxml2 (install libxml2): %s", dlerror());
+        snprintf(load_error, sizeof load_error, "cannot load libxml2: %s", dlerror());
         return;
     }
     RESOLVE(library, xml, xmlInitParser);
@@ -136,52 +159,52 @@ int csite_load_libxml2(char *error, size_t error_size) {
 
 // MARK: libcurl
 
-CURL *csite_curl_easy_init(void) { return curl.curl_easy_init(); }
-void csite_curl_easy_cleanup(CURL *handle) { curl.curl_easy_cleanup(handle); }
-CURLcode csite_curl_easy_perform(CURL *handle) { return curl.curl_easy_perform(handle); }
-const char *csite_curl_easy_strerror(CURLcode code) { return curl.curl_easy_strerror(code); }
+CURL *csite_curl_easy_init(void) { return curl.easy_init(); }
+void csite_curl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
+CURLcode csite_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+const char *csite_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
 
 CURLcode csite_curl_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl.curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode csite_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl.curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode csite_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl.curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode csite_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl.curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode csite_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *list) {
-    return curl.curl_easy_setopt(handle, option, list);
+    return curl.easy_setopt(handle, option, list);
 }
 CURLcode csite_curl_setopt_write_callback(CURL *handle, csite_write_callback callback, void *context) {
-    CURLcode code = curl.curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
-    return code != CURLE_OK ? code : curl.curl_easy_setopt(handle, CURLOPT_WRITEDATA, context);
+    CURLcode code = curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+    return code != CURLE_OK ? code : curl.easy_setopt(handle, CURLOPT_WRITEDATA, context);
 }
 CURLcode csite_curl_setopt_header_callback(CURL *handle, csite_write_callback callback, void *context) {
-    CURLcode code = curl.curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
-    return code != CURLE_OK ? code : curl.curl_easy_setopt(handle, CURLOPT_HEADERDATA, context);
+    CURLcode code = curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+    return code != CURLE_OK ? code : curl.easy_setopt(handle, CURLOPT_HEADERDATA, context);
 }
 CURLcode csite_curl_setopt_progress_callback(CURL *handle, csite_progress_callback callback, void *context) {
-    CURLcode code = curl.curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
-    if (code == CURLE_OK) code = curl.curl_easy_setopt(handle, CURLOPT_XFERINFODATA, context);
-    return code != CURLE_OK ? code : curl.curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+    CURLcode code = curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+    if (code == CURLE_OK) code = curl.easy_setopt(handle, CURLOPT_XFERINFODATA, context);
+    return code != CURLE_OK ? code : curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
 }
 CURLcode csite_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl.curl_easy_getinfo(handle, info, value);
+    return curl.easy_getinfo(handle, info, value);
 }
 CURLcode csite_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     char *text = NULL;
-    CURLcode code = curl.curl_easy_getinfo(handle, info, &text);
+    CURLcode code = curl.easy_getinfo(handle, info, &text);
     *value = text;
     return code;
 }
 struct curl_slist *csite_curl_slist_append(struct curl_slist *list, const char *text) {
-    return curl.curl_slist_append(list, text);
+    return curl.slist_append(list, text);
 }
-void csite_curl_slist_free_all(struct curl_slist *list) { curl.curl_slist_free_all(list); }
+void csite_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
 
 // MARK: libxml2
 

@@ -17,6 +17,9 @@ public enum TestResource: String, Sendable, CaseIterable {
     /// A real desktop client and its session (browser, GNOME Shell, plasmoidviewer, sway and Waybar,
     /// dunst): one suite at a time.
     case desktopSession = "a desktop session"
+    /// The package's checks in the release chroots (PackageQATests): each test waits minutes for a
+    /// verdict made in the background, or makes it; one at a time, beside the background's own.
+    case packageChecks = "the package's checks"
 
     /// How many holders at once. With 16 test cases holding buses, the suite held at most ~35
     /// inotify instances (scripts/test/run-tests.sh prints its peak) and ran as fast as unbounded within
@@ -24,7 +27,7 @@ public enum TestResource: String, Sendable, CaseIterable {
     public var places: Int {
         switch self {
         case .privateBuses: 16
-        case .desktopSession: 1
+        case .desktopSession, .packageChecks: 1
         }
     }
 
@@ -33,11 +36,13 @@ public enum TestResource: String, Sendable, CaseIterable {
         switch self {
         case .privateBuses: Self.busSlots
         case .desktopSession: Self.desktopSlots
+        case .packageChecks: Self.packageCheckSlots
         }
     }
 
     private static let busSlots = Slots(TestResource.privateBuses)
     private static let desktopSlots = Slots(TestResource.desktopSession)
+    private static let packageCheckSlots = Slots(TestResource.packageChecks)
 
     /// The resources the current task holds (set by `Slots.holding`, inherited by child tasks).
     @TaskLocal public static var held: Set<TestResource> = []

@@ -29,9 +29,11 @@ package protocol CommandRunning: Sendable {
     func run(_ arguments: [String], timeout: Duration) -> CommandOutput?
 }
 
-/// Runs commands as processes: posix_spawnp with the given environment, stdin from /dev/null,
-/// stdout and stderr read through pipes until the process ends or the deadline passes — then it
-/// is killed. The wait is on the pipes and a pidfd (events), never a sleep.
+/// Runs commands as processes: posix_spawnp with the given environment, stdin from /dev/null, in a
+/// process group of its own; stdout and stderr read through pipes until the process ends or the
+/// deadline passes — then it is killed. Either way the rest of its group goes with it: a child it
+/// left behind (a desktop program that hangs under a script) neither outlives the check nor holds
+/// its pipes open. The wait is on the pipes and a pidfd (events), never a sleep.
 package struct ProcessRunner: CommandRunning {
     /// The most a command's output is read (each stream); the rest is dropped.
     static let outputLimit = 256 * 1024
@@ -61,13 +63,23 @@ package struct ProcessRunner: CommandRunning {
 
         var streams = [(fd: out[0], bytes: [UInt8]()), (fd: err[0], bytes: [UInt8]())]
         var open = [true, true]
+        // The process's end is one more event of the wait (when the kernel has pidfds): once it has
+        // ended, what it left in its group is killed, so the pipes close at once.
+        let pidfd = Self.openPidfd(pid)
+        defer { if let pidfd { close(pidfd) } }
+        var status: Int32?? = nil
         while open.contains(true) {
             let remaining = deadline - Self.monotonicMilliseconds()
             guard remaining > 0 else { break }
             var fds = streams.indices.filter { open[$0] }.map { pollfd(fd: streams[$0].fd, events: Int16(POLLIN), revents: 0) }
+            if let pidfd, status == nil { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, Int64(Int32.max))))
             if ready < 0 { if errno == EINTR { continue } else { break } }
             for entry in fds where entry.revents != 0 {
+                if entry.fd == pidfd {
+                    status = .some(Self.reapEnded(pid))
+                    continue
+                }
                 guard let index = streams.firstIndex(where: { $0.fd == entry.fd }) else { continue }
                 var buffer = [UInt8](repeating: 0, count: 16 * 1024)
                 let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
@@ -78,8 +90,8 @@ package struct ProcessRunner: CommandRunning {
                 }
             }
         }
-        let status = Self.reap(pid, until: deadline)
-        return CommandOutput(status: status, stdout: String(decoding: streams[0].bytes, as: UTF8.self),
+        return CommandOutput(status: status ?? Self.reap(pid, pidfd: pidfd, until: deadline),
+                             stdout: String(decoding: streams[0].bytes, as: UTF8.self),
                              stderr: String(decoding: streams[1].bytes, as: UTF8.self))
     }
 
@@ -96,7 +108,8 @@ package struct ProcessRunner: CommandRunning {
 
     private enum Spawned { case success(pid_t), failure(String) }
 
-    /// posix_spawn with a clean signal mask and default dispositions, stdin from /dev/null.
+    /// posix_spawn with a clean signal mask and default dispositions, stdin from /dev/null, in a new
+    /// process group.
     private func spawn(_ path: String, _ arguments: [String], stdout: Int32, stderr: Int32) -> Spawned {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -112,7 +125,9 @@ package struct ProcessRunner: CommandRunning {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A group of its own (its id is the child's pid), which the runner kills whole.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -121,28 +136,42 @@ package struct ProcessRunner: CommandRunning {
         return result == 0 ? .success(pid) : .failure("cannot run \(path): \(String(cString: strerror(result)))")
     }
 
-    /// Waits for `pid` until `deadline` (on a pidfd, an event), then kills it; returns its exit
-    /// status, or nil when it had to be killed.
-    private static func reap(_ pid: pid_t, until deadline: Int64) -> Int32? {
+    /// Waits for `pid` until `deadline` (on its pidfd, an event), then kills it; returns its exit
+    /// status, or nil when it had to be killed. What is left of its group is killed either way.
+    private static func reap(_ pid: pid_t, pidfd: Int32?, until deadline: Int64) -> Int32? {
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { return exitStatus(status) }
-        if let pidfd = openPidfd(pid) {
-            defer { close(pidfd) }
+        if let pidfd {
             while true {
                 let remaining = deadline - monotonicMilliseconds()
                 guard remaining > 0 else { break }
                 var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
                 let result = poll(&ready, 1, Int32(min(remaining, Int64(Int32.max))))
                 if result < 0, errno == EINTR { continue }
-                if result > 0, waitpid(pid, &status, 0) == pid { return exitStatus(status) }
+                if result > 0 { return reapEnded(pid) }
                 break
             }
+        } else if waitpid(pid, &status, WNOHANG) == pid {
+            killGroup(pid)
+            return exitStatus(status)
         }
-        if waitpid(pid, &status, WNOHANG) == pid { return exitStatus(status) }
-        kill(pid, SIGKILL)
+        // Killed while unreaped: its pid, the group's id, cannot have been given to another process.
+        killGroup(pid)
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return nil
     }
+
+    /// Reaps `pid`, which has ended (its pidfd said so), after killing what is left of its group
+    /// (before the reap, while its pid still names that group only).
+    private static func reapEnded(_ pid: pid_t) -> Int32? {
+        killGroup(pid)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return nil }
+        }
+        return exitStatus(status)
+    }
+
+    private static func killGroup(_ pid: pid_t) { kill(-pid, SIGKILL) }
 
     /// A pipe whose ends other children do not inherit (the spawn gives the child its copies).
     private static func closeOnExecPipe(_ fds: inout [Int32]) -> Bool {

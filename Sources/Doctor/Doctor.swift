@@ -30,7 +30,8 @@ package enum Doctor {
         var checks = [
             ServiceCheck(service).result(surroundings),
             DataFolderCheck(DataFolderCheck.read(surroundings)).result(surroundings),
-            NotifierCheck(.init(owner: notifier, units: units, autostart: NotifierCheck.readAutostart(surroundings))).result(surroundings),
+            NotifierCheck(.init(owner: notifier, units: units, autostart: NotifierCheck.readAutostart(surroundings),
+                                running: notifier.owner?.pid.flatMap { RunningExecutable.read(pid: $0, surroundings) })).result(surroundings),
             NotificationServerCheck(server).result,
             TrayHostCheck(.init(watcher: watcher, items: items, config: surroundings.config,
                                 desktop: surroundings.environment["XDG_CURRENT_DESKTOP"] ?? "",
@@ -47,7 +48,10 @@ package enum Doctor {
         checks.append(CatalogueCheck(CatalogueCheck.read(surroundings)).result(surroundings))
         if let sync = SyncFolderCheck(SyncFolderCheck.read(surroundings)).result(surroundings) { checks.append(sync) }
         if let gnome { checks.append(GnomeExtensionCheck(gnome).result(surroundings)) }
-        if let plasma { checks.append(PlasmaWidgetCheck(plasma, build: PlasmaWidgetCheck.readBuild(plasma, surroundings)).result(surroundings)) }
+        if let plasma {
+            checks.append(PlasmaWidgetCheck(plasma, build: PlasmaWidgetCheck.readBuild(plasma, surroundings),
+                                            place: PlasmaWidgetCheck.readPlace(plasma, surroundings)).result(surroundings))
+        }
         checks.append(UpdatesCheck(UpdatesCheck.read(surroundings)).result(surroundings))
         return DoctorReport(checks: checks)
     }

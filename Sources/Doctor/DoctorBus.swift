@@ -90,3 +90,30 @@ package final class DoctorBus {
         (try? call(BusDriver.listActivatableNames.call(on: BusDriver.object)).get().contains(name)) ?? false
     }
 }
+
+/// The executable a running process of ours runs, and its version (`--version`), read through
+/// /proc: a process started before its binary was replaced (an upgrade) or removed runs the old one,
+/// which the kernel then shows as `PATH (deleted)`.
+struct RunningExecutable: Sendable, Equatable {
+    /// `/proc/PID/exe`'s target as the kernel shows it.
+    var link: String
+    /// `--version`'s first line, nil when replaced or when it does not answer.
+    var version: String?
+
+    init(link: String, version: String?) { (self.link, self.version) = (link, version) }
+
+    static let replacedSuffix = " (deleted)"
+
+    /// The binary's path, without the kernel's suffix.
+    var path: String { isReplaced ? String(link.dropLast(Self.replacedSuffix.count)) : link }
+    var isReplaced: Bool { link.hasSuffix(Self.replacedSuffix) }
+
+    /// Nil when /proc does not say (another user's process, no /proc).
+    static func read(pid: UInt32, _ surroundings: Surroundings) -> RunningExecutable? {
+        guard let link = Files.linkTarget("/proc/\(pid)/exe") else { return nil }
+        guard !link.hasSuffix(replacedSuffix),
+              let output = surroundings.commands.run([link, "--version"], timeout: .seconds(3)), output.succeeded
+        else { return RunningExecutable(link: link, version: nil) }
+        return RunningExecutable(link: link, version: output.stdout.split(separator: "\n").first.map(String.init))
+    }
+}

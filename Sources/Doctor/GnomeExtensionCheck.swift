@@ -22,11 +22,16 @@ struct GnomeExtensionCheck: Sendable {
         /// The installed GNOME Shell's version ("48.7") and the build select-cards chooses for it;
         /// nil when the shell does not say its version.
         var shell: Result<CardChoice, SelectCards.NotAnswered>?
+        /// The uuid the installed folder's metadata.json gives (another extension's, when it is not ours).
+        var uuid: String?
+        /// What select-cards sees at its place for the card (nil when it does not answer).
+        var place: SelectCards.PlaceAnswer?
 
         init(installed: String?, enabled: Result<[String], Unreadable>, userExtensionsDisabled: Bool,
-                     builds: CardBuilds? = nil, shell: Result<CardChoice, SelectCards.NotAnswered>? = nil) {
+                     builds: CardBuilds? = nil, shell: Result<CardChoice, SelectCards.NotAnswered>? = nil,
+                     uuid: String? = GnomeExtensionCheck.uuid, place: SelectCards.PlaceAnswer? = nil) {
             (self.installed, self.enabled, self.userExtensionsDisabled) = (installed, enabled, userExtensionsDisabled)
-            (self.builds, self.shell) = (builds, shell)
+            (self.builds, self.shell, self.uuid, self.place) = (builds, shell, uuid, place)
         }
     }
 
@@ -55,7 +60,8 @@ struct GnomeExtensionCheck: Sendable {
         }
         let builds = installed.flatMap { CardBuilds.read($0, versions: CardBuilds.gnomeShellVersions) }
         return Reading(installed: installed, enabled: enabled, userExtensionsDisabled: disabledUser, builds: builds,
-                       shell: builds == nil ? nil : SelectCards.ask("gnome-shell", card: installed, surroundings))
+                       shell: builds == nil ? nil : SelectCards.ask("gnome-shell", card: installed, surroundings),
+                       uuid: installed.flatMap(CardPlaceLine.metadataID), place: SelectCards.place("gnome-shell", card: installed, surroundings))
     }
 
     /// The strings of a GVariant string array as gsettings prints it: `['a@b', "c"]` or `@as []`.
@@ -89,16 +95,23 @@ struct GnomeExtensionCheck: Sendable {
 
     func result(_ surroundings: Surroundings) -> CheckResult {
         guard let folder = reading.installed else {
-            return CheckResult(Self.name, .missing, gettext("not installed (no %s in the gnome-shell/extensions folders)", Self.uuid),
+            return CardPlaceLine.missing(Self.name, place: reading.place, surroundings)
+                ?? CheckResult(Self.name, .missing, gettext("not installed (no %s in the gnome-shell/extensions folders)", Self.uuid),
                                fix: ServiceCheck.installFix)
         }
+        if let other = reading.uuid, other != Self.uuid { return CardPlaceLine.foreign(Self.name, folder: folder, id: other, surroundings) }
         // TRANSLATORS: doctor: where the card is; the lines below start with it.
         var place = gettext("installed in %s", surroundings.short(folder))
-        if let builds = reading.builds, case .failure(let unanswered) = reading.shell {
+        // Someone's own link (a checkout of the card): which build it holds is theirs to choose.
+        var ownLink: String?
+        if let answer = reading.place, answer.path == folder, case .otherLink(let target) = answer.place { ownLink = target }
+        if let target = ownLink {
+            place = CardPlaceLine.ownLink(folder, target: target, surroundings)
+        } else if let builds = reading.builds, case .failure(let unanswered) = reading.shell {
             // TRANSLATORS: doctor: the folder; the build ("GNOME 45–51"); why the build that fits is not known.
             place = gettext("installed in %s (the build for %s; %s)", surroundings.short(folder), builds.installed.describe("GNOME"), unanswered.description)
         }
-        if let builds = reading.builds, case .success(let choice) = reading.shell, let fit = builds.fit(choice) {
+        if ownLink == nil, let builds = reading.builds, case .success(let choice) = reading.shell, let fit = builds.fit(choice) {
             let build = builds.installed.describe("GNOME"), shell = choice.version
             switch fit {
             case .fits:

@@ -1,3 +1,4 @@
+import ComicDomain
 import Localization
 
 /// The notifier (notifications and the tray item) runs: a process owns
@@ -21,11 +22,14 @@ struct NotifierCheck: Sendable {
         var owner: DoctorBus.Lookup
         var units: SystemdUnits
         var autostart: Autostart
+        /// The running notifier's executable and version, when they can be read.
+        var running: RunningExecutable?
 
-        init(owner: DoctorBus.Lookup, units: SystemdUnits, autostart: Autostart) {
+        init(owner: DoctorBus.Lookup, units: SystemdUnits, autostart: Autostart, running: RunningExecutable? = nil) {
             self.owner = owner
             self.units = units
             self.autostart = autostart
+            self.running = running
         }
     }
 
@@ -48,6 +52,20 @@ struct NotifierCheck: Sendable {
     func result(_ surroundings: Surroundings) -> CheckResult {
         switch reading.owner {
         case .owned(let owner):
+            // An older notifier than the installed one (it restarts itself when its binary is
+            // replaced: one that did not, or one from another installation).
+            let restart = if case .manager = reading.units { "systemctl --user restart \(SystemdUnits.notifierUnit)" }
+                else { owner.pid.map { "kill \($0) && dbmultiverse notifier &" } ?? "dbmultiverse notifier &" }
+            if let running = reading.running, running.isReplaced {
+                // TRANSLATORS: doctor: the process (pid 2817), then its binary's path.
+                return CheckResult(Self.name, .missing, gettext("running (%s), but its binary %s was replaced or removed since it started", owner.description, running.path),
+                                   fix: restart)
+            }
+            if let version = reading.running?.version, version != ProjectInfo.version {
+                // TRANSLATORS: doctor: the process (pid 2817), its version, then the installed version.
+                return CheckResult(Self.name, .missing, gettext("running (%s) version %s, but this installation is %s", owner.description, version, ProjectInfo.version),
+                                   fix: restart)
+            }
             return CheckResult(Self.name, .ok, gettext("running (%s)", owner.description))
         case .noBus(let reason):
             return CheckResult(Self.name, .unavailable, gettext("cannot be checked without a session bus (%s)", reason))

@@ -13,6 +13,8 @@ struct PlasmaWidgetCheck: Sendable {
         case notInstalled
         /// The widget's folder, and whether an applet of it is on the desktop or a panel.
         case installed(String, added: Bool)
+        /// The folder holds another widget (its metadata.json names this id).
+        case foreign(String, id: String)
     }
 
     /// The installed build and the builds beside it, the installed Plasma's major version and the
@@ -30,10 +32,19 @@ struct PlasmaWidgetCheck: Sendable {
     let reading: Reading
     /// Nil when the build or the installed Plasma cannot be told; why select-cards could not tell.
     let build: Result<BuildReading, SelectCards.NotAnswered>?
+    /// What select-cards sees at its place for the widget (nil when it does not answer).
+    let place: SelectCards.PlaceAnswer?
 
-    init(_ reading: Reading, build: Result<BuildReading, SelectCards.NotAnswered>? = nil) {
+    init(_ reading: Reading, build: Result<BuildReading, SelectCards.NotAnswered>? = nil, place: SelectCards.PlaceAnswer? = nil) {
         self.reading = reading
         self.build = build
+        self.place = place
+    }
+
+    /// What select-cards sees at its place for the widget, when it is not installed.
+    static func readPlace(_ reading: Reading, _ surroundings: Surroundings) -> SelectCards.PlaceAnswer? {
+        guard case .notInstalled = reading else { return nil }
+        return SelectCards.place("plasma", card: nil, surroundings)
     }
 
     /// The build installed at `reading`'s folder against the Plasma installed here.
@@ -50,6 +61,7 @@ struct PlasmaWidgetCheck: Sendable {
     static func read(_ surroundings: Surroundings) -> Reading? {
         guard surroundings.program("plasmashell") != nil else { return nil }
         guard let folder = surroundings.firstData("plasma/plasmoids/" + pluginID, where: Files.isDirectory) else { return .notInstalled }
+        if let id = CardPlaceLine.metadataID(folder), id != pluginID { return .foreign(folder, id: id) }
         let applets = Files.read(surroundings.configHome + "/" + appletsFile, limit: 4 * 1024 * 1024)
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
         let added = applets.split(separator: "\n").contains { $0.filter { $0 != " " } == "plugin=\(pluginID)" }
@@ -75,8 +87,11 @@ struct PlasmaWidgetCheck: Sendable {
         }
         switch reading {
         case .notInstalled:
-            return CheckResult(Self.name, .missing, gettext("not installed (no %s in the plasma/plasmoids folders)", Self.pluginID),
+            return CardPlaceLine.missing(Self.name, place: place, surroundings)
+                ?? CheckResult(Self.name, .missing, gettext("not installed (no %s in the plasma/plasmoids folders)", Self.pluginID),
                                fix: ServiceCheck.installFix)
+        case .foreign(let folder, let id):
+            return CardPlaceLine.foreign(Self.name, folder: folder, id: id, surroundings)
         case .installed(let folder, added: false):
             return CheckResult(Self.name, .missing, build.map { gettext("installed in %s (the build for Plasma %d), not added", surroundings.short(folder), $0.plasma) }
                                    ?? gettext("installed in %s, not added", surroundings.short(folder)) + unanswered,

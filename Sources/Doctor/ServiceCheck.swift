@@ -37,14 +37,8 @@ struct ServiceCheck: Sendable {
             let file = ActivationFile.winning(for: WidgetBus.busName.rawValue, surroundings)
             return .failed(wasRunning: wasRunning, error, activation: file.map { ($0, $0.programExists(surroundings)) })
         case .success(let view):
-            let executable = bus.owner(of: WidgetBus.busName.rawValue)?.pid.flatMap { Files.linkTarget("/proc/\($0)/exe") }
-            let version = executable.flatMap { path -> String? in
-                guard !path.hasSuffix(" (deleted)"),
-                      let output = surroundings.commands.run([path, "--version"], timeout: .seconds(3)), output.succeeded
-                else { return nil }
-                return output.stdout.split(separator: "\n").first.map(String.init)
-            }
-            return .answered(wasRunning: wasRunning, view: view, executable: executable, version: version)
+            let running = bus.owner(of: WidgetBus.busName.rawValue)?.pid.flatMap { RunningExecutable.read(pid: $0, surroundings) }
+            return .answered(wasRunning: wasRunning, view: view, executable: running?.link, version: running?.version)
         }
     }
 
@@ -63,12 +57,11 @@ struct ServiceCheck: Sendable {
                 if let version { detail += " \(version)" }
                 if executable.hasSuffix(" (deleted)") {
                     // TRANSLATORS: doctor: the line above (what answers, its binary), then why to restart it.
-                    return CheckResult(Self.name, .ok, gettext("%s: the binary was replaced since it started", detail),
-                                       fix: gettext("systemctl --user restart dbmultiverse.service (or end it: the bus starts the new one)"))
+                    return CheckResult(Self.name, .ok, gettext("%s: the binary was replaced since it started", detail), fix: Self.restartFix)
                 }
                 if let version, version != ProjectInfo.version {
                     // TRANSLATORS: doctor: the line above (the service's version), then this command's version.
-                    detail = gettext("%s (this command is %s)", detail, ProjectInfo.version)
+                    return CheckResult(Self.name, .ok, gettext("%s (this command is %s)", detail, ProjectInfo.version), fix: Self.restartFix)
                 }
             }
             return CheckResult(Self.name, .ok, detail)
@@ -100,6 +93,10 @@ struct ServiceCheck: Sendable {
             return CheckResult(Self.name, .missing, "\(error.message) (\(error.name))", fix: gettext("dbmultiverse service (runs it here, saying what fails)"))
         }
     }
+
+    /// Replaces a running service by the installed one (it ends itself when its binary is replaced:
+    /// one that did not, or one of another installation).
+    static var restartFix: String { gettext("systemctl --user restart dbmultiverse.service (or end it: the bus starts the new one)") }
 
     /// Installs what the service and every other piece need.
     static var installFix: String { gettext("sudo apt install dbmultiverse (or make install, from the source)") }

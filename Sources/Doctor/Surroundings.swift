@@ -9,6 +9,8 @@ package struct Surroundings: Sendable {
     /// Unix seconds, now.
     let now: Int64
     let commands: any CommandRunning
+    /// What select-cards answered in this run (the card checks ask it the same question).
+    let selectCardsAnswers = SelectCards.Answers()
 
     package init(environment: [String: String], now: Int64, commands: any CommandRunning) {
         self.environment = environment

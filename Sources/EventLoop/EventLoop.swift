@@ -198,8 +198,9 @@ public final class EventLoop: @unchecked Sendable {
         while !stopRequested.load(ordering: .sequentiallyConsistent) {
             runPosted()
             if stopRequested.load(ordering: .sequentiallyConsistent) { break }
+            // The buffer is never empty, so it has an address (Swift 6.2's Glibc takes it non-optional).
             let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epollFD, $0.baseAddress, Int32($0.count), waitTimeoutMilliseconds())
+                epoll_wait(epollFD, $0.baseAddress!, Int32($0.count), waitTimeoutMilliseconds())
             }
             if count < 0 {
                 let failure = SystemError.last("epoll_wait")

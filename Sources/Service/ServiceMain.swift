@@ -4,8 +4,9 @@ import Glibc
 package import Logging
 import Widget
 
-/// `dbmultiverse service`: owns `com.nobadi.DBMultiverse` until SIGTERM/SIGINT or until the bus
-/// goes away. Returns the process exit status.
+/// `dbmultiverse service`: owns `com.nobadi.DBMultiverse` until SIGTERM/SIGINT, until the bus
+/// goes away, or until its executable is replaced or removed (an upgrade or removal: the bus starts
+/// the installed one at the next call, or none). Returns the process exit status.
 package enum ServiceMain {
     package static func run(environment: [String: String], logger: Logger) -> Int32 {
         // The browsers the opener starts are never waited for: let the kernel reap them.
@@ -28,6 +29,7 @@ package enum ServiceMain {
             logger.critical("cannot start the service: \(error)")
             return 1
         }
+        process.stopWhenReplaced()
         let status = process.run()
         service.stop()
         return status

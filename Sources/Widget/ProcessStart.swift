@@ -76,6 +76,12 @@ package enum ProcessStart {
             let places = candidates.isEmpty ? "(the running binary's path is unknown)" : candidates.joined(separator: " or ")
             return "cannot find \(name), which this command runs: looked for \(places). Reinstall (make install, or the dbmultiverse package)."
         }
+        return exec(path, arguments: arguments)
+    }
+
+    /// Replaces this process with the executable at `path`, passing `arguments`; returns only when
+    /// exec fails, with the message to print.
+    package static func exec(_ path: String, arguments: [String]) -> String {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
         let reason = String(cString: strerror(errno))

@@ -28,7 +28,14 @@ enum NotifierExecutable {
 
     static func run(noTray: Bool) -> Never {
         ProcessStart.start()
-        exit(NotifierMain.run(environment: ProcessStart.environment(), noTray: noTray, logger: Logger(label: "dbmultiverse.notifier")))
+        switch NotifierMain.run(environment: ProcessStart.environment(), noTray: noTray, logger: Logger(label: "dbmultiverse.notifier")) {
+        case .exit(let status):
+            exit(status)
+        case .runAgain(let path):
+            // Its replacement (an upgrade), in this process, with the same arguments and environment.
+            ProcessStart.printError("dbmultiverse-notifier: " + ProcessStart.exec(path, arguments: Array(CommandLine.arguments.dropFirst())))
+            exit(1)
+        }
     }
 
     static let usage = """

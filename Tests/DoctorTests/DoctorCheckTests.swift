@@ -5,6 +5,7 @@ import DesktopTestSupport
 import Foundation
 import Testing
 import TestingTraits
+import Widget
 
 /// The checks of `dbmultiverse doctor` from what they read, without a desktop: each reading and
 /// the line it gives (its status and fix), the parsers of the tools' output, and the process
@@ -112,6 +113,43 @@ import TestingTraits
         #expect(autostart.status == .missing && autostart.fix == "dbmultiverse notifier & (your session's next login starts it)")
         let running = NotifierCheck(.init(owner: .owned(.init(uniqueName: ":1.7", pid: 4242)), units: .noManager(""), autostart: .none))
         #expect(running.result(surroundings) == CheckResult("notifier", .ok, "running (pid 4242)"))
+    }
+
+    /// A notifier older than the installed one — its binary replaced or removed since it started
+    /// (an upgrade it did not follow), or another version than this installation's — is no
+    /// "✓ running": the line says so and how to replace it, per kind of session.
+    @Test func theNotifierLineSaysWhenWhatRunsIsNotWhatIsInstalled() {
+        let surroundings = Self.surroundings()
+        let binary = "/usr/libexec/dbmultiverse/dbmultiverse-notifier"
+        let owner = DoctorBus.Lookup.owned(.init(uniqueName: ":1.7", pid: 4242))
+        let manager = SystemdUnits.manager([SystemdUnits.notifierUnit: ["LoadState": "loaded", "UnitFileState": "enabled"]])
+        func line(_ running: RunningExecutable, _ units: SystemdUnits = .noManager("no systemctl")) -> CheckResult {
+            NotifierCheck(.init(owner: owner, units: units, autostart: .none, running: running)).result(surroundings)
+        }
+        #expect(line(RunningExecutable(link: binary, version: ProjectInfo.version)) == CheckResult("notifier", .ok, "running (pid 4242)"))
+        #expect(line(RunningExecutable(link: binary + " (deleted)", version: nil), manager)
+                    == CheckResult("notifier", .missing, "running (pid 4242), but its binary \(binary) was replaced or removed since it started",
+                                   fix: "systemctl --user restart dbmultiverse-notifier.service"))
+        #expect(line(RunningExecutable(link: binary + " (deleted)", version: nil)).fix == "kill 4242 && dbmultiverse notifier &")
+        #expect(line(RunningExecutable(link: binary, version: "0.0.9"))
+                    == CheckResult("notifier", .missing, "running (pid 4242) version 0.0.9, but this installation is \(ProjectInfo.version)",
+                                   fix: "kill 4242 && dbmultiverse notifier &"))
+    }
+
+    /// The service line says the same of an older service (it stays ✓: it answers), with the way to
+    /// replace it.
+    @Test func theServiceLineSaysWhenWhatAnswersIsNotWhatIsInstalled() {
+        let view = EntryView.placeholder(family: .medium, date: 0)
+        let surroundings = Surroundings(environment: ["HOME": "/home/reader"], now: Self.now, commands: Answers([:]))
+        let binary = "/usr/libexec/dbmultiverse/dbmultiverse-service"
+        let replaced = ServiceCheck(.answered(wasRunning: true, view: view, executable: binary + " (deleted)", version: nil)).result(surroundings)
+        #expect(replaced.status == .ok && replaced.detail.hasSuffix("; \(binary) (deleted): the binary was replaced since it started"), "\(replaced)")
+        #expect(replaced.fix == ServiceCheck.restartFix)
+        let older = ServiceCheck(.answered(wasRunning: true, view: view, executable: binary, version: "0.0.9")).result(surroundings)
+        #expect(older.status == .ok && older.detail.hasSuffix("; \(binary) 0.0.9 (this command is \(ProjectInfo.version))"), "\(older)")
+        #expect(older.fix == ServiceCheck.restartFix)
+        let current = ServiceCheck(.answered(wasRunning: true, view: view, executable: binary, version: ProjectInfo.version)).result(surroundings)
+        #expect(current.fix == nil)
     }
 
     // MARK: Files
@@ -277,6 +315,55 @@ import TestingTraits
                     + " (looked for /usr/libexec/dbmultiverse/select-cards)), not turned on")
     }
 
+    /// What select-cards leaves at a card's place (it is not its own) is said on the card's line,
+    /// with what to do: another extension or widget in the card's folder, a link someone made, a
+    /// folder that leads elsewhere (where select-cards links nothing); a link of one's own to a
+    /// checkout of the card is named as such.
+    @Test func theCardLinesSayWhatStandsInTheCardsPlace() {
+        let surroundings = Self.surroundings()
+        let place = "/usr/share/gnome-shell/extensions/dbmultiverse@nobadi.com"
+        let build = "/usr/share/dbmultiverse/cards/gnome-shell-45"
+        func gnome(installed: String?, uuid: String? = GnomeExtensionCheck.uuid, _ found: CardPlace) -> CheckResult {
+            GnomeExtensionCheck(.init(installed: installed, enabled: .success([GnomeExtensionCheck.uuid]), userExtensionsDisabled: false,
+                                      uuid: uuid, place: .init(path: place, place: found, build: build))).result(surroundings)
+        }
+        let foreign = gnome(installed: place, uuid: "other@example.org", .other)
+        #expect(foreign.status == .missing && foreign.detail == "\(place) holds other@example.org, not DBMultiverse's card: select-cards leaves it as it is")
+        #expect(foreign.fix?.hasPrefix("move it out of /usr/share/gnome-shell/extensions, then run ") == true, "\(foreign)")
+        let dangling = gnome(installed: nil, .otherLink("/home/admin/src/card"))
+        #expect(dangling.detail == "not installed: \(place) is a link to /home/admin/src/card, which select-cards leaves as it is")
+        let elsewhere = gnome(installed: nil, .folderLink("/srv/extensions"))
+        #expect(elsewhere.detail == "not installed: /usr/share/gnome-shell/extensions leads to /srv/extensions through a link, where select-cards links no card")
+        #expect(elsewhere.fix == "sudo ln -s \(build) /srv/extensions/dbmultiverse@nobadi.com")
+        #expect(gnome(installed: nil, .empty).fix == ServiceCheck.installFix)
+        let own = gnome(installed: place, .otherLink("/home/admin/src/card"))
+        #expect(own == CheckResult("GNOME Shell extension", .ok,
+                                   "installed in \(place), a link of your own to /home/admin/src/card (select-cards leaves it as it is), turned on"))
+
+        let plasmoid = "/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse"
+        let otherWidget = PlasmaWidgetCheck(.foreign(plasmoid, id: "org.example.clock")).result(surroundings)
+        #expect(otherWidget.status == .missing && otherWidget.detail == "\(plasmoid) holds org.example.clock, not DBMultiverse's card: select-cards leaves it as it is")
+        let notOurs = PlasmaWidgetCheck(.notInstalled, place: .init(path: plasmoid, place: .other, build: "/usr/share/dbmultiverse/cards/plasma-6"))
+            .result(surroundings)
+        #expect(notOurs.detail == "not installed: \(plasmoid) is not DBMultiverse's card, which select-cards leaves as it is")
+    }
+
+    /// select-cards --query's lines as doctor reads them.
+    @Test func selectCardsAnswersAreRead() {
+        let answer = SelectCards.Answer(selector: "/usr/libexec/dbmultiverse/select-cards", output: """
+            gnome-shell 48.7 gnome-shell-45
+            plasma - plasma-6
+            place gnome-shell other-link /home/admin/my card
+            place plasma folder-link /srv/plasma stuff
+
+            """)
+        #expect(answer.choices["gnome-shell"] == .some(CardChoice(version: "48.7", build: "gnome-shell-45")))
+        #expect(answer.choices["plasma"] == .some(nil))
+        #expect(answer.places == ["gnome-shell": .otherLink("/home/admin/my card"), "plasma": .folderLink("/srv/plasma stuff")])
+        #expect(answer.placePath("plasma") == "/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse")
+        #expect(answer.buildPath("gnome-shell-45") == "/usr/share/dbmultiverse/cards/gnome-shell-45")
+    }
+
     @Test func thePlasmaLineSaysWhenTheBuildIsForTheOtherPlasma() {
         let surroundings = Self.surroundings()
         let (plasma5, plasma6) = (CardBuilds.Build(name: "plasma-5", versions: [5]), CardBuilds.Build(name: "plasma-6", versions: [6]))
@@ -338,5 +425,23 @@ import TestingTraits
         // A child that closes its output and goes on is still bounded (the pidfd, not the pipes).
         let quiet = runner.run(["sh", "-c", "exec >&- 2>&-; sleep 30"], timeout: .milliseconds(300))
         #expect(quiet?.status == nil && Date().timeIntervalSince(started) < 10)
+    }
+
+    /// What a command leaves behind in its process group goes with it: killed at the deadline with
+    /// the command, or at once when the command ends — a grandchild holding the output pipes (a
+    /// desktop program that hangs under select-cards) neither makes doctor wait for the deadline nor
+    /// outlives it.
+    @Test func theRunnerEndsWhatTheCommandLeftBehind() {
+        let runner = ProcessRunner(environment: ["PATH": "/usr/bin:/bin"])
+        let marker = "30.\(getpid())\(Int.random(in: 1000...9999))"
+        let started = Date()
+        let ended = runner.run(["sh", "-c", "sleep \(marker) & echo done"], timeout: .seconds(20))
+        #expect(ended == CommandOutput(status: 0, stdout: "done\n", stderr: ""))
+        #expect(Date().timeIntervalSince(started) < 10, "waited \(Date().timeIntervalSince(started)) s for what the command left")
+        #expect(processes(containing: marker).isEmpty, "\(processes(containing: marker))")
+
+        let stuck = runner.run(["sh", "-c", "sleep \(marker) & sleep \(marker)"], timeout: .milliseconds(300))
+        #expect(stuck?.status == nil)
+        #expect(processes(containing: marker).isEmpty, "\(processes(containing: marker))")
     }
 }

@@ -14,17 +14,18 @@ import TestingTraits
     /// chapter kept, downgraded, purged; and the downloaded .deb files upgraded by apt. No desktop
     /// runs: the releases' checks run beside each other and beside the other suites.
     @Test("Repository: Debian 12 bookworm (apt 2.6, gpgv) installs, upgrades, downgrades and purges from it")
-    func bookworm() throws { try check("bookworm") }
+    func bookworm() async throws { try await check("bookworm") }
 
     @Test("Repository: Debian 13 trixie (apt 3.0, sqv) installs, upgrades, downgrades and purges from it")
-    func trixie() throws { try check("trixie") }
+    func trixie() async throws { try await check("trixie") }
 
     @Test("Repository: Debian sid installs, upgrades, downgrades and purges from it")
-    func sid() throws { try check("sid") }
+    func sid() async throws { try await check("sid") }
 
-    func check(_ release: String) throws {
-        let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/apt-repository-check.sh").path, release],
-                                 environment: testEnvironment(), timeout: 1500)
+    // Awaited on a thread of its own: it waits for the repository's fixture, which waits for the packages' builds.
+    func check(_ release: String) async throws {
+        let run = try await runLongCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/apt-repository-check.sh").path, release],
+                                           timeout: 1500)
         print("apt-repository-check.sh \(release) exited \(run.status)\n\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(run)")
         let lines = run.stdout.split(separator: "\n").map(String.init)

@@ -20,8 +20,8 @@ import TestingTraits
         needs: "the notifications' server needs dunst, xvfb, imagemagick, dbus-bin, libglib2.0-bin")
 
     @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
-    func dunstShowsTheChapterAndTheNewPagesAndAClickOpensTheChapter() throws {
-        let (run, shots) = try runHostCheck("real-notification-daemon.sh", name: "notify", shotsUse: [],
+    func dunstShowsTheChapterAndTheNewPagesAndAClickOpensTheChapter() async throws {
+        let (run, shots) = try await runHostCheck("real-notification-daemon.sh", name: "notify", shotsUse: [],
                                             session: ("NOTIFY_CHECK_FOLDER", [.sockets]), timeout: 90)
         #expect(run.status == 0, "\(run)")
         let lines = run.stdout.split(separator: "\n").map(String.init)

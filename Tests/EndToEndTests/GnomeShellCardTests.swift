@@ -24,9 +24,9 @@ import TestingTraits
         asNobody: "gnome-shell")
 
     @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
-    func theTopBarAndTheCardFollowTheServiceAndOpenChapters() throws {
+    func theTopBarAndTheCardFollowTheServiceAndOpenChapters() async throws {
         // The shell's own log is left out of what is printed.
-        let (run, shots) = try runHostCheck("gnome-shell-check.sh", name: "gnome", shotsUse: [.otherUsers],
+        let (run, shots) = try await runHostCheck("gnome-shell-check.sh", name: "gnome", shotsUse: [.otherUsers],
                                             session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150,
                                             shown: withoutShellLog)
         try expectGnomeShellCard(run, shots: shots)
@@ -36,8 +36,8 @@ import TestingTraits
     /// shell, the service it activates and the CLI): the view the service publishes reads French
     /// (po/fr.po), and so does the extension's own placeholder with no service (its catalogue).
     @Test(.enabled(if: unavailable == nil && TranslationTests.frenchLocaleExists, Comment(rawValue: unavailable ?? "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)")))
-    func theCardReadsFrenchInAFrenchSession() throws {
-        let (run, shots) = try runHostCheck("gnome-shell-check-fr.sh", name: "gnome-fr", shotsUse: [.otherUsers],
+    func theCardReadsFrenchInAFrenchSession() async throws {
+        let (run, shots) = try await runHostCheck("gnome-shell-check-fr.sh", name: "gnome-fr", shotsUse: [.otherUsers],
                                             session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150) { run in
             run.stdout.split(separator: "\n").filter { !$0.contains("GNOME Shell-") }.joined(separator: "\n")
         }

@@ -262,11 +262,12 @@ enum DesktopInstall {
             #expect(original.count == installed.count, "\(target)", sourceLocation: sourceLocation)
             var execLines = 0
             for (before, after) in zip(original, installed) {
-                guard let key = ["Exec=", "ExecStart="].first(where: { before.hasPrefix($0) }) else {
+                // A unit's ConditionFileIsExecutable= names the program its ExecStart= runs.
+                guard let key = ["Exec=", "ExecStart=", "ConditionFileIsExecutable="].first(where: { before.hasPrefix($0) }) else {
                     #expect(before == after, "\(target): only Exec lines change", sourceLocation: sourceLocation)
                     continue
                 }
-                execLines += 1
+                if key.hasPrefix("Exec") { execLines += 1 }
                 let words = before.dropFirst(key.count).split(separator: " ").map(String.init)
                 // A program of /usr/libexec/dbmultiverse is the installed one of <prefix>/libexec/dbmultiverse.
                 let libexec = "/usr/libexec/dbmultiverse/"

@@ -11,8 +11,8 @@ import TestingTraits
 ///
 /// Off the cooperative pool: the script blocks for about a minute.
 @Suite(.timeLimit(.minutes(4)), .holds(.desktopSession), .offThePool) struct PlasmaCardTests {
-    @Test func theCardFollowsTheReaderInARealPlasmoidViewer() throws {
-        let (run, shots) = try runHostCheck("plasma-card-check.sh", name: "plasma", shotsUse: [.otherUsers], timeout: 200)
+    @Test func theCardFollowsTheReaderInARealPlasmoidViewer() async throws {
+        let (run, shots) = try await runHostCheck("plasma-card-check.sh", name: "plasma", shotsUse: [.otherUsers], timeout: 200)
         try expectPlasmaCard(run, shots: shots)
     }
 
@@ -20,8 +20,8 @@ import TestingTraits
     /// viewer, the service and the CLI): the view reads French (po/fr.po), and so does the widget's
     /// own placeholder with no service (its i18n catalogue under contents/locale).
     @Test(.enabled(if: TranslationTests.frenchLocaleExists, "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)"))
-    func theCardReadsFrenchInAFrenchSession() throws {
-        let (run, shots) = try runHostCheck("plasma-card-check.sh", ["--french"], name: "plasma-fr", shotsUse: [.otherUsers], timeout: 200)
+    func theCardReadsFrenchInAFrenchSession() async throws {
+        let (run, shots) = try await runHostCheck("plasma-card-check.sh", ["--french"], name: "plasma-fr", shotsUse: [.otherUsers], timeout: 200)
         #expect(run.status == 0, "\(run)")
         let progress = "lu à \(DemoStory.progress)\u{00A0}%"
         for line in ["label: Chapitre \(DemoStory.chapter)", "label: \(DemoStory.name)", "progress bar: \(progress)", "label: \(progress)",

@@ -66,6 +66,21 @@ import TestingTraits
         #expect(run.stdout.contains("Repository (apt in Debian's releases):\n  Debian 12 bookworm ✔ passed\n"), "\(run.stdout)")
     }
 
+    /// The tests named "Debian QA: …" (PackageQATests) are listed under their own heading, with their
+    /// outcome: which of Debian's checks the package passed.
+    @Test func debiansQAIsListedWithItsOutcome() throws {
+        func check(_ name: String, _ display: String) -> String {
+            #"{"kind":"test","payload":{"id":"M.S/\#(name)()/S.swift:1:1","kind":"function","name":"\#(name)()","displayName":"Debian QA: \#(display)"},"version":0}"#
+        }
+        let issue = #","issue":{"isKnown":false}"#
+        let run = try summarise([Self.suite, check("l", "lintian (sid)"), check("p", "piuparts on Debian sid"), Self.runStarted,
+                                 Self.event("testStarted", "l"), Self.event("testStarted", "p"),
+                                 Self.event("issueRecorded", "p", issue, messages: ["FAIL: Package purging left files on system"]), Self.runEnded])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.contains("Debian's QA of the package:\n  lintian (sid) ✔ passed\n  piuparts on Debian sid ✘ failed\n"), "\(run.stdout)")
+        #expect(!run.stdout.contains("Desktops:"), "\(run.stdout)")
+    }
+
     @Test func aSkipIsLoudButDoesNotFailTheRun() throws {
         let run = try summarise([Self.suite, Self.function("a"), Self.function("b"), Self.runStarted,
                                  Self.event("testSkipped", "b", messages: ["needs Debian's chromium"]), Self.runEnded])

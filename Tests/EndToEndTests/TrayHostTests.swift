@@ -25,9 +25,9 @@ import TestingTraits
         asNobody: "sway")
 
     @Test(.enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
-    func waybarShowsTheItemAndItsMenuOpensAChapter() throws {
+    func waybarShowsTheItemAndItsMenuOpensAChapter() async throws {
         // The session installs and runs the binary from its folder, as another user, with sockets in it.
-        let (run, shots) = try runHostCheck("tray-host-check.sh", name: "tray", shotsUse: [.otherUsers],
+        let (run, shots) = try await runHostCheck("tray-host-check.sh", name: "tray", shotsUse: [.otherUsers],
                                             session: ("TRAY_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 150)
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("RegisteredStatusNotifierItems: as 1 \"org.kde.StatusNotifierItem-"), "\(run.stdout)")

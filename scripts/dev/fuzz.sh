@@ -57,10 +57,12 @@ module() {
 }
 
 # comic_domain: Sources/ComicDomain and the modules it imports (JSON; Localization, over libintl).
+# With testing enabled: a target over another module reaches the domain's internal API through
+# `@testable import ComicDomain`, as the tests do (the catalogue's decoding, a site origin).
 comic_domain() {
     module JSON
     module Localization -I Sources/CIntl
-    module ComicDomain -I Sources/CIntl
+    module ComicDomain -I Sources/CIntl -enable-testing
 }
 
 # domain FUZZNAME FILE OUTPUT: the domain's sources and a fuzz target, as one module over JSON and Localization.

@@ -42,6 +42,12 @@ if unshare -n true 2>/dev/null; then
 else
     echo "binary-package.sh: unshare -n is not allowed for $(id -un) (root only): building with the network on" >&2
 fi
+# The Swift (debian/rules): Debian's swiftlang when it is installed (sid, forky), else the build
+# profile pkg.dbmultiverse.swift-org and the `swift` on PATH (Debian 12 and 13, a swift.org
+# toolchain), beside the profiles DEB_BUILD_PROFILES asks for.
+DEB_BUILD_PROFILES=$(./scripts/packaging/build-profiles.sh ${DEB_BUILD_PROFILES:-})
+export DEB_BUILD_PROFILES
+echo "binary-package.sh: build profiles: ${DEB_BUILD_PROFILES:-none} (Swift: $(if [[ " ${DEB_BUILD_PROFILES:-} " == *" pkg.dbmultiverse.swift-org "* ]]; then command -v swift || echo "none on PATH"; else echo "Debian's swiftlang"; fi))"
 rm -rf "$build/home"
 mkdir "$build/home"
 (cd "$tree" && env HOME="$build/home" GIT_CONFIG_NOSYSTEM=1 "${offline[@]}" dpkg-buildpackage -us -uc -b ${again:+-nc})

@@ -273,18 +273,9 @@ plasmoid=/usr/share/plasma/plasmoids/com.nobadi.dbmultiverse
 check "the Plasma widget is in $plasmoid and runs the installed binary" grep -q '"/usr/bin/dbmultiverse"' "$plasmoid/contents/ui/main.qml"
 
 step "what the binary loads with dlopen is declared by its Debian package"
-declared="$(dpkg-deb -f "$deb" Depends), $(dpkg-deb -f "$deb" Recommends)"
-declares() { [ -n "$1" ] && grep -qE "(^|[ ,|])$1([ ,(]|$)" <<<"$declared"; }
-sonames=$(strings /usr/bin/dbmultiverse | grep -E '^lib(curl|xml2|jpeg|png[0-9]*)\.so\.[0-9]+$' | sort -u || true)
-check "the binary names the four libraries it loads (libcurl, libxml2, libjpeg, libpng)" test "$(wc -w <<<"$sonames")" -eq 4
-for soname in $sonames; do
-    # awk reads to the end: exiting at the match made ldconfig die of SIGPIPE, which pipefail and
-    # set -e turned into the script's end (exit 141).
-    path=$(ldconfig -p | awk -v name="$soname" -v dir="/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/" \
-        '!found && $1 == name && index($NF, dir) { print $NF; found = 1 }')
-    owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | cut -d: -f1 || true)
-    check "$soname is ${owner:-no package}'s, named in Depends or Recommends" declares "$owner"
-done
+libraries=$(./scripts/packaging/dlopen-check.sh "$deb") && declared=yes || declared=no
+sed 's/^/  /' <<<"$libraries"
+check "the four libraries the binaries load (libcurl, libxml2, libjpeg, libpng) are in Depends or Recommends" test "$declared" = yes
 
 step "the maintainer scripts never touch a user's files"
 dpkg-deb -e "$deb" "$work/control"

@@ -42,6 +42,8 @@ make_fixture() {
 
     # The keyring package of each version: debian/ with the run's key and the served URL (what the
     # source would hold for a real release: docs/releasing.md), the changelog of that version.
+    local profiles
+    profiles=$(./scripts/packaging/build-profiles.sh pkg.dbmultiverse.archive-keyring | tr ' ' ,)
     for version in "$v1" "$v2"; do
         local tree="$out/keyring/$version/source"
         mkdir -p "$tree"
@@ -52,7 +54,7 @@ make_fixture() {
         fi
         gpg --batch --export "$key" >"$tree/debian/archive-keyring/dbmultiverse-archive-keyring.pgp"
         sed -i "s|^URIs: .*|URIs: $url/good/|" "$tree/debian/archive-keyring/dbmultiverse.sources"
-        (cd "$tree" && dpkg-buildpackage -us -uc -A -Ppkg.dbmultiverse.archive-keyring) >"$out/keyring/$version/build.log" 2>&1 \
+        (cd "$tree" && dpkg-buildpackage -us -uc -A -P"$profiles") >"$out/keyring/$version/build.log" 2>&1 \
             || { tail -30 "$out/keyring/$version/build.log"; echo "repository-fixture: the keyring package $version did not build"; return 1; }
         cp "$out/keyring/$version/dbmultiverse-archive-keyring_${version}_all.deb" "$out/keyring/$version/dbmultiverse-apt-source_${version}_all.deb" "$out/debs/"
     done

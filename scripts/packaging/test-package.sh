@@ -45,7 +45,9 @@ if [ -f "$cache/stamp" ] && [ "$(cat "$cache/stamp")" = "$stamp" ] && [ -f "$deb
 fi
 
 # The tree: what git tracks, copied where it differs; what is no longer tracked removed (the
-# build's own folders, vendor/ and debian/'s products stay). Then vendor/ and the build.
+# build's own folders, vendor/ and debian/'s staging folders stay; debian/'s other products go, as
+# dh_clean would take them: a file removed from debian/ must not stay in the build). Then vendor/
+# and the build.
 build() {
     local path pins
     declare -A keep=()
@@ -56,7 +58,8 @@ build() {
     done
     while read -r path; do
         [ -n "${keep[$path]:-}" ] || rm -f "$tree/$path"
-    done < <(cd "$tree" && find . -path ./.build-deb -prune -o -path ./vendor -prune -o -path ./debian -prune -o \
+    done < <(cd "$tree" && find . -path ./.build-deb -prune -o -path ./vendor -prune -o -path ./debian/dbmultiverse -prune -o \
+        -path ./debian/.debhelper -prune -o -path ./debian/tmp -prune -o \
         \( -type f -o -type l \) -print | sed 's|^\./||')
     pins="$(sha256sum scripts/packaging/vendor.sh Package.swift | sha256sum | cut -c1-16)"
     if [ ! -f "$cache/vendor.stamp" ] || [ "$(cat "$cache/vendor.stamp")" != "$pins" ]; then

@@ -29,7 +29,7 @@ cd "$(dirname "$0")/../.."
 # - the cards on other Debian releases, from the installed package (ReleaseCardTests): debootstrap
 #   makes the releases' chroots (scripts/real-hosts/release-chroot.sh), and the package is built as debian/
 #   builds it (scripts/packaging/test-package.sh: debhelper, dpkg-dev, fakeroot; iproute2: the offline build's
-#   loopback).
+#   loopback); piuparts judges its install, purge and upgrade there (scripts/packaging/package-qa.sh).
 # - the apt repository (make repo, MakeRepoTests, AptRepositoryTests): aptly (Debian's repository tool:
 #   the indexes), gnupg (signing), sqv (the signature check Debian 13's apt runs), bzip2.
 # With the argument `deb` (make dist, make deb, make deb-test), also what builds and checks the
@@ -38,7 +38,7 @@ cd "$(dirname "$0")/../.."
 packages=(python3 libdbus-1-dev dbus dbus-bin libglib2.0-bin systemd xdg-utils desktop-file-utils
     libcurl4-openssl-dev libxml2-dev zlib1g-dev pkg-config time libsqlite3-dev sqlite3 zip unzip openssl
     libjpeg-dev libpng-dev sway waybar grim gcc appstream gettext locales libglib2.0-dev
-    debootstrap debhelper dpkg-dev fakeroot iproute2 syncthing faketime aptly gnupg sqv bzip2)
+    debootstrap debhelper dpkg-dev fakeroot iproute2 piuparts syncthing faketime aptly gnupg sqv bzip2)
 desktop_packages=(python3-pyatspi at-spi2-core
     gnome-shell gjs dconf-service
     plasma-sdk plasma-desktop xvfb imagemagick

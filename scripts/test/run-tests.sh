@@ -11,20 +11,30 @@ results=.build/test-results
 mkdir -p "$results"
 log="$results/output.log" events="$results/events.jsonl" peak="$results/inotify-peak"
 rm -f "$events" "$peak"
+rm -rf "$results/builds"
 
-# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots: a
-# whole run (no arguments) starts building both now, in the background, beside the tests' build;
-# those tests wait for them (scripts/real-hosts/release-check.sh, bounded) and show their logs when they fail.
-# So does the apt repository's test (AptRepositoryTests): its fixture, made anew for each run (a
-# throw-away key; the packages' second version is a cached build, made after the first).
-# At the lowest priority: the tests' own build and run come first (the tests that need them wait anyway).
+# The cards on other Debian releases (ReleaseCardTests) install the .deb into cached chroots, and
+# the source package is built in sid's and trixie's build chroots (SourcePackageBuildTests), and
+# Debian's QA of the package (PackageQATests) judges it: a whole run (no arguments) starts all of it
+# now, in the background, beside the tests' build — once the package is built, the QA's checks
+# (scripts/packaging/package-qa.sh all: each waits for the chroot it needs; a verdict kept for the
+# same inputs costs nothing); so does the apt repository's test (AptRepositoryTests): its fixture,
+# made anew for each run (a throw-away key; the packages' second version is a cached build, made
+# after the first). All of it at the lowest priority: the tests' own build and run come first (the
+# tests that need it wait anyway, bounded, and show its logs when they fail).
 preparation=""
 rm -rf "$results/apt-repository"
+# The QA's failed verdicts are kept for this run only (its tests read the background's): its id.
+PACKAGE_QA_RUN="$(date +%s).$$"
+export PACKAGE_QA_RUN
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
-    echo "preparing the release chroots and the packages in the background ($results/release-preparation.log)"
-    setsid nice -n 19 bash -c 'for job in "scripts/packaging/test-package.sh" "scripts/real-hosts/release-chroot.sh prepare trixie" \
-        "scripts/real-hosts/release-chroot.sh prepare bookworm" "scripts/real-hosts/release-chroot.sh prepare sid" \
-        "scripts/packaging/repository-fixture.sh '"$results"'/apt-repository"; do ./$job & done; wait' \
+    echo "preparing the release chroots and the packages, then the package's QA, in the background ($results/release-preparation.log)"
+    setsid nice -n 19 bash -c 'for job in "./scripts/real-hosts/release-chroot.sh prepare trixie" \
+        "./scripts/real-hosts/release-chroot.sh prepare bookworm" "./scripts/real-hosts/release-chroot.sh prepare sid" \
+        "./scripts/packaging/chroot-package.sh sid" "./scripts/packaging/chroot-package.sh trixie" \
+        "./scripts/packaging/repository-fixture.sh '"$results"'/apt-repository"; do
+        $job & done
+        ./scripts/packaging/test-package.sh && ./scripts/packaging/package-qa.sh all; wait' \
         >"$results/release-preparation.log" 2>&1 &
     preparation=$!
 fi

@@ -10,6 +10,7 @@ budget; 1 otherwise.
 """
 import argparse
 import json
+import os
 import sys
 
 
@@ -83,17 +84,33 @@ def main():
         for test_id, reason in sorted(skipped.items()):
             print("  ➜ %s: %s" % (test_id, reason))
 
-    # The desktops the cards ran on (tests named "Desktop: …") and the Debian releases the apt
-    # repository was used in (tests named "Repository: …"), each with its outcome.
-    for prefix, heading in (("Desktop: ", "Desktops:"), ("Repository: ", "Repository (apt in Debian's releases):")):
-        named = sorted((test.get("displayName", ""), test_id) for test_id, test in tests.items()
-                       if test_id in functions and test.get("displayName", "").startswith(prefix))
-        if named:
+    def named(prefix, heading, note=lambda test_id: ""):
+        """The tests whose names start with `prefix`, under `heading`, each with its outcome and `note`."""
+        chosen = sorted((test.get("displayName", ""), test_id) for test_id, test in tests.items()
+                        if test_id in functions and test.get("displayName", "").startswith(prefix))
+        if chosen:
             print("\n" + heading)
-            for name, test_id in named:
-                outcome = ("SKIPPED" if test_id in skipped_functions else "✘ failed" if test_id in failed_functions
-                           else "✔ passed" if test_id in started else "not run")
-                print("  %s %s" % (name[len(prefix):], outcome))
+        for name, test_id in chosen:
+            outcome = ("SKIPPED" if test_id in skipped_functions else "✘ failed" if test_id in failed_functions
+                       else "✔ passed" if test_id in started else "not run")
+            print("  %s %s%s" % (name[len(prefix):], outcome, note(test_id)))
+
+    def build_note(test_id):
+        """What a build's test wrote of it (the Swift that built the package) to builds/FUNCTION.txt beside EVENTS."""
+        function = test_id.split("/")[1].split("(")[0] if "/" in test_id else ""
+        try:
+            with open(os.path.join(os.path.dirname(args.events), "builds", function + ".txt"), encoding="utf-8") as note:
+                return "\n      " + note.read().strip()
+        except OSError:
+            return ""
+
+    # The desktops the cards ran on (tests named "Desktop: …"), the source package built on other
+    # releases (tests named "Build: …") and the Debian releases the apt repository was used in
+    # (tests named "Repository: …") and Debian's QA of the package ("Debian QA: …"), each with its outcome.
+    named("Desktop: ", "Desktops:")
+    named("Build: ", "Builds of the source package:", build_note)
+    named("Repository: ", "Repository (apt in Debian's releases):")
+    named("Debian QA: ", "Debian's QA of the package:")
 
     status = 0
     duration = " in %.1f s" % seconds if seconds is not None else ""

