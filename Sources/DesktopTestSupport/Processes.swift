@@ -28,3 +28,15 @@ package func fileIdentity(_ path: String) -> (device: UInt64, inode: UInt64)? {
 
 /// The device and inode of the file process `pid` runs (the replaced one too, through /proc).
 package func runningIdentity(_ pid: Int32) -> (device: UInt64, inode: UInt64)? { fileIdentity("/proc/\(pid)/exe") }
+
+/// `processes(containing:)` once they are gone, or after `seconds` those still there: a process
+/// sent SIGKILL dies when the kernel next runs it, which on a loaded machine is not at once.
+package func processesLeft(containing text: String, within seconds: Double = 5) -> [(pid: Int32, commandLine: String)] {
+    let deadline = Date().addingTimeInterval(seconds)
+    var left = processes(containing: text)
+    while !left.isEmpty, Date() < deadline {
+        usleep(20_000)
+        left = processes(containing: text)
+    }
+    return left
+}

@@ -438,10 +438,10 @@ import Widget
         let ended = runner.run(["sh", "-c", "sleep \(marker) & echo done"], timeout: .seconds(20))
         #expect(ended == CommandOutput(status: 0, stdout: "done\n", stderr: ""))
         #expect(Date().timeIntervalSince(started) < 10, "waited \(Date().timeIntervalSince(started)) s for what the command left")
-        #expect(processes(containing: marker).isEmpty, "\(processes(containing: marker))")
+        #expect(processesLeft(containing: marker).isEmpty, "\(processes(containing: marker))")
 
         let stuck = runner.run(["sh", "-c", "sleep \(marker) & sleep \(marker)"], timeout: .milliseconds(300))
         #expect(stuck?.status == nil)
-        #expect(processes(containing: marker).isEmpty, "\(processes(containing: marker))")
+        #expect(processesLeft(containing: marker).isEmpty, "\(processes(containing: marker))")
     }
 }

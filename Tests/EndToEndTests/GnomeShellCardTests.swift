@@ -10,7 +10,8 @@ import TestingTraits
 /// top bar and the card, clicks each button with mutter's remote-desktop pointer and sees the service
 /// open the chapter (OpenRequested, and the browser it starts, here a recorder, with the activation
 /// token), measures each change from its PropertiesChanged to the AT-SPI event, stops the service
-/// (the placeholder) and starts it again with Start reading, disables and enables the extension. The screenshots stay in a folder the test
+/// (the placeholder) and starts it again with Start reading, turns the extension off and on again (as
+/// at each lock and unlock) and sees it back within a second. The screenshots stay in a folder the test
 /// prints, for a person to look at.
 ///
 /// One desktop session at a time (its timings hold only then), holding a place of private buses
@@ -91,7 +92,18 @@ func expectGnomeShellCard(_ run: CommandResult, shots: String) throws {
     #expect(lines.contains("card with no service: " + placeholder), "\(run.stdout)")
     // The reader was last on the last chapter, caught up.
     #expect(lines.contains("service back: top bar \"Ch. \(chapter + 1) · 100%\""), "\(run.stdout)")
-    #expect(lines.contains("disable -> enable: top bar \"Ch. \(chapter + 1) · 100%\""), "\(run.stdout)")
+    // Off and on again, as at each lock and unlock (gnome-extensions disable/enable, and the lock
+    // screen's session mode): the top bar and the card show the entry within a second.
+    let back = "top bar \"Ch. \(chapter + 1) · 100%\" "
+    let card = "; the card: Chapter \(chapter + 1) | \(DemoStory.nextName) | 100% read | Continue reading | Chapter list"
+    for how in ["disable -> enable", "lock -> unlock"] {
+        let line = try #require(lines.first { $0.hasPrefix("\(how): \(back)") }, "\(how): \(run.stdout)")
+        let milliseconds = Int(line.dropFirst("\(how): \(back)".count).prefix { $0.isNumber }) ?? .max
+        #expect(milliseconds <= 1000, "\(line)")
+        #expect(line.hasSuffix(" ms after the extension came back" + card), "\(line)")
+        #expect(lines.contains("\(how): the card: label \"Chapter \(chapter + 1)\" | label \"\(DemoStory.nextName)\" | level bar \"100% read (1.00)\""
+                               + " | label \"100% read\" | button \"Continue reading\" | button \"Chapter list\""), "\(run.stdout)")
+    }
     #expect(lines.contains("the shell logged nothing about the extension"))
     #expect(lines.last == "screenshots: \(shots)" && lines.contains("PASS"))
     try expectScreenshots(["placeholder.png", "panel.png", "card.png", "card-special.png", "card-last-chapter.png", "panel-no-service.png"],

@@ -48,6 +48,38 @@ import TestingTraits
     @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget from the installed package", .holds(.desktopSession, .eachTestCase))
     func plasma6() async throws { try await checkPlasma(on: "trixie", build: 6, workspace: "4:6.3.") }
 
+    // The looks readers use, per desktop: each look a test case of its desktop's test (the summary
+    // lists them under Desktops:), all of a desktop's measured in one session (LooksSessions).
+    static let looks = LooksSessions()
+
+    @Test("Desktop: GNOME Shell 43 (Debian 12 bookworm), the card in each look", .serialized, .holds(.desktopSession, .wholeSuite),
+          arguments: CardLook.allCases)
+    func gnomeShell43Looks(_ look: CardLook) async throws { look.expect(in: try await looks("gnome-shell-looks.sh", on: "bookworm")) }
+
+    @Test("Desktop: GNOME Shell 48 (Debian 13 trixie), the card in each look", .serialized, .holds(.desktopSession, .wholeSuite),
+          arguments: CardLook.allCases)
+    func gnomeShell48Looks(_ look: CardLook) async throws { look.expect(in: try await looks("gnome-shell-looks.sh", on: "trixie")) }
+
+    @Test("Desktop: GNOME Shell 51 (Debian sid), the card in each look", .serialized, .holds(.desktopSession, .wholeSuite),
+          arguments: CardLook.allCases)
+    func gnomeShell51Looks(_ look: CardLook) async throws { look.expect(in: try await looks("gnome-shell-looks.sh", on: "sid")) }
+
+    @Test("Desktop: Plasma 5.27 (Debian 12 bookworm), the widget in each look", .serialized, .holds(.desktopSession, .wholeSuite),
+          arguments: CardLook.allCases)
+    func plasma5Looks(_ look: CardLook) async throws { look.expect(in: try await looks("plasma-card-looks.sh", on: "bookworm")) }
+
+    @Test("Desktop: Plasma 6.3 (Debian 13 trixie), the widget in each look", .serialized, .holds(.desktopSession, .wholeSuite),
+          arguments: CardLook.allCases)
+    func plasma6Looks(_ look: CardLook) async throws { look.expect(in: try await looks("plasma-card-looks.sh", on: "trixie")) }
+
+    /// What the looks check printed on a release, run once for all its looks.
+    func looks(_ check: String, on release: String) async throws -> CommandResult {
+        try await Self.looks.run("\(check)@\(release)") {
+            try await runHostCheck("release-check.sh", [release, check], withBinary: false, name: "looks-\(release)",
+                             shotsUse: [.otherUsers], timeout: 1200, shown: withoutShellLog).run
+        }
+    }
+
     /// `builtIn`: the package built in the release's own build chroot, else the one built on this machine.
     func checkGnomeShell(on release: String, builtIn: Bool = false) async throws {
         let (run, shots) = try await runHostCheck("release-check.sh", [release, "gnome-shell-check.sh"] + (builtIn ? ["--built-in", release] : []),

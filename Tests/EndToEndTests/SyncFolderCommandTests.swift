@@ -47,9 +47,10 @@ struct SyncFolderCommandTests {
         let pid = service.command.processIdentifier
         let cli = { (arguments: [String]) in try runCommand([Binary.dbmultiverse] + arguments, environment: environment) }
 
-        // Unset: no watch but the data folder's, no mount table, no file of the sync folder's.
+        // Unset: no watch but the data folder's and the executable's (replaced by an upgrade, the
+        // service ends), no mount table, no file of the sync folder's.
         #expect(try cli(["update", "--chapter", "42", "--name", "Here", "--progress", "30", "--page", "900"]).status == 0)
-        #expect(Self.watches(of: pid) == (1, false))
+        #expect(Self.watches(of: pid) == (2, false))
         #expect(!FileManager.default.fileExists(atPath: home.dataFolder + "/syncedReading.json"))
         #expect(DoctorLine.parse(try cli(["doctor"]).stdout)["sync folder"] == nil, "no line while it is off")
 
@@ -65,7 +66,7 @@ struct SyncFolderCommandTests {
         try service.waitForLine(containing: "continuing from Phone (machine-phone): chapter 50 ", from: mark)
         let entry = try cli(["entry", "--format", "json"]).stdout
         #expect(entry.contains(#""chapter":50,"#) && entry.contains(#""continued-on":"Phone""#), "\(entry)")
-        #expect(Self.watches(of: pid) == (2, true))
+        #expect(Self.watches(of: pid) == (3, true))
         #expect(FileManager.default.fileExists(atPath: shared + "/machine-here.json"), "chapter 42, read here before, was published")
         let doctor = DoctorLine.parse(try cli(["doctor"]).stdout)["sync folder"]
         #expect(doctor?.mark == "✓" && doctor?.detail.hasPrefix("~/Sync/dbmultiverse: Phone read ") == true
@@ -88,7 +89,7 @@ struct SyncFolderCommandTests {
         #expect(off.status == 0, "\(off)")
         #expect(try String(contentsOfFile: configPath, encoding: .utf8) == "language = fr\n# my settings\n")
         try service.waitForLine(containing: "no longer sharing the reading position through \(shared)", from: mark)
-        #expect(Self.watches(of: pid) == (1, false))
+        #expect(Self.watches(of: pid) == (2, false))
         #expect(try cli(["sync-folder"]).status == 2, "a folder or --off")
     }
 

@@ -81,6 +81,22 @@ import TestingTraits
         #expect(!run.stdout.contains("Desktops:"), "\(run.stdout)")
     }
 
+    /// A desktop's test of several cases (its looks) lists each case under it, with its outcome.
+    @Test func aDesktopsLooksAreListedEachWithItsOutcome() throws {
+        let looks = #"{"kind":"test","payload":{"id":"M.S/l()/S.swift:1:1","kind":"function","name":"l()","displayName":"Desktop: GNOME Shell 51 (Debian sid), the card in each look"},"version":0}"#
+        func inCase(_ kind: String, _ look: String, _ extra: String = "", messages: [String] = []) -> String {
+            Self.event(kind, "l", #","_testCase":{"displayName":"\#(look)","id":"\#(look)"}"# + extra, messages: messages)
+        }
+        let run = try summarise([Self.suite, looks, Self.runStarted, Self.event("testStarted", "l"),
+                                 inCase("testCaseStarted", "default"), inCase("testCaseEnded", "default"),
+                                 inCase("testCaseStarted", "an Arabic name"),
+                                 inCase("issueRecorded", "an Arabic name", #","issue":{"isKnown":false}"#, messages: ["not aligned to the right"]),
+                                 inCase("testCaseEnded", "an Arabic name"), Self.runEnded])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.contains("Desktops:\n  GNOME Shell 51 (Debian sid), the card in each look ✘ failed\n      ✔ default\n      ✘ an Arabic name\n"),
+                "\(run.stdout)")
+    }
+
     @Test func aSkipIsLoudButDoesNotFailTheRun() throws {
         let run = try summarise([Self.suite, Self.function("a"), Self.function("b"), Self.runStarted,
                                  Self.event("testSkipped", "b", messages: ["needs Debian's chromium"]), Self.runEnded])

@@ -12,6 +12,10 @@ DEMO_FIRST_PAGE=970
 DEMO_LAST_PAGE=981
 DEMO_LATEST_PAGE=983
 DEMO_NEXT_NAME="The Next Round"
+# The names the looks checks show the card with (gnome-shell-check.sh --looks, plasma-card-check.sh
+# --looks): the site's names can be this long (120 characters), or in a right-to-left script.
+DEMO_LONG_NAME="Goku and Vegeta face the strongest fighters of each universe in a tournament that will decide the fate of the multiverse"
+DEMO_ARABIC_NAME="غوكو وفيجيتا يتحدان في معركة أخيرة ضد العدو القديم الذي عاد من الأكوان الأخرى"
 
 # demo_cover FILE: a cover drawn here (never the comic's art): a gradient with the chapter's number,
 # a portrait PNG the size of a comic page's thumbnail. Needs ImageMagick's convert.

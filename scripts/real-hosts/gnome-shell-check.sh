@@ -74,7 +74,14 @@ if [ "${1:-}" = "--in-bus" ]; then
     gsettings set org.gnome.desktop.notifications show-banners false
     gsettings set org.gnome.shell welcome-dialog-last-shown-version 9999
 
-    gnome-shell --headless --virtual-monitor 1280x800 --wayland --no-x11 >"$work/shell.log" 2>&1 &
+    # The looks (--looks, gnome-shell-check/looks.py): the shell starts at scale 2, on a monitor that
+    # offers scales 1 and 2 (as a HiDPI laptop's does: mutter offers 2 from 1600×960 on).
+    monitor=1280x800 check_script=card_check.py
+    if [ "$mode" = looks ]; then
+        gsettings set org.gnome.desktop.interface scaling-factor 2
+        monitor=2560x1600 check_script=looks.py
+    fi
+    gnome-shell --headless --virtual-monitor "$monitor" --wayland --no-x11 >"$work/shell.log" 2>&1 &
     shell_pid=$!
     wait_for 300 grep -q "GNOME Shell started" "$work/shell.log" || { tail -30 "$work/shell.log" >&2; exit 1; }
     wait_for 100 gnome-extensions info "$uuid" || { echo "the shell does not list $uuid" >&2; exit 1; }
@@ -106,7 +113,8 @@ if [ "${1:-}" = "--in-bus" ]; then
     source "$repository/scripts/lib/demo-story.sh"
     CARD_CHECK_MODE="$mode" CARD_CHECK_WORK="$work" CARD_CHECK_BROWSER_LOG="$work/browser.log" DEMO_CHAPTER="$DEMO_CHAPTER" DEMO_NAME="$DEMO_NAME" \
         DEMO_PROGRESS="$DEMO_PROGRESS" DEMO_PAGE="$DEMO_PAGE" DEMO_LATEST_PAGE="$DEMO_LATEST_PAGE" \
-        /usr/bin/python3 "$repository/scripts/real-hosts/gnome-shell-check/card_check.py" "$binary" "$work/shell.log" "$shots" \
+        DEMO_LONG_NAME="$DEMO_LONG_NAME" DEMO_ARABIC_NAME="$DEMO_ARABIC_NAME" \
+        /usr/bin/python3 "$repository/scripts/real-hosts/gnome-shell-check/$check_script" "$binary" "$work/shell.log" "$shots" \
         >"$work/check.log" 2>&1
     exit 0
 fi
@@ -140,9 +148,16 @@ fi
 
 # ---- Set-up, as whoever runs the script -----------------------------------------------------
 mode=check seconds=0 installed=""
-if [ "${1:-}" = "--idle" ]; then mode=idle seconds="${2:?--idle SECONDS}"; shift 2; fi
-if [ "${1:-}" = "--installed" ]; then installed=/usr; set -- /usr/bin/dbmultiverse; fi
-if [ "${1:-}" = "--french" ]; then mode=french; shift; fi
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --idle) mode=idle seconds="${2:?--idle SECONDS}"; shift 2 ;;
+        --installed) installed=/usr; shift ;;
+        --french) mode=french; shift ;;
+        --looks) mode=looks; shift ;;
+        *) break ;;
+    esac
+done
+[ -z "$installed" ] || set -- /usr/bin/dbmultiverse
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
 for tool in gnome-shell gnome-extensions gsettings dbus-run-session dbus-daemon gjs convert; do

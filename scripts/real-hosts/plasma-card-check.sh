@@ -23,17 +23,30 @@
 #        scripts/real-hosts/plasma-card-check.sh --french [PATH]: the card in a French session instead
 #            (LANG=fr_FR.UTF-8 for the viewer, the service and the CLI): the view and the widget's
 #            own no-service placeholder (its catalogue, contents/locale) read French; card-fr.png
-#                                   scripts/real-hosts/plasma-card-check.sh --installed
+#        scripts/real-hosts/plasma-card-check.sh --looks [PATH]: the card in the looks readers use instead,
+#            beside Plasma's own calendar applet, each measured by plasma-card/looks.py (the card's
+#            background holds every item, buttons two to a row, a sharp cover, the calendar's
+#            colours), in a 640×800 viewer: Breeze, Breeze Dark (set live), a 120-character and an
+#            Arabic name; scale 2 after scale 1 (QT_SCALE_FACTOR: Plasma on X11 changes the scale at
+#            the next login, the viewers start again); text scaled 1.5 (a new desktop, 1000 wide);
+#            scale 2 from the start with an accent colour (a new desktop); looks-*.png
+#                                   scripts/real-hosts/plasma-card-check.sh --installed [--french|--looks]
 # (--installed: the installed package's binary and plasmoid instead of `make install`'s, as root in
 # a throw-away system: a release's chroot, where scripts/real-hosts/release-check.sh runs it.)
 # Exit status: 0 every check passed, 1 one failed, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repository="$PWD"
-french=no
-if [ "${1:-}" = "--french" ]; then french=yes; shift; fi
-installed_package=""
-if [ "${1:-}" = "--installed" ]; then installed_package=/usr; set -- /usr/bin/dbmultiverse; fi
+french=no looks=no installed_package=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --french) french=yes; shift ;;
+        --looks) looks=yes; shift ;;
+        --installed) installed_package=/usr; shift ;;
+        *) break ;;
+    esac
+done
+[ -z "$installed_package" ] || set -- /usr/bin/dbmultiverse
 binary="$(realpath "${1:-.build/debug/dbmultiverse}")"
 [ -x "$binary" ] || { echo "no dbmultiverse binary at $binary (swift build first)" >&2; exit 2; }
 for tool in plasmoidviewer Xvfb import convert dbus-daemon dbus-monitor busctl /usr/bin/python3 /usr/libexec/at-spi-bus-launcher; do
@@ -158,6 +171,93 @@ start_viewer() { # log-name plasmoidviewer-arguments...
     wait_for 300 grep -q "New Containment" "$work/$log.log" || fail "plasmoidviewer did not load its containment"
     accessibility_bus on
 }
+
+# ---- The looks readers use: the card beside Plasma's own calendar applet, on one X screen, in a
+# session a Plasma desktop gives its programs (XDG_CURRENT_DESKTOP=KDE: Qt follows kdeglobals, its
+# colour scheme and fonts, live), each look measured by plasma-card/looks.py.
+if [ "$looks" = yes ]; then
+    export XDG_CURRENT_DESKTOP=KDE KDE_FULL_SESSION=true KDE_SESSION_VERSION="$build"
+    kwriteconfig="kwriteconfig$build"
+    calendar_pid=""
+    # start_looks SCALE WIDTH [VARIABLE=VALUE...]: a new X screen with both viewers side by side, the
+    # widget's WIDTH×800 and the calendar's 640×800 (logical pixels), at SCALE (QT_SCALE_FACTOR),
+    # started with the environment given.
+    start_looks() {
+        local scale=$1 width=$2; shift 2
+        [ -n "$viewer_pid" ] && kill -KILL "$viewer_pid" "$calendar_pid" 2>/dev/null
+        start_xvfb "$(( (width + 640) * scale ))x$(( 800 * scale ))"
+        accessibility_bus off
+        env QT_SCALE_FACTOR="$scale" "$@" plasmoidviewer -a org.kde.plasma.calendar -x "$width" -y 0 -s 640x800 >"$work/calendar.log" 2>&1 &
+        calendar_pid=$!
+        pids+=("$calendar_pid")
+        env QT_SCALE_FACTOR="$scale" "$@" plasmoidviewer -a "$package" -x 0 -y 0 -s "${width}x800" >"$work/viewer.log" 2>&1 &
+        viewer_pid=$!
+        pids+=("$viewer_pid")
+        wait_for 300 grep -q "New Containment" "$work/viewer.log" || fail "plasmoidviewer did not load its containment"
+        wait_for 300 grep -q "New Containment" "$work/calendar.log" || fail "the calendar's plasmoidviewer did not load its containment"
+        accessibility_bus on
+        wait_for 300 shows "label: Today" || { atspi dump plasmoidviewer >&2 || true; fail "the calendar never showed"; }
+        wait_for 300 shows "label: $("$installed" entry --format json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["title"])')" \
+            || { atspi dump plasmoidviewer >&2 || true; fail "the card never showed"; }
+    }
+    # look NAME SHOT CHECK...: the look measured in a screenshot; a look set live may take a moment
+    # to be drawn: measured again until it holds, for at most 15 s.
+    look() {
+        local name=$1 shot=$2 deadline=$(( SECONDS + 15 )) output; shift 2
+        while :; do
+            import -window root "$shots/$shot"
+            output="$(/usr/bin/python3 "$repository/scripts/real-hosts/plasma-card/looks.py" "$name" "$shots/$shot" "$viewer_pid" "$calendar_pid" \
+                "$work/cover.png" "$("$installed" entry --format json)" "$@" 2>&1)" && { echo "$output"; return 0; }
+            [ "$SECONDS" -lt "$deadline" ] || { echo "$output" >&2; fail "$name"; }
+            sleep 0.5 # the pace of the measurement: a live change is drawn when Qt draws it
+        done
+    }
+    reader() { # NAME: the reader of the demo, with that name
+        "$installed" update --chapter "$DEMO_CHAPTER" --name "$1" --progress "$DEMO_PROGRESS" --page "$DEMO_PAGE" --cover "$work/cover.png" \
+            || fail "dbmultiverse update"
+        wait_for 100 shows "label: $1" || fail "the card never showed the name $1"
+    }
+
+    # Breeze (light), Breeze Dark set live, the names: the widget placed on a new desktop.
+    start_looks 1 640
+    look default looks-default.png light
+    plasma-apply-colorscheme BreezeDark >/dev/null
+    look "the other colour scheme" looks-dark.png dark
+    plasma-apply-colorscheme BreezeLight >/dev/null
+    reader "$DEMO_LONG_NAME"
+    look "a 120-character name" looks-long-name.png lines=2
+    reader "$DEMO_ARABIC_NAME"
+    look "an Arabic name" looks-arabic-name.png rtl
+    reader "$DEMO_NAME"
+    atspi geometry plasmoidviewer >"$work/geometry.txt" || { cat "$work/geometry.txt" >&2; fail "AT-SPI: no geometry"; }
+    title_height="$(awk -F'|' -v t="Chapter $DEMO_CHAPTER" '$1 == "label" && $2 == t { split($3, b, " "); print b[4]; exit }' "$work/geometry.txt")"
+    [ -n "$title_height" ] || { cat "$work/geometry.txt" >&2; fail "AT-SPI: no title"; }
+
+    # Scale 2 after scale 1: the widget as it was placed (its place and size on the desktop), drawn
+    # at 2. Plasma on X11 changes the scale at the next login: the viewers start again.
+    start_looks 2 640
+    look "scale 1 → 2" looks-scale-1-to-2.png scale=2
+
+    # Text scaled 1.5 (the font 15 points, Breeze's 10), on a new desktop (a desktop grows a widget it
+    # placed only when it has room around it; a new one is placed at its size), 1000 pixels wide: the
+    # card is then over 500 wide, and Plasma 6 leaves a new widget where it put it, at the middle.
+    rm -f "$XDG_CONFIG_HOME/plasmoidviewer-appletsrc"
+    "$kwriteconfig" --file kdeglobals --group General --key font "Noto Sans,15,-1,5,50,0,0,0,0,0"
+    start_looks 1 1000
+    look "text scaled 1.5" looks-text-1.5.png "larger=$(( title_height * 14 / 10 ))"
+    "$kwriteconfig" --file kdeglobals --group General --key font --delete
+
+    # Scale 2 from the start, on a new desktop, with an accent colour. (A desktop told of a new
+    # colour drops the theme's drawings it keeps in ~/.cache; these viewers were not running.)
+    rm -f "$XDG_CONFIG_HOME/plasmoidviewer-appletsrc"
+    plasma-apply-colorscheme --accent-color "#27ae60" >/dev/null
+    rm -rf "$XDG_CACHE_HOME"/plasma*
+    start_looks 2 640
+    look "scale 2 at start" looks-scale-2.png scale=2
+    look "an accent colour" looks-accent.png scale=2 "accent=#27ae60"
+    echo PASS
+    exit 0
+fi
 
 # ---- In a French session: the card, then the widget's own placeholder with the service gone.
 if [ "$french" = yes ]; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A card's real-host check on another Debian release, from the installed package:
 #   scripts/real-hosts/release-check.sh RELEASE CHECK [--built-in sid|trixie]
-# CHECK is gnome-shell-check.sh or plasma-card-check.sh. Builds (or reuses) the .deb — on this
-# machine (scripts/packaging/test-package.sh), or with --built-in from the source package in that
+# CHECK is gnome-shell-check.sh or plasma-card-check.sh, or their looks (gnome-shell-looks.sh,
+# plasma-card-looks.sh). Builds (or reuses) the .deb — on this machine
+# (scripts/packaging/test-package.sh), or with --built-in from the source package in that
 # release's build chroot (scripts/packaging/chroot-package.sh) — and the release's chroot
 # (scripts/real-hosts/release-chroot.sh prepare), installs
 # the .deb with apt-get into a throw-away copy of the chroot, and runs `CHECK --installed` there as
@@ -14,9 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repository="$PWD"
 release=${1:-} check=${2:-} built_in=""
-usage() { echo "usage: $0 bookworm|trixie|sid gnome-shell-check.sh|plasma-card-check.sh [--built-in sid|trixie]" >&2; exit 2; }
+usage() { echo "usage: $0 bookworm|trixie|sid gnome-shell-check.sh|plasma-card-check.sh|gnome-shell-looks.sh|plasma-card-looks.sh [--built-in sid|trixie]" >&2; exit 2; }
 case "$check" in
-    gnome-shell-check.sh|plasma-card-check.sh) ;;
+    gnome-shell-check.sh|plasma-card-check.sh|gnome-shell-looks.sh|plasma-card-looks.sh) ;;
     *) usage ;;
 esac
 case "${3:-}" in

@@ -121,6 +121,25 @@ crop_plasma_card() {
     cut "$1" "$2" $(( x0 - margin )) $(( y0 - margin )) $(( x1 + margin )) $(( y1 + margin ))
 }
 
+# The Plasma widget in Breeze Dark, beside the calendar applet of its looks (plasma-card-looks.sh):
+# the widget's viewer is the screen's left 640 pixels; the card, the largest region of Breeze Dark's
+# background colour (Plasma 6's #202326) there (the viewer's toolbar is another), with the wallpaper
+# around it.
+crop_plasma_dark_card() {
+    local box x0 y0 x1 y1 height margin=24
+    read -r _ height <<<"$(size_of "$1")"
+    cut "$1" "$raw/left.png" 0 0 640 "$height"
+    box="$(components "$raw/left.png" 5000 -fuzz 1% -fill white -opaque 'srgb(32,35,38)' -fill black +opaque white \
+        | awk '{ print $1 * $2, $0 }' | sort -n -r | head -1 | cut -d' ' -f2-)"
+    [ -n "$box" ] || { echo "no dark widget in $1" >&2; return 1; }
+    read -r w h x0 y0 <<<"$box"
+    x1=$(( x0 + w )) y1=$(( y0 + h ))
+    for space in "$x0" "$y0" $(( 640 - x1 )) $(( height - y1 )); do
+        [ "$space" -lt "$margin" ] && margin="$space"
+    done
+    cut "$1" "$2" $(( x0 - margin )) $(( y0 - margin )) $(( x1 + margin )) $(( y1 + margin ))
+}
+
 # ---- The checks, once each --------------------------------------------------------------------------
 entries="$(grep -v -e '^#' -e '^[[:space:]]*$' "$manifest")"
 raw="$(mktemp -d /tmp/dbm-screenshots.XXXXXX)"

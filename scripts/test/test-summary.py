@@ -52,18 +52,26 @@ def main():
     skipped = {}  # test or suite id -> reason
     failures = []  # (test id, message)
     started, run_end, run_start = set(), None, None
+    cases, failed_cases = {}, set()  # test id -> its test cases' names, in order; (test id, case) that failed
     for event in events:
         kind = event.get("kind")
+        case = (event.get("_testCase") or {}).get("displayName")
         if kind == "testSkipped":
             skipped[event.get("testID", "?")] = text(event)
         elif kind == "testStarted":
             started.add(event.get("testID"))
+        elif kind == "testCaseStarted" and case is not None:
+            names = cases.setdefault(event.get("testID"), [])
+            if case not in names:
+                names.append(case)
         elif kind == "issueRecorded":
             issue = event.get("issue", {})
             if not issue.get("isKnown", False):
                 location = issue.get("sourceLocation") or {}
                 where = "%s:%s:%s" % (location["fileID"], location.get("line"), location.get("column")) if location.get("fileID") else ""
                 failures.append((event.get("testID", "(the run itself)"), where, text(event)))
+                if case is not None:
+                    failed_cases.add((event.get("testID"), case))
         elif kind == "runStarted":
             run_start = event.get("instant", {}).get("absolute")
         elif kind == "runEnded":
@@ -94,6 +102,9 @@ def main():
             outcome = ("SKIPPED" if test_id in skipped_functions else "✘ failed" if test_id in failed_functions
                        else "✔ passed" if test_id in started else "not run")
             print("  %s %s%s" % (name[len(prefix):], outcome, note(test_id)))
+            # A test of several cases (the looks of a desktop): each case with its own outcome.
+            for case in cases.get(test_id, []):
+                print("      %s %s" % ("✘" if (test_id, case) in failed_cases else "✔", case))
 
     def build_note(test_id):
         """What a build's test wrote of it (the Swift that built the package) to builds/FUNCTION.txt beside EVENTS."""

@@ -5,6 +5,7 @@
 // it is shown.
 import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
+import Pango from 'gi://Pango';
 import St from 'gi://St';
 
 import {BarLevel} from 'resource:///org/gnome/shell/ui/barLevel.js';
@@ -40,6 +41,11 @@ export class Card {
         });
         const columns = new St.BoxLayout({style_class: 'dbmultiverse-card-columns', x_expand: true});
         this._cover = new St.Bin({style_class: 'dbmultiverse-cover', y_align: Clutter.ActorAlign.START});
+        // The cover's texture is made for the display's scale: made again when it changes (the
+        // theme's scale factor, or the resource scale of the monitor the card is on), as the
+        // login dialog's logo is. Both handlers go with the cover.
+        this._cover.connect('resource-scale-changed', () => this._showCover());
+        St.ThemeContext.get_for_stage(global.stage).connectObject('notify::scale-factor', () => this._showCover(), this._cover);
         columns.add_child(this._cover);
 
         const details = verticalBox({style_class: 'dbmultiverse-details', x_expand: true});
@@ -60,9 +66,17 @@ export class Card {
 
     // Draws an entry (the unpacked a{sv}): a text is shown when the view has one.
     show(entry) {
-        this._showCover(entry['image-path']);
+        this._coverPath = entry['image-path'];
+        this._showCover();
         this._title.text = entry.title;
         this._name.text = entry.name;
+        // The name is the site's, in the comic's language: a right-to-left one (Arabic, Hebrew)
+        // is aligned to the right, whatever the desktop's language, as its reader reads it (a
+        // style class: St sets the text's alignment from the stylesheet at each style change).
+        if (Pango.find_base_dir(entry.name, -1) === Pango.Direction.RTL)
+            this._name.add_style_class_name('dbmultiverse-right-to-left');
+        else
+            this._name.remove_style_class_name('dbmultiverse-right-to-left');
         for (const label of [this._title, this._name, this._progressText, this._newPages])
             label.visible = label.text !== '';
         this._progressText.text = entry['progress-text'];
@@ -84,12 +98,12 @@ export class Card {
         }
     }
 
-    // The cover, its aspect kept at COVER_HEIGHT; the app icon when there is none. Loaded again
-    // at each entry: the service keeps the current cover at the same path.
-    _showCover(path) {
+    // The cover, its aspect kept at COVER_HEIGHT, at the display's scale; the app icon when there
+    // is none. Loaded again at each entry: the service keeps the current cover at the same path.
+    _showCover() {
         const themeContext = St.ThemeContext.get_for_stage(global.stage);
-        if (path) {
-            this._cover.child = St.TextureCache.get_default().load_file_async(Gio.File.new_for_path(path),
+        if (this._coverPath) {
+            this._cover.child = St.TextureCache.get_default().load_file_async(Gio.File.new_for_path(this._coverPath),
                 -1, COVER_HEIGHT, themeContext.scale_factor, this._cover.get_resource_scale());
         } else {
             this._cover.child = new St.Icon({gicon: new Gio.FileIcon({file: this._iconFile}), icon_size: ICON_SIZE});

@@ -108,6 +108,60 @@ TestCase {
         verify(bottom <= card.implicitHeight + 1, "the last button inside the card: " + bottom + " > " + card.implicitHeight)
     }
 
+    /// The buttons two to a row in columns of one width, an odd last one across the row: no
+    /// button alone at the end of a ragged row, for each number of actions a view has.
+    function test_theButtonsAreTwoToARow() {
+        var reading = States.states[1].entry
+        verify(reading.actions.length >= 4, "the reading state has four actions")
+        for (var count = 1; count <= 4; count++) {
+            var entry = JSON.parse(JSON.stringify(reading))
+            entry.actions = entry.actions.slice(0, count)
+            var card = makeCard(entry)
+            var list = buttons(card), row = child(card, "buttons")
+            compare(list.length, count)
+            for (var i = 0; i < list.length; i++) {
+                if (i === list.length - 1 && i % 2 === 0) {
+                    fuzzyCompare(list[i].width, row.width, 1, count + " actions: the last one across the row")
+                    continue
+                }
+                var partner = list[i % 2 === 0 ? i + 1 : i - 1]
+                compare(list[i].y, partner.y, count + " actions: " + list[i].text + " beside " + partner.text)
+                fuzzyCompare(list[i].width, partner.width, 1, count + " actions: " + list[i].text + " as wide as " + partner.text)
+            }
+        }
+    }
+
+    /// The card's height follows its content at any width the desktop gives it: the last button
+    /// ends inside the card, narrow or wide.
+    function test_theCardsHeightFollowsItsContentAtEveryWidth() {
+        var widths = [260, 380, 620]
+        for (var w = 0; w < widths.length; w++) {
+            var card = makeCard(States.states[1].entry)
+            card.width = widths[w]
+            waitForRendering(card)
+            var list = buttons(card), last = list[list.length - 1]
+            var bottom = last.mapToItem(card, 0, last.height).y
+            verify(bottom <= card.height + 1, widths[w] + " px: the last button ends at " + bottom + ", the card at " + card.height)
+        }
+    }
+
+    /// The room the card asks for from the start holds the most a view has (a three-line name,
+    /// four buttons), whatever the view it shows.
+    function test_theCardsFullHeightHoldsEveryView() {
+        var longName = ""
+        for (var i = 0; i < 32; i++) longName += "Vegeta Goku "
+        var fullest = JSON.parse(JSON.stringify(States.states[1].entry))
+        fullest.name = longName.trim()
+        var most = makeCard(fullest)
+        compare(child(most, "name").lineCount, 3)
+        for (var s = 0; s < States.states.length; s++) {
+            var card = makeCard(States.states[s].entry)
+            verify(card.fullHeight >= most.implicitHeight - 1, States.states[s].name + ": room for the fullest view: "
+                   + card.fullHeight + " < " + most.implicitHeight)
+            verify(card.fullHeight >= card.implicitHeight, States.states[s].name + ": room for its own view")
+        }
+    }
+
     function test_aLongNameIsCutNotSpilled() {
         var longName = ""
         for (var i = 0; i < 32; i++) longName += "Vegeta Goku "

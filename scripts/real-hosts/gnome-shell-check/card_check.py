@@ -178,7 +178,8 @@ def panel_button():
             return False
         extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         return extents.y == 0 and extents.x > 640
-    buttons = pyatspi.findAllDescendants(app, ours)
+    # find_all, not pyatspi.findAllDescendants: an accessible may go while the tree is read.
+    buttons = find_all(app, ours, only_showing=False)
     return buttons[0] if buttons else None
 
 
@@ -303,6 +304,46 @@ def screenshot(name, area=None):
     if not success or os.path.getsize(written) < 1000:
         fail(f'the screenshot {name} was not written')
     say(f'screenshot: {written}')
+    return written
+
+
+def shell_eval(code):
+    """The JSON value of `code` run in the shell (org.gnome.Shell.Eval: the unsafe-mode helper allows it)."""
+    success, result = BUS.call_sync('org.gnome.Shell', '/org/gnome/Shell', 'org.gnome.Shell', 'Eval',
+                                    GLib.Variant('(s)', (code,)), None, 0, 10000, None).unpack()
+    if not success:
+        fail(f'org.gnome.Shell.Eval failed ({result or "refused: not in unsafe mode"}) for:\n{code}')
+    return json.loads(result) if result else None
+
+
+# The top bar's text of the extension's button, as the shell holds it ('' while it is not there).
+PANEL_TEXT = r'''(() => {
+    const button = Main.panel.statusArea['dbmultiverse@nobadi.com'];
+    const find = actor => actor.has_style_class_name?.('dbmultiverse-panel-text') ? actor
+        : actor.get_children().map(find).find(found => found) ?? null;
+    return button ? find(button)?.text ?? '' : '';
+})()'''
+
+# The card's texts as the shell holds them, open or not: its visible labels and buttons, in order.
+CARD_TEXTS = r'''(() => {
+    const card = Main.panel.statusArea['dbmultiverse@nobadi.com'].menu.box.get_children()
+        .find(actor => actor.has_style_class_name?.('dbmultiverse-card'));
+    const texts = [];
+    const walk = actor => {
+        for (const child of actor.get_children()) {
+            if (!child.visible)
+                continue;
+            if (child.constructor.$gtype.name === 'StButton')
+                texts.push(child.label);
+            else if (child.constructor.$gtype.name === 'StLabel' && child.text)
+                texts.push(child.text);
+            else
+                walk(child);
+        }
+    };
+    walk(card);
+    return texts;
+})()'''
 
 
 # ---- The card ------------------------------------------------------------------------------------
@@ -518,16 +559,42 @@ def main():
     wait_for_panel(expected, 'the entry once the service is back')
     say(f'service back: top bar "{expected}"')
 
-    # 9. disable -> enable: gone, back, correct, and nothing in the shell's log.
+    # 9. Off and on again, as GNOME does to every user extension at each lock and unlock: gone, then
+    # the top bar and the card show the current entry within a second of the extension's return,
+    # and nothing in the shell's log. First `gnome-extensions disable` and `enable`; then the lock
+    # screen's own switch, the session mode (unlock-dialog: user extensions off, and back). The
+    # headless shell has no lock screen to show: it makes one only with GDM on the system bus
+    # (LoginManager.canLock()); the mode is switched as the lock screen switches it (pushMode when
+    # it locks, popMode when it unlocks), through org.gnome.Shell.Eval.
     log_start = os.path.getsize(SHELL_LOG)
-    subprocess.run(['gnome-extensions', 'disable', UUID], check=True, timeout=30)
-    wait_until('the button to leave the top bar', lambda: panel_button() is None)
-    subprocess.run(['gnome-extensions', 'enable', UUID], check=True, timeout=30)
-    button, label = wait_for_panel(expected, 'after disable and enable')
-    say(f'disable -> enable: top bar "{label.name}"')
+    for how, off, on in [
+            ('disable -> enable', lambda: subprocess.run(['gnome-extensions', 'disable', UUID], check=True, timeout=30),
+             lambda: subprocess.run(['gnome-extensions', 'enable', UUID], check=True, timeout=30)),
+            ('lock -> unlock', lambda: shell_eval("Main.sessionMode.pushMode('unlock-dialog')"),
+             lambda: shell_eval("Main.sessionMode.popMode('unlock-dialog')"))]:
+        off()
+        wait_until(f'the button to leave the top bar ({how})', lambda: panel_button() is None)
+        on()
+        started = time.monotonic()
+        # Timed as the shell has it (reading AT-SPI's whole tree takes seconds of its own), then
+        # read as a screen reader reads it.
+        wait_until(f'the top bar to read "{expected}" after {how}', lambda: shell_eval(PANEL_TEXT) == expected, 10)
+        elapsed = time.monotonic() - started
+        drawn = shell_eval(CARD_TEXTS)
+        button, label = wait_for_panel(expected, f'after {how}')
+        say(f'{how}: top bar "{label.name}" {elapsed * 1000:.0f} ms after the extension came back; the card: '
+            + ' | '.join(drawn))
+        if elapsed > SHOWN_WITHIN:
+            fail(f'{how}: the top bar took {elapsed:.3f} s to show the entry, more than {SHOWN_WITHIN} s')
+        view = [text for kind, text in reference_view() if kind != 'level bar']
+        if drawn != view:
+            fail(f'{how}: the card holds {drawn}, the view is {view}')
+        card = open_card(button)
+        expect_card(card, reference_view(), f'{how}: the card')
+        close_card()
     problems = shell_log_problems(log_start)
     if problems:
-        fail('the shell logged, across disable and enable:\n' + '\n'.join(problems))
+        fail('the shell logged, across disable and enable, lock and unlock:\n' + '\n'.join(problems))
     problems = shell_log_problems()
     if problems:
         fail("the shell's log has:\n" + '\n'.join(problems))

@@ -2,8 +2,9 @@
 """What a screen reader reads of a running program, through AT-SPI (python3-pyatspi).
 
     atspi.py dump APP          prints each showing label, button and progress bar of the
-                               application named APP, one "role: name" a line, in tree order
+                               applications named APP, one "role: name" a line, in tree order
     atspi.py press APP NAME    presses the showing button named NAME (its first action)
+    atspi.py geometry APP      as dump, with each one's extents: "role|name|x y width height"
     atspi.py await APP NAME SECONDS
                                listens for name changes, says "listening" on stdout, then exits
                                0 with the time (Unix milliseconds) at which a showing label named
@@ -25,11 +26,14 @@ def role(node):
     return "push button" if name == "button" else name
 
 
+def applications(name):
+    """Every application named `name` (two plasmoidviewers may run side by side)."""
+    return [app for app in pyatspi.Registry.getDesktop(0) if app is not None and app.name == name]
+
+
 def application(name):
-    for app in pyatspi.Registry.getDesktop(0):
-        if app is not None and app.name == name:
-            return app
-    return None
+    found = applications(name)
+    return found[0] if found else None
 
 
 def showing(node):
@@ -86,19 +90,24 @@ def await_label(app_name, name, seconds):
 def main(arguments):
     if len(arguments) == 4 and arguments[0] == "await":
         return await_label(arguments[1], arguments[2], float(arguments[3]))
-    if len(arguments) < 2 or arguments[0] not in ("dump", "press"):
+    if len(arguments) < 2 or arguments[0] not in ("dump", "press", "geometry"):
         print(__doc__, file=sys.stderr)
         return 2
-    app = application(arguments[1])
-    if app is None:
+    apps = applications(arguments[1])
+    if not apps:
         print(f"no application {arguments[1]!r} on the accessibility bus", file=sys.stderr)
         return 1
-    if arguments[0] == "dump":
-        for node in showing(app):
+    nodes = [node for app in apps for node in showing(app)]
+    if arguments[0] in ("dump", "geometry"):
+        for node in nodes:
             if role(node) in ROLES and node.name:
-                print(f"{role(node)}: {node.name}")
+                if arguments[0] == "dump":
+                    print(f"{role(node)}: {node.name}")
+                else:
+                    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                    print(f"{role(node)}|{node.name}|{box.x} {box.y} {box.width} {box.height}")
         return 0
-    for node in showing(app):
+    for node in nodes:
         if role(node) == "push button" and node.name == arguments[2]:
             node.queryAction().doAction(0)
             return 0

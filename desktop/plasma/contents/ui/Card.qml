@@ -4,6 +4,7 @@
 // lines marked //5 or //6 for its build.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
+import QtQuick.Window 2.15
 import org.kde.plasma.components 3.0 as PlasmaComponents3 //5
 import org.kde.kirigami 2.20 as Kirigami //5
 import org.kde.plasma.components as PlasmaComponents3 //6
@@ -23,6 +24,20 @@ ColumnLayout {
     /// parameter, 0 for none.
     signal activated(string action, int parameter)
 
+    /// The height that holds the most a view has — a title, the name on its three lines, the
+    /// progress bar and its text, the new pages, two rows of buttons — from single lines' heights
+    /// only, so at any width: what the desktop should give the card when it places it (a desktop
+    /// may not grow a widget it placed; Plasma 6's plasmoidviewer did not).
+    readonly property real fullHeight: {
+        var line = progressText.implicitHeight
+        var details = title.implicitHeight + 3 * line + progressBar.implicitHeight + line + newPagesText.implicitHeight
+            + 4 * detailsColumn.spacing
+        var button = actions.count > 0 && actions.itemAt(0) ? actions.itemAt(0).implicitHeight : line
+        return Math.max(coverBox.Layout.preferredHeight, details) + spacing + 2 * button + buttons.rowSpacing
+    }
+    /// The narrowest the card can be: its two columns of buttons side by side.
+    readonly property real minimumWidth: 2 * buttons.buttonWidth + buttons.columnSpacing
+
     spacing: Kirigami.Units.largeSpacing
 
     RowLayout {
@@ -31,6 +46,7 @@ ColumnLayout {
 
         // The cover, aspect kept; the icon where there is none or it can't be read.
         Item {
+            id: coverBox
             Layout.preferredWidth: Kirigami.Units.gridUnit * 5
             Layout.preferredHeight: Kirigami.Units.gridUnit * 7
             Layout.alignment: Qt.AlignTop
@@ -42,7 +58,8 @@ ColumnLayout {
                 source: card.entry["image-path"] ? "file://" + card.entry["image-path"] : ""
                 visible: status === Image.Ready
                 fillMode: Image.PreserveAspectFit
-                sourceSize.height: height * 2
+                // Decoded at the screen's device pixels: sharp at any scale.
+                sourceSize.height: height * Screen.devicePixelRatio
                 Accessible.ignored: true
             }
             Kirigami.Icon {
@@ -57,11 +74,13 @@ ColumnLayout {
         }
 
         ColumnLayout {
+            id: detailsColumn
             spacing: Kirigami.Units.smallSpacing
             Layout.fillWidth: true
             Layout.alignment: Qt.AlignTop
 
             PlasmaComponents3.Label {
+                id: title
                 objectName: "title"
                 text: card.entry.title
                 visible: text !== ""
@@ -76,12 +95,16 @@ ColumnLayout {
                 textFormat: Text.PlainText // from the web: never markup
                 visible: text !== ""
                 wrapMode: Text.Wrap
+                // Aligned as the name reads: reset to Qt's own choice, which right-aligns a
+                // right-to-left text (Arabic, Hebrew); Plasma 6's Label sets AlignLeft.
+                horizontalAlignment: undefined
                 maximumLineCount: 3
                 elide: Text.ElideRight
                 Layout.fillWidth: true
                 Layout.preferredWidth: Kirigami.Units.gridUnit * 10
             }
             PlasmaComponents3.ProgressBar {
+                id: progressBar
                 objectName: "progressBar"
                 visible: progressText.visible
                 from: 0
@@ -97,6 +120,7 @@ ColumnLayout {
                 visible: text !== ""
             }
             PlasmaComponents3.Label {
+                id: newPagesText
                 objectName: "newPagesText"
                 text: card.entry["new-pages-text"]
                 visible: text !== ""
@@ -105,16 +129,41 @@ ColumnLayout {
         }
     }
 
-    Flow {
+    // The actions two to a row, in columns of one width (the widest button's), an odd last one
+    // across both: a block whose height does not depend on the card's width (the card's height
+    // follows it), with no button left alone at the end of a ragged row.
+    GridLayout {
+        id: buttons
         objectName: "buttons"
-        spacing: Kirigami.Units.smallSpacing
+        columns: 2
+        columnSpacing: Kirigami.Units.smallSpacing
+        rowSpacing: Kirigami.Units.smallSpacing
         Layout.fillWidth: true
 
+        /// The widest button's own width: each button is at least as wide.
+        property real buttonWidth: 0
+        function measureButtons() {
+            var widest = 0
+            for (var i = 0; i < actions.count; i++) {
+                var button = actions.itemAt(i)
+                if (button) widest = Math.max(widest, button.implicitWidth)
+            }
+            buttonWidth = widest
+        }
+
         Repeater {
+            id: actions
             model: card.entry.actions
+            onItemAdded: buttons.measureButtons()
+            onItemRemoved: buttons.measureButtons()
             PlasmaComponents3.Button {
                 text: modelData.label
                 onClicked: card.activated(modelData.action, modelData.parameter || 0)
+                onImplicitWidthChanged: buttons.measureButtons()
+                Layout.fillWidth: true
+                Layout.minimumWidth: buttons.buttonWidth
+                Layout.preferredWidth: buttons.buttonWidth
+                Layout.columnSpan: index === actions.count - 1 && index % 2 === 0 ? 2 : 1
             }
         }
     }

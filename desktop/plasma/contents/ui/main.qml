@@ -14,6 +14,7 @@ import QtQuick.Layouts //6
 import org.kde.plasma.plasmoid 2.0 //5
 import org.kde.plasma.plasmoid //6
 import org.kde.plasma.core 2.0 as PlasmaCore //5
+import org.kde.plasma.core as PlasmaCore //6
 import org.kde.plasma.plasma5support as P5Support //6
 import org.kde.kirigami 2.20 as Kirigami //5
 import org.kde.kirigami as Kirigami //6
@@ -62,8 +63,11 @@ PlasmoidItem { //6
     Plasmoid.toolTipMainText: "DBMultiverse" //5
     toolTipMainText: "DBMultiverse" //6
 
-    // No switch sizes: Plasma then shows the compact form in a panel (a click opens the card) and
-    // the card itself on the desktop, whatever room either has.
+    // The card itself on the desktop, whatever room it has; the compact form in a panel (a click
+    // opens the card). Said, not left to Plasma: Plasma 6's desktop takes a widget's size hints
+    // from its compact form unless the full one is the form it prefers.
+    Plasmoid.preferredRepresentation: Plasmoid.formFactor === PlasmaCore.Types.Planar ? Plasmoid.fullRepresentation : Plasmoid.compactRepresentation //5
+    preferredRepresentation: Plasmoid.formFactor === PlasmaCore.Types.Planar ? fullRepresentation : compactRepresentation //6
     Plasmoid.compactRepresentation: MouseArea { //5
     compactRepresentation: MouseArea { //6
         Layout.minimumWidth: compactView.implicitWidth
@@ -84,12 +88,15 @@ PlasmoidItem { //6
         }
     }
 
-    // The card fits its content: its own size plus the margins, nothing stretched in between.
+    // The card fits its content: its own size plus the margins.
     Plasmoid.fullRepresentation: Item { //5
     fullRepresentation: Item { //6
-        Layout.minimumWidth: Kirigami.Units.gridUnit * 18
-        Layout.preferredWidth: Kirigami.Units.gridUnit * 22
-        Layout.minimumHeight: card.implicitHeight + 2 * Kirigami.Units.largeSpacing
+        Layout.minimumWidth: Math.max(Kirigami.Units.gridUnit * 16, card.minimumWidth) + 2 * Kirigami.Units.largeSpacing
+        Layout.preferredWidth: Math.max(Kirigami.Units.gridUnit * 20, card.minimumWidth) + 2 * Kirigami.Units.largeSpacing
+        // Room for the most a view has from the start (Card.fullHeight, at any width): a desktop sizes
+        // a widget when it places it and may not grow it later (Plasma 6 gave the card the
+        // placeholder's height, and the buttons of the entry that followed fell below it).
+        Layout.minimumHeight: card.fullHeight + 2 * Kirigami.Units.largeSpacing
         Layout.preferredHeight: Layout.minimumHeight
 
         Card {
@@ -133,9 +140,14 @@ PlasmoidItem { //6
                 root.retryLater("an answer without a token or actions: " + data.stdout)
                 return
             }
+            // The wait between retries starts again only at a change (the answer to an --after
+            // poll): the immediate answer of a service that then dies at once (restarted by each
+            // poll) would otherwise reset it, and the widget would restart it every second.
+            if (root.token !== "") {
+                root.retryDelay = 1000
+            }
             root.entry = answer
             root.token = answer.token
-            root.retryDelay = 1000
             connectSource(root.watchCommand)
         }
     }
