@@ -192,12 +192,13 @@ let package = Package(
             dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", .product(name: "Logging", package: "swift-log")]
         ),
         // The follower: the notifier and the tray item, one process following the service over
-        // the bus. No Site either. Offers `NotifierMain`, the `Notifier` and `TrayItem` with their
+        // the bus and drawing the view it publishes (no texts of its own: no Localization,
+        // LayeringTests checks). No Site either. Offers `NotifierMain`, the `Notifier` and `TrayItem` with their
         // events, and the tray's and notifications' D-Bus interfaces (for the doctor, the bench
         // and the tests' stand-ins).
         .target(
             name: "Follower",
-            dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", "CImageDecoding", "Localization", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Widget", "DBus", "ComicDomain", "EventLoop", "CImageDecoding", .product(name: "Logging", package: "swift-log")]
         ),
         // The recorder: "the reader is on page N" for the browser host, `update --page` and
         // `import-history`, looked up on the site and stored through the service. The only desktop
@@ -281,6 +282,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The one table of the view's states every face is tested in (the view's own tests, the
+        // tray's, the notifier's, the cards'). Test-only.
+        .target(name: "WidgetTestSupport", dependencies: ["Widget", "ComicDomain", "DBus"]),
         // `make bench-history`: the import-history lookup on a 100 000-visit history.
         .executableTarget(
             name: "dbmultiverse-history-bench",
@@ -298,7 +302,7 @@ let package = Package(
         ),
         // One test target per desktop target, each `@testable import` of its own (LayeringTests
         // checks what each imports); the suites that run the built products are EndToEndTests'.
-        .testTarget(name: "WidgetTests", dependencies: ["Widget", "ComicDomain"]),
+        .testTarget(name: "WidgetTests", dependencies: ["Widget", "ComicDomain", "DBus", "WidgetTestSupport"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: ["Service", "Widget", "DBus", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport", "TestingTraits"]
@@ -307,7 +311,7 @@ let package = Package(
             name: "FollowerTests",
             dependencies: [
                 "Follower", "Widget", "DBus", "EventLoop", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport",
-                "TestingTraits",
+                "TestingTraits", "WidgetTestSupport",
             ]
         ),
         .testTarget(
@@ -317,7 +321,7 @@ let package = Package(
                 "TestingTraits", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "TestingTraits"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Widget", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "TestingTraits"]),
         // The built products end to end: the command line, the processes as systemd and the
         // browsers run them, install and the package, the real desktops' hosts, the repository's
         // own conventions (layering, suites, docs).
@@ -325,7 +329,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Widget", "Follower", "Recorder", "Doctor", "DBus", "ComicDomain", "DesktopTestSupport", "DBusTestSupport",
-                "SiteTestSupport", "TestingTraits", "BrowserHistoryFixtures",
+                "SiteTestSupport", "TestingTraits", "BrowserHistoryFixtures", "WidgetTestSupport",
             ]
         ),
     ]

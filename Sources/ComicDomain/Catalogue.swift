@@ -145,7 +145,7 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// The first main-story page after `page` up to `latestPage` (pages a special holds skipped),
-    /// nil when there is none: what "Read now" and "Read new pages" open (docs/notifications.md).
+    /// nil when there is none: what "Read new pages" opens (docs/notifications.md).
     func firstMainStoryPage(after page: Int) -> Int? {
         var candidate = page + 1
         // Specials in page order: one may start where another ends, so a candidate is moved past

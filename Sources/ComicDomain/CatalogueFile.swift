@@ -47,7 +47,7 @@ extension Catalogue {
     /// Decodes the file of `language`.
     /// - Throws: `storageFailed` (content, shape, types, another language) or the kind of an
     ///   out-of-range value, with a message naming the chapter.
-    static func decode(_ bytes: [UInt8], language: SiteLanguage) throws(ComicError) -> Catalogue {
+    package static func decode(_ bytes: [UInt8], language: SiteLanguage) throws(ComicError) -> Catalogue {
         let reader = try JSONObjectReader(bytes: bytes, limit: maxFileBytes)
         let code = try reader.string("language")
         guard code == language.code else {

@@ -75,6 +75,15 @@ public struct ChapterData: Sendable, Equatable {
         return data
     }
 
+    /// The same data showing the cover at `coverImagePath`.
+    public func showingCover(_ coverImagePath: String) throws(ComicError) -> ChapterData {
+        var data = try ChapterData(
+            validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
+            page: page, language: language, universe: universe)
+        data.unknownLanguage = unknownLanguage
+        return data
+    }
+
     /// The same chapter (name, cover, universe) read further: another progress, page and language.
     /// - Throws: `invalidProgress` or `invalidOption` for a value out of range.
     func updatingPosition(progress: Int, page: Int, language: String) throws(ComicError) -> ChapterData {

@@ -106,12 +106,4 @@ public struct ChapterEntry: Sendable, Equatable {
         if universe != 0, let page { return ComicLink.uri(page: page) }
         return DeepLink.uri(chapter: chapter)
     }
-
-    /// `placeholder`, `new` (new pages published after the reader's), `finished` (progress 100)
-    /// or `reading`: a CSS class for status bars.
-    public var statusClass: String {
-        if isPlaceholder { return "placeholder" }
-        if newPages > 0 { return "new" }
-        return progress >= 100 ? "finished" : "reading"
-    }
 }

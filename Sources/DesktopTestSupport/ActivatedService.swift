@@ -24,8 +24,9 @@ package final class ActivatedService: Sendable {
     package let bus: PrivateBus
     package let folder: String
 
-    /// The service's data folder is `folder` (made when missing; removed by `stop`), else a fresh one.
-    package init(folder: String? = nil) throws {
+    /// The service's data folder is `folder` (made when missing; removed by `stop`), else a fresh one;
+    /// `session` adds to the service's environment (a session's language: the view is in it).
+    package init(folder: String? = nil, session: [String: String] = [:]) throws {
         guard FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) else {
             throw FixtureError("the dbmultiverse binary is not built: \(Binary.dbmultiverse)")
         }
@@ -33,7 +34,7 @@ package final class ActivatedService: Sendable {
         self.folder = try folder ?? makeTemporaryDirectory()
         bus = try PrivateBus(activationEnvironment: [
             "DBMULTIVERSE_DATA_DIR": self.folder, "DBMULTIVERSE_BROWSER": "none", "DBMULTIVERSE_LOG_LEVEL": "warning",
-        ])
+        ].merging(session) { $1 })
         try bus.installActivationFile(name: "com.nobadi.DBMultiverse", exec: "\(Binary.dbmultiverse) service")
     }
 

@@ -27,6 +27,7 @@ package func comicError(_ short: String) -> String { "com.nobadi.DBMultiverse.Er
 package let entryKeys: Set<String> = [
     "chapter", "name", "progress", "image-path", "deep-link", "date", "family", "is-placeholder", "universe", "latest-page", "new-pages",
     "next-chapter", "first-unread-page", "next-chapter-name", "continued-on", "panel-text", "title", "progress-text", "new-pages-text", "actions",
+    "state", "tooltip", "chapter-notification", "new-pages-notification", "revision",
 ]
 
 package extension Dictionary where Key == String, Value == Variant {

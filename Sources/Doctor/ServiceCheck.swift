@@ -19,7 +19,7 @@ struct ServiceCheck: Sendable {
         /// No session bus to ask (why).
         case noBus(String)
         /// `GetCurrentEntry` answered; the process's executable and its `--version` when readable.
-        case answered(wasRunning: Bool, entry: ChapterEntry, executable: String?, version: String?)
+        case answered(wasRunning: Bool, view: EntryView, executable: String?, version: String?)
         /// The call failed; the activation file the bus started the service from, when one names it
         /// (`ActivationFile`), and whether the program it runs is there.
         case failed(wasRunning: Bool, DBusError, activation: (file: ActivationFile, programExists: Bool)?)
@@ -36,9 +36,9 @@ struct ServiceCheck: Sendable {
         case .failure(let error):
             let file = ActivationFile.winning(for: WidgetBus.busName.rawValue, surroundings)
             return .failed(wasRunning: wasRunning, error, activation: file.map { ($0, $0.programExists(surroundings)) })
-        case .success(let entry):
+        case .success(let view):
             let running = bus.owner(of: WidgetBus.busName.rawValue)?.pid.flatMap { RunningExecutable.read(pid: $0, surroundings) }
-            return .answered(wasRunning: wasRunning, entry: entry, executable: running?.link, version: running?.version)
+            return .answered(wasRunning: wasRunning, view: view, executable: running?.link, version: running?.version)
         }
     }
 
@@ -47,11 +47,11 @@ struct ServiceCheck: Sendable {
         switch reading {
         case .noBus(let reason):
             return CheckResult(Self.name, .missing, gettext("no session bus (%s)", reason), fix: Self.noBusFix)
-        case .answered(let wasRunning, let entry, let executable, let version):
+        case .answered(let wasRunning, let view, let executable, let version):
             var detail = wasRunning
                 // TRANSLATORS: doctor: the service's panel text follows ("Ch. 42 · 35%").
-                ? gettext("answering (already running): %s", entry.rendered(.small))
-                : gettext("answering (started by D-Bus activation now): %s", entry.rendered(.small))
+                ? gettext("answering (already running): %s", view.panelText)
+                : gettext("answering (started by D-Bus activation now): %s", view.panelText)
             if let executable {
                 detail += "; \(executable)"
                 if let version { detail += " \(version)" }

@@ -5,20 +5,18 @@ import Widget
 
 /// The follower's one view of the widget service, shared by the notifier and the tray item in one
 /// process: one subscription to `TimelinesReloaded` (only from the owner of the service's name),
-/// one to the name's owner, and the entry they both show. The entry is read at start and whenever
-/// the service appears; each reload brings the next.
+/// one to the name's owner, and the view they both show. The view is read at start and whenever the
+/// service appears; each reload brings the next.
 ///
 /// Confined to its connection's loop thread; everything is a callback of that loop.
 package final class WidgetFollower {
     let connection: Connection
-    /// The service's entry as last read or reloaded; the placeholder until then.
-    private(set) var entry = ChapterEntry.placeholder(family: .medium, date: 0)
     private let widget = WidgetClient()
     /// Whether reading the entry starts the service by D-Bus activation (the tray, as a desktop
     /// would), or waits for it to appear (the notifier alone).
     private let activatesService: Bool
     private let logger: Logger
-    private var followers: [(reloaded: (TimelinesReload) -> Void, read: (ChapterEntry) -> Void)] = []
+    private var followers: [(reloaded: (TimelinesReload) -> Void, read: (EntryView) -> Void)] = []
     private var subscriptions: [Connection.SignalSubscription] = []
     private var reported: Set<String> = []
 
@@ -28,8 +26,8 @@ package final class WidgetFollower {
         self.logger = logger
     }
 
-    /// Calls `reloaded` with each reload and `read` with each entry read, from `start()` on.
-    func follow(reloaded: @escaping (TimelinesReload) -> Void, read: @escaping (ChapterEntry) -> Void) {
+    /// Calls `reloaded` with each reload and `read` with each view read, from `start()` on.
+    func follow(reloaded: @escaping (TimelinesReload) -> Void, read: @escaping (EntryView) -> Void) {
         followers.append((reloaded, read))
     }
 
@@ -40,7 +38,6 @@ package final class WidgetFollower {
         subscriptions.append(try widget.subscribeToReloads(on: connection, onMalformed: { [unowned self] error in
             reportOnce("bad-signal", "ignoring a TimelinesReloaded signal that does not decode: \(error.message)")
         }) { [unowned self] reload in
-            entry = reload.entry
             for follower in followers { follower.reloaded(reload) }
         })
         subscriptions.append(try widget.onServiceChange(on: connection) { [unowned self] owner in
@@ -61,7 +58,6 @@ package final class WidgetFollower {
             guard let self else { return }
             switch result {
             case .success(let read):
-                entry = read
                 for follower in followers { follower.read(read) }
             case .failure(let error) where Self.meansNoServer(error):
                 reportOnce("no-service", "the widget service is not running (\(error.name)); its entry is read when it starts", level: .info)

@@ -8,16 +8,14 @@ package import Widget
 ///
 /// The steps, in this order:
 /// 1. the page is looked up in the catalogue of its language (`PageLookup`: fetched from the site
-///    when there is none, and stored then, or when the page is past its last one, and not stored
-///    yet then);
-/// 2. the service is asked for the stored chapter, and only when the page's chapter differs from it
-///    (universe and chapter) is the chapter's cover fetched: the site is run by volunteers;
-/// 3. `UpdatePage` stores the position: the service applies the chapter rule for another chapter,
-///    the debounced progress rule for the same one;
-/// 4. then the newer catalogue fetched in step 1, if any, is stored. The service reads it through
-///    its folder watch: it must see the reader's new position before a new latest page, or a
-///    notifier would announce as new the pages just read. When step 3 fails, it is not
-///    stored.
+///    when there is none, or when the page is past its last one);
+/// 2. one `UpdatePage` hands the service all of it: the page, its chapter, the progress, and the
+///    catalogue fetched in step 1 if any. The service alone decides whether it is another chapter
+///    and stores the position with the catalogue at once (the pages just read are never counted
+///    as new);
+/// 3. when the service stored another chapter, it asks for the chapter's cover on the call's
+///    `cover_channel` (`CoverChannel`): only then is the cover fetched from the site, which is run
+///    by volunteers, and written to the service.
 ///
 /// ```swift
 /// let lookup = PageLookup(configuration: try SiteConfiguration.resolve(environment: environment) { warning in … })
@@ -39,8 +37,8 @@ package struct PageRecorder {
 
     /// Records that the reader is on `page` (see the type's steps).
     /// - Throws: `PageRecordingError.site` when the page cannot be looked up (the site fails, or no
-    ///   chapter holds the page) or the fetched catalogue cannot be stored; `.bus` when the service
-    ///   cannot be asked or refuses the page. Nothing is stored on the service's side before step 3.
+    ///   chapter holds the page); `.bus` when the service cannot be asked or refuses the page (then
+    ///   nothing is stored, the fetched catalogue neither).
     package func record(_ page: SitePage) throws(PageRecordingError) -> RecordedPage {
         let found: PageLookup.Result
         do {
@@ -49,28 +47,21 @@ package struct PageRecorder {
             throw .site(error)
         }
         let chapter = found.chapter
-        let stored: ChapterEntry
+        let channel: CoverChannel
         do {
-            stored = try caller.call(widget.currentEntry())
-        } catch {
-            throw .bus(error)
-        }
-        let isAnotherChapter = stored.chapterID != chapter.id
-        let cover = isAnotherChapter ? lookup.cover(of: chapter, language: page.language) ?? [] : []
-        do {
+            channel = try CoverChannel()
             try caller.call(widget.updatePage(
                 page.number, language: page.language, chapter: chapter.number, name: chapter.name,
-                progress: found.position.progress, universe: chapter.universe, cover: cover))
+                progress: found.position.progress, universe: chapter.universe,
+                catalogue: found.fetchedCatalogue?.encodeJSON(), coverChannel: channel.serviceEnd))
         } catch {
             throw .bus(error)
         }
-        do {
-            try lookup.save(found)
-        } catch {
-            throw .site(error)
-        }
+        let isAnotherChapter = channel.coverWanted()
+        let cover = isAnotherChapter ? lookup.cover(of: chapter, language: page.language) ?? [] : []
+        let hasCover = !cover.isEmpty && channel.send(cover)
         return RecordedPage(page: page, chapter: chapter, progress: found.position.progress, latestPage: found.latestPage,
-                            isAnotherChapter: isAnotherChapter, hasCover: !cover.isEmpty)
+                            isAnotherChapter: isAnotherChapter, hasCover: hasCover)
     }
 }
 

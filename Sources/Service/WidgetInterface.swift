@@ -12,14 +12,14 @@ extension WidgetService {
                     encodedEntry(family: .medium)
                 },
                 Method(Widget1.getPlaceholder) { [unowned self] family in
-                    ChapterEntry.placeholder(family: try WidgetFamily(validating: family), date: clock.unixSeconds()).dbusDictionary
+                    EntryView.placeholder(family: try WidgetFamily(validating: family), date: clock.unixSeconds()).dbusDictionary
                 },
                 .encoded(Widget1.getSnapshot) { [unowned self] family in
                     encodedEntry(family: try WidgetFamily(validating: family))
                 },
                 Method(Widget1.getTimeline) { [unowned self] family in
-                    let entry = currentEntry(family: try WidgetFamily(validating: family))
-                    return ([entry.dbusDictionary], "after", clock.unixSeconds() + SyncEngine.periodicInterval.components.seconds)
+                    let view = servedView(family: try WidgetFamily(validating: family))
+                    return ([view.dbusDictionary], "after", clock.unixSeconds() + SyncEngine.periodicInterval.components.seconds)
                 },
                 Method(Widget1.reloadTimelines) { [unowned self] kind in
                     try WidgetKind.validate(kind)

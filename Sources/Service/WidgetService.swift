@@ -22,8 +22,9 @@ final class WidgetService {
     private var engine: SyncEngine
     /// What storage holds (validated), or nil for "no current chapter".
     private(set) var stored: ChapterData? { didSet { encodedEntries.removeAll() } }
-    /// The resolved cover of `stored` ("" for none), cached so reads don't touch the disk.
-    private var storedImagePath = "" { didSet { encodedEntries.removeAll() } }
+    /// The resolved cover of `stored` ("" for none) and its file's identity (which the view's
+    /// revision covers), cached so reads don't touch the disk.
+    private var storedCover: (path: String, file: FileIdentity?) = ("", nil) { didSet { encodedEntries.removeAll() } }
     /// When `stored` was made (Unix seconds): the entries' `date`.
     private var storedDate: Int64 { didSet { encodedEntries.removeAll() } }
     /// The catalogue of `catalogueLanguage`, when its file holds a valid one: the entry's latest
@@ -37,8 +38,10 @@ final class WidgetService {
     /// The current entry per family, marshalled once per change: reads far outnumber changes.
     private var encodedEntries: [WidgetFamily: EncodedReply<[String: Variant]>] = [:]
     /// What the last reload published: the properties show it.
-    private(set) var published: ChapterEntry
+    private(set) var published: EntryView
     private(set) var lastReload: Int64 = 0
+    /// The cover of another chapter being read from the caller that stored it, if any.
+    private var coverRequest: CoverRequest? { didSet { encodedEntries.removeAll() } }
     /// The last storage problem logged, so each is logged once.
     private var reportedProblem: String?
     /// The stored chapter's language this version does not know, once logged.
@@ -73,7 +76,7 @@ final class WidgetService {
         self.config = config
         self.logger = logger
         storedDate = clock.unixSeconds()
-        published = .placeholder(family: .medium, date: storedDate)
+        published = EntryView(.placeholder(family: .medium, date: storedDate))
         do {
             try folder.create()
         } catch {
@@ -93,7 +96,7 @@ final class WidgetService {
         engine = SyncEngine(lastSynced: lastSynced, now: clock.monotonicNow())
         readStorage()
         refreshCatalogue()
-        published = currentEntry(family: .medium)
+        published = currentView(family: .medium)
         exported = try server.export(widgetInterface, at: WidgetBus.objectPath)
     }
 
@@ -124,9 +127,14 @@ final class WidgetService {
     /// The current entry from storage and the reader's catalogue, or the placeholder.
     func currentEntry(family: WidgetFamily) -> ChapterEntry {
         guard let stored else { return .placeholder(family: family, date: storedDate) }
-        var entry = ChapterEntry(data: stored, imagePath: storedImagePath, family: family, date: storedDate, catalogue: catalogue)
+        var entry = ChapterEntry(data: stored, imagePath: storedCover.path, family: family, date: storedDate, catalogue: catalogue)
         entry.continuedOn = sharing?.continued(stored) ?? ""
         return entry
+    }
+
+    /// The current entry's view: what every face shows, with its revision.
+    func currentView(family: WidgetFamily) -> EntryView {
+        EntryView(currentEntry(family: family), cover: storedCover.file)
     }
 
     /// What the sync rules compare: the stored chapter and progress, with the latest page of the
@@ -136,10 +144,17 @@ final class WidgetService {
         return stored?.syncState(latestPage: latest)
     }
 
-    /// The current entry, ready to be copied into a reply.
+    /// What the readers of the entry get (`GetCurrentEntry`, `GetSnapshot`, `GetTimeline`): the
+    /// current entry's view; while a chapter change waits for its cover (`askForCover`), the one
+    /// last published, so that the change reaches every reader once, with its cover.
+    func servedView(family: WidgetFamily) -> EntryView {
+        coverRequest == nil ? currentView(family: family) : published.of(family)
+    }
+
+    /// The entry served, ready to be copied into a reply.
     func encodedEntry(family: WidgetFamily) -> EncodedReply<[String: Variant]> {
         if let cached = encodedEntries[family] { return cached }
-        let encoded = EncodedReply(currentEntry(family: family).dbusDictionary)
+        let encoded = EncodedReply(servedView(family: family).dbusDictionary)
         encodedEntries[family] = encoded
         return encoded
     }
@@ -161,13 +176,18 @@ final class WidgetService {
     }
 
     /// `UpdatePage`: validate everything, then store either the new chapter (with its cover) or the
-    /// new position in the stored one, then the rules: the chapter rule for another chapter, the
-    /// debounced progress rule for the same one (docs/browser-extension.md).
+    /// new position in the stored one, with the catalogue the caller fetched, then the rules once:
+    /// the chapter rule for another chapter, the debounced progress rule for the same one
+    /// (docs/browser-extension.md). Whether it is another chapter is decided here alone; when it is
+    /// and no cover came with it, the cover is asked of the caller on its `cover_channel`.
     func updatePage(page: Int32, language: String, chapter: Int32, name: String, progress: Int32, cover: [UInt8],
                     options: [String: Variant]) throws {
         let number = try SitePage.validNumber(Int(page)) // the page first, then the language
         let sitePage = try SitePage(language: try SiteLanguage(validating: language), number: number)
         let universe = try Widget1.Option.universe.value(in: options).map(Int.init)
+        let channel = try Widget1.Option.coverChannel.value(in: options)
+        var fetched: Catalogue?
+        if let bytes = try Widget1.Option.catalogue.value(in: options) { fetched = try Catalogue.decode(bytes, language: sitePage.language) }
         let data = try ChapterData(
             validatingNumber: Int(chapter), name: name, progress: Int(progress),
             coverImagePath: cover.isEmpty ? "" : folder.coverImagePath, page: sitePage.number,
@@ -176,9 +196,66 @@ final class WidgetService {
         let (next, isAnotherChapter) = try ChapterData.afterReading(sitePage, of: data, stored: stored)
         if isAnotherChapter { try folder.writeChapter(next, cover: cover) } else { try folder.writeChapterData(next) }
         setStored(next)
+        if let fetched { store(fetched) }
         watchFolder()
-        if let reload = engine.storageChanged(syncState, now: clock.monotonicNow()) { perform(reload) }
+        if let channel { askForCover(on: channel, wanted: isAnotherChapter && cover.isEmpty, of: next) }
+        // The position and the latest page together: the pages just read are never counted new.
+        // Another chapter whose cover is on its way is published with it (`askForCover`).
+        if coverRequest == nil, let reload = engine.storageChanged(syncState, now: clock.monotonicNow()) { perform(reload) }
         armDeadline()
+    }
+
+    /// Stores the catalogue a page's reader fetched (a newer one: the page was past the stored
+    /// one's last) and reads it as the reader's. Not storing it loses nothing the next
+    /// `dbmultiverse sync` does not fetch again: logged, not an error of the page.
+    private func store(_ fetched: Catalogue) {
+        do {
+            try folder.writeCatalogue(fetched)
+        } catch {
+            logger.warning("the catalogue fetched with the page was not stored: \(error.message)")
+        }
+        refreshCatalogue(force: true)
+    }
+
+    // MARK: The cover of another chapter
+
+    /// Tells the caller on `channel` whether its chapter's cover is `wanted`, and reads it when it is
+    /// (a later page's request replaces an earlier one still reading). Until the cover is in (or
+    /// refused, or `CoverRequest.deadline` passed) the rules wait: the chapter change is published
+    /// once, with its cover, as the notification shows it.
+    private func askForCover(on channel: UnixFD, wanted: Bool, of data: ChapterData) {
+        coverRequest?.cancel()
+        coverRequest = nil
+        guard let loop, let request = CoverRequest.answer(channel, wanted: wanted, chapter: data.id) else { return }
+        coverRequest = request
+        request.start(on: loop) { [unowned self] result in
+            coverRequest = nil
+            applyStorageChange {
+                switch result {
+                case .success(let cover) where cover.isEmpty:
+                    logger.info("no cover came for chapter \(request.chapter)")
+                case .success(let cover):
+                    storeCover(cover, of: request.chapter)
+                case .failure(let error):
+                    logger.warning("the cover of chapter \(request.chapter) was not stored: \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// Stores `cover` for `chapter` if it is still the one stored.
+    private func storeCover(_ cover: [UInt8], of chapter: ChapterID) {
+        guard let stored, stored.id == chapter else {
+            logger.info("the cover of chapter \(chapter) came after another chapter: not stored")
+            return
+        }
+        do throws(ComicError) {
+            let data = try stored.showingCover(folder.coverImagePath)
+            try folder.writeChapter(data, cover: cover)
+            setStored(data)
+        } catch {
+            logger.warning("the cover of chapter \(chapter) was not stored: \(error.message)")
+        }
     }
 
     /// `UpdateProgress`: store the progress, then the (debounced) progress rule.
@@ -208,7 +285,7 @@ final class WidgetService {
 
     private func setStored(_ data: ChapterData?) {
         stored = data
-        storedImagePath = coverPath(of: data)
+        storedCover = cover(of: data)
         storedDate = clock.unixSeconds()
         refreshCatalogue() // the reader's language may have changed
         sharing?.localChanged(data)
@@ -256,9 +333,11 @@ final class WidgetService {
         }
     }
 
-    /// The cover an entry for `data` shows: resolved and confined to the folder, or "" for none.
-    private func coverPath(of data: ChapterData?) -> String {
-        data.flatMap { folder.resolvedCoverPath($0.coverImagePath) } ?? ""
+    /// The cover an entry for `data` shows: resolved and confined to the folder, or "" for none,
+    /// with its file's identity.
+    private func cover(of data: ChapterData?) -> (path: String, file: FileIdentity?) {
+        guard let path = data.flatMap({ folder.resolvedCoverPath($0.coverImagePath) }) else { return ("", nil) }
+        return (path, FileIdentity(path: path))
     }
 
     /// Re-reads `currentChapterData.json`; a bad file is logged once and served as "no chapter".
@@ -285,8 +364,8 @@ final class WidgetService {
 
     /// The cover may have changed without the chapter data (replaced, removed, swapped for a link).
     private func refreshCover() {
-        let resolved = coverPath(of: stored)
-        if resolved != storedImagePath { storedImagePath = resolved }
+        let resolved = cover(of: stored)
+        if resolved != storedCover { storedCover = resolved }
     }
 
     // MARK: Watching the folder
@@ -359,25 +438,20 @@ final class WidgetService {
 
     /// Makes `change` to what is stored, then applies the rules as to a change another program made.
     private func applyStorageChange(_ change: () -> Void) {
-        let before = currentEntry(family: .medium)
+        let before = currentView(family: .medium).revision
         let stateBefore = syncState
         change()
+        // A cover on its way holds the rules back (`askForCover`): its end applies them.
+        guard coverRequest == nil else { return armDeadline() }
         let now = clock.monotonicNow()
         if let reload = engine.storageChanged(syncState, now: now) {
             perform(reload)
-        } else if stored != nil, syncState == stateBefore, shownChanged(since: before) {
-            // Same chapter, progress and latest page, but the name, cover, page, language or the
-            // count of new pages changed.
+        } else if stored != nil, syncState == stateBefore, currentView(family: .medium).revision != before {
+            // Same chapter, progress and latest page, but something the faces show changed: the
+            // name, the cover, the page, the language or the count of new pages.
             perform(engine.reloadRequested(current: syncState, now: now))
         }
         armDeadline()
-    }
-
-    /// Whether the entry now differs from `before` in anything but its date.
-    private func shownChanged(since before: ChapterEntry) -> Bool {
-        var now = currentEntry(family: .medium)
-        now.date = before.date
-        return now != before
     }
 
     // MARK: Reloads
@@ -400,7 +474,7 @@ final class WidgetService {
     /// a crash in between costs at most a repeated reload at the next start (catch-up).
     private func perform(_ reload: Reload) {
         let previous = published
-        published = currentEntry(family: .medium)
+        published = currentView(family: .medium)
         lastReload = clock.unixSeconds()
         var changed = PropertyChanges(Widget1.entry, Widget1.lastReload)
         EntryKeys.changedProperties(from: previous, to: published, into: &changed)
@@ -411,7 +485,7 @@ final class WidgetService {
         } catch {
             logger.error("cannot record the sync state: \(error.message)")
         }
-        logger.info("reloaded (\(reload.reason)): \(published.rendered(.medium))")
+        logger.info("reloaded (\(reload.reason)): \(published.tooltip)")
         sharing?.reloaded()
     }
 

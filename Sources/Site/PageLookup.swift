@@ -63,12 +63,6 @@ public struct PageLookup {
         return Result(language: language, position: position, latestPage: catalogue.latestPage, fetchedCatalogue: fetched)
     }
 
-    /// Stores the catalogue `result` fetched, if any (atomically; `chapters-<language>.json`).
-    /// - Throws: `storage` when it cannot be written.
-    public func save(_ result: Result) throws(SiteError) {
-        if let catalogue = result.fetchedCatalogue { try CatalogueStore(client: client).save(catalogue) }
-    }
-
     /// The cover of `chapter`: its first page's image, else its thumbnail (JPEG or PNG of at most
     /// 8 MiB); nil when neither could be had. Failures are warnings, not errors.
     public func cover(of chapter: Catalogue.Chapter, language: SiteLanguage) -> [UInt8]? {

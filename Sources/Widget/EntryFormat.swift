@@ -11,30 +11,44 @@ package enum EntryFormat: String, CaseIterable, Sendable {
     case waybar
 }
 
-extension ChapterEntry {
-    /// The entry as one line (no trailing newline) in `format` for `family`.
+extension EntryView {
+    /// The published view as one line (no trailing newline) in `format` for `family`: its keys as
+    /// they are, nothing computed here.
     ///
-    /// - `text`: `rendered(family)` as one safe line (`displayLine`: no control characters, no
-    ///   bidi overrides).
+    /// - `text`: the view's `panel-text` (small) or `tooltip` (medium) as one safe line
+    ///   (`displayLine`: no control characters, no bidi overrides).
     /// - `json`: the keys of `EntryKeys.all`, in that order; `family` is the one asked for; the
     ///   name exactly as stored (JSON escapes it).
-    /// - `waybar`: `text` = the view's `panel-text`, `tooltip` = medium rendering, both safe lines
-    ///   escaped for Pango markup; `class` = `statusClass`; `percentage` = progress.
+    /// - `waybar`: `text` = `panel-text`, `tooltip` = `tooltip`, both safe lines escaped for Pango
+    ///   markup; `class` = `state`; `percentage` = the entry's progress.
     package func formatted(_ format: EntryFormat, family: WidgetFamily) -> String {
         switch format {
         case .text:
-            return displayLine(rendered(family))
+            return displayLine(family == .small ? panelText : tooltip)
         case .json:
-            var asked = self
-            asked.family = family
-            return asked.jsonObject.jsonText
+            return asked(family).jsonObject.jsonText
         case .waybar:
             return JSONValue.object([
-                ("text", .string(escapedForMarkup(displayLine(view.panelText)))),
-                ("tooltip", .string(escapedForMarkup(displayLine(rendered(.medium))))),
-                ("class", .string(statusClass)),
-                ("percentage", .integer(isPlaceholder ? 0 : progress)),
+                ("text", .string(escapedForMarkup(displayLine(panelText)))),
+                ("tooltip", .string(escapedForMarkup(displayLine(tooltip)))),
+                ("class", .string(state.rawValue)),
+                ("percentage", .integer(entry.progress)),
             ]).jsonText
         }
+    }
+
+    /// What `dbmultiverse watch --format json --next` prints (docs/usage.md): the `json` format's
+    /// object plus `token`, the revision in hex, which a widget hands back with `--after` to wait
+    /// for the next change.
+    package func nextJSON(family: WidgetFamily) -> String {
+        guard case .object(let fields) = asked(family).jsonObject else { return "" }
+        return JSONValue.object(fields + [(key: "token", value: .string(token))]).jsonText
+    }
+
+    /// This view with the entry's `family` the one asked for.
+    private func asked(_ family: WidgetFamily) -> EntryView {
+        var asked = self
+        asked.entry.family = family
+        return asked
     }
 }

@@ -2,65 +2,87 @@ package import ComicDomain
 package import DBus
 import JSON
 
-/// The entry (docs/dbus-api.md), declared once as a table, as sd-bus declares a vtable: each
-/// key with its D-Bus type (the Swift type of its value), how a client reads it back, and the
-/// `Widget1` property that publishes it (which emits `PropertiesChanged` whenever the value
-/// differs). The `a{sv}` on the bus, its decoding, `--format json` (the same names, in this
-/// order), the widget's properties and the property-change diff all come from here.
+/// The entry and its view (docs/dbus-api.md), declared once as a table, as sd-bus declares a
+/// vtable: each key with its D-Bus type (the Swift type of its value), how a client reads it back,
+/// whether the view's revision covers it, and the `Widget1` property that publishes it (which
+/// emits `PropertiesChanged` whenever the value differs). The `a{sv}` on the bus, its decoding,
+/// `--format json` (the same names, in this order), the revision, the widget's properties and the
+/// property-change diff all come from here.
 ///
-/// A new key is one line here, plus the rule that computes it on `ChapterEntry`.
+/// A new key is one line here, plus the rule that computes it on `ChapterEntry` or `EntryView`.
 package enum EntryKeys {
-    static let all: [EntryKey] = [
-        .key("chapter", \.chapter, read: .required { $0.chapter = $1 }, property: Widget1.chapter),
-        .key("name", \.name, read: .required { $0.name = $1 }, property: Widget1.chapterName),
-        .key("progress", \.progress, read: .required { $0.progress = $1 }, property: Widget1.progress),
-        .key("image-path", \.imagePath, read: .required { $0.imagePath = $1 }, property: Widget1.coverImagePath),
+    static let all = fields + view
+
+    /// The entry's fields.
+    static let fields: [EntryKey] = [
+        .key("chapter", \.entry.chapter, read: .required { $0.entry.chapter = $1 }, property: Widget1.chapter),
+        .key("name", \.entry.name, read: .required { $0.entry.name = $1 }, property: Widget1.chapterName),
+        .key("progress", \.entry.progress, read: .required { $0.entry.progress = $1 }, property: Widget1.progress),
+        .key("image-path", \.entry.imagePath, read: .required { $0.entry.imagePath = $1 }, property: Widget1.coverImagePath),
         // A special's page travels inside its page link only: read back from it.
-        .key("deep-link", \.deepLink, read: .ifValid { entry, link in
-            if case .page(let page)? = try? ComicLink(parsing: link) { entry.page = page } // else a chapter's link: no page
+        .key("deep-link", \.entry.deepLink, read: .ifValid { view, link in
+            if case .page(let page)? = try? ComicLink(parsing: link) { view.entry.page = page } // else a chapter's link: no page
         }, property: Widget1.deepLink),
-        .key("date", \.date, read: .required { $0.date = $1 }),
-        .key("family", \.family.rawValue, read: .required { entry, name throws(DBusError) in
+        // When the entry was made, and the family asked for: no face shows them, the revision leaves them out.
+        .key("date", \.entry.date, read: .required { $0.entry.date = $1 }, revised: false),
+        .key("family", \.entry.family.rawValue, read: .required { view, name throws(DBusError) in
             guard let family = WidgetFamily(rawValue: name) else { throw DBusError.invalidArgs("the entry's family '\(name)' is unknown") }
-            entry.family = family
-        }),
-        .key("is-placeholder", \.isPlaceholder, read: .required { $0.isPlaceholder = $1 }),
+            view.entry.family = family
+        }, revised: false),
+        .key("is-placeholder", \.entry.isPlaceholder, read: .required { $0.entry.isPlaceholder = $1 }),
         // The new-pages keys: an older service leaves them out (0 then).
-        .key("universe", \.universe, read: .optional { $0.universe = $1 }),
-        .key("latest-page", \.latestPage, read: .optional { $0.latestPage = $1 }, property: Widget1.latestPage),
-        .key("new-pages", \.newPages, read: .optional { $0.newPages = $1 }, property: Widget1.newPages),
+        .key("universe", \.entry.universe, read: .optional { $0.entry.universe = $1 }),
+        .key("latest-page", \.entry.latestPage, read: .optional { $0.entry.latestPage = $1 }, property: Widget1.latestPage),
+        .key("new-pages", \.entry.newPages, read: .optional { $0.entry.newPages = $1 }, property: Widget1.newPages),
         // What the view's actions open, from the catalogue (absent from an older service: 0 then).
-        .key("next-chapter", \.nextChapter, read: .optional { $0.nextChapter = $1 }),
-        .key("first-unread-page", \.firstUnreadPage, read: .optional { $0.firstUnreadPage = $1 }),
-        .key("next-chapter-name", \.nextChapterName, read: .optional { $0.nextChapterName = $1 }),
+        .key("next-chapter", \.entry.nextChapter, read: .optional { $0.entry.nextChapter = $1 }),
+        .key("first-unread-page", \.entry.firstUnreadPage, read: .optional { $0.entry.firstUnreadPage = $1 }),
+        .key("next-chapter-name", \.entry.nextChapterName, read: .optional { $0.entry.nextChapterName = $1 }),
         // The computer a reading came from through the sync folder ("" when read here).
-        .key("continued-on", \.continuedOn, read: .optional { $0.continuedOn = $1 }),
-        // The view (EntryView): what every face shows, decided here once; derived, so not read back.
-        .key("panel-text", \.view.panelText),
-        .key("title", \.view.title),
-        .key("progress-text", \.view.progressText),
-        .key("new-pages-text", \.view.newPagesText),
-        .key("actions", \.view.actions),
+        .key("continued-on", \.entry.continuedOn, read: .optional { $0.entry.continuedOn = $1 }),
     ]
+
+    /// The view (EntryView): what every face shows, decided by the service; read back as published.
+    static let view: [EntryKey] = [
+        .key("panel-text", \.panelText, read: .required { $0.panelText = $1 }),
+        .key("title", \.title, read: .required { $0.title = $1 }),
+        .key("progress-text", \.progressText, read: .required { $0.progressText = $1 }),
+        .key("new-pages-text", \.newPagesText, read: .required { $0.newPagesText = $1 }),
+        .key("actions", \.actions, read: .required { $0.actions = $1 }),
+        .key("state", \.state.rawValue, read: .required { view, name throws(DBusError) in
+            guard let state = EntryView.State(rawValue: name) else { throw DBusError.invalidArgs("the entry's state '\(name)' is unknown") }
+            view.state = state
+        }),
+        .key("tooltip", \.tooltip, read: .required { $0.tooltip = $1 }),
+        .key("chapter-notification", { OfferedNotification($0.chapterNotification) },
+             read: .required { $0.chapterNotification = $1.notification }),
+        .key("new-pages-notification", { OfferedNotification($0.newPagesNotification) },
+             read: .required { $0.newPagesNotification = $1.notification }),
+        // Made from all the others (EntryView.revision), so not part of itself.
+        .key("revision", \.revision, read: .required { $0.revision = $1 }, revised: false),
+    ]
+
+    /// The names of the view's keys, in order (`panel-text` … `revision`).
+    package static var viewKeyNames: [String] { view.map(\.name) }
 }
 
-/// One key of the entry. Made with `key(_:_:read:property:)`.
+/// One key of the entry. Made with `key(_:_:read:property:revised:)`.
 struct EntryKey: Sendable {
-    /// How a client reads a key back into a `ChapterEntry`.
+    /// How a client reads a key back into an `EntryView`.
     struct Reading<Value: Sendable>: Sendable {
         let presence: EntryKeyPresence
-        let store: @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void
+        let store: @Sendable (inout EntryView, Value) throws(DBusError) -> Void
 
         /// Missing or of another type: `InvalidArgs`.
-        static func required(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
+        static func required(_ store: @escaping @Sendable (inout EntryView, Value) throws(DBusError) -> Void) -> Reading {
             Reading(presence: .required, store: store)
         }
         /// Missing: left as it is; of another type: `InvalidArgs`.
-        static func optional(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
+        static func optional(_ store: @escaping @Sendable (inout EntryView, Value) throws(DBusError) -> Void) -> Reading {
             Reading(presence: .optional, store: store)
         }
         /// Missing or of another type: left as it is.
-        static func ifValid(_ store: @escaping @Sendable (inout ChapterEntry, Value) throws(DBusError) -> Void) -> Reading {
+        static func ifValid(_ store: @escaping @Sendable (inout EntryView, Value) throws(DBusError) -> Void) -> Reading {
             Reading(presence: .ifValid, store: store)
         }
     }
@@ -69,21 +91,23 @@ struct EntryKey: Sendable {
     let name: String
     /// The `Widget1` property publishing it, if any.
     let propertyName: String?
-    let variant: @Sendable (ChapterEntry) -> Variant
-    let json: @Sendable (ChapterEntry) -> JSONValue
-    let read: (@Sendable (inout ChapterEntry, [String: Variant]) throws(DBusError) -> Void)?
-    let differs: @Sendable (ChapterEntry, ChapterEntry) -> Bool
-    let bind: (@Sendable (@escaping () -> ChapterEntry) -> Property<Widget1>)?
+    /// Whether the view's revision covers it (all keys but `date`, `family` and `revision`).
+    let isRevised: Bool
+    let variant: @Sendable (EntryView) -> Variant
+    let json: @Sendable (EntryView) -> JSONValue
+    let read: (@Sendable (inout EntryView, [String: Variant]) throws(DBusError) -> Void)?
+    let differs: @Sendable (EntryView, EntryView) -> Bool
+    let bind: (@Sendable (@escaping () -> EntryView) -> Property<Widget1>)?
     let insertChange: @Sendable (inout PropertyChanges<Widget1>) -> Void
 
-    /// A key whose value is `value(entry)` on the bus (its Swift type gives its D-Bus type).
+    /// A key whose value is `value(view)` on the bus (its Swift type gives its D-Bus type).
     static func key<Value: EntryValue>(
-        _ name: String, _ value: @escaping @Sendable (ChapterEntry) -> Value, read: Reading<Value>? = nil,
-        property: PropertyDeclaration<Widget1, Value>? = nil
+        _ name: String, _ value: @escaping @Sendable (EntryView) -> Value, read: Reading<Value>? = nil,
+        property: PropertyDeclaration<Widget1, Value>? = nil, revised: Bool = true
     ) -> EntryKey {
-        var readKey: (@Sendable (inout ChapterEntry, [String: Variant]) throws(DBusError) -> Void)?
+        var readKey: (@Sendable (inout EntryView, [String: Variant]) throws(DBusError) -> Void)?
         if let read {
-            readKey = { entry, dictionary throws(DBusError) in
+            readKey = { view, dictionary throws(DBusError) in
                 guard let variant = dictionary[name] else {
                     if read.presence == .required { throw DBusError.invalidArgs("the entry has no '\(name)' key") }
                     return
@@ -95,15 +119,15 @@ struct EntryKey: Sendable {
                     if read.presence == .ifValid { return }
                     throw error
                 }
-                try read.store(&entry, typed)
+                try read.store(&view, typed)
             }
         }
-        var bind: (@Sendable (@escaping () -> ChapterEntry) -> Property<Widget1>)?
+        var bind: (@Sendable (@escaping () -> EntryView) -> Property<Widget1>)?
         if let property {
-            bind = { entry in Property(property) { value(entry()) } }
+            bind = { view in Property(property) { value(view()) } }
         }
         return EntryKey(
-            name: name, propertyName: property?.name,
+            name: name, propertyName: property?.name, isRevised: revised,
             variant: { Variant(value($0)) },
             json: { value($0).jsonValue },
             read: readKey,
@@ -114,11 +138,11 @@ struct EntryKey: Sendable {
 
     /// `key` for the entry's `Int` fields, which travel as `i` (clamped).
     static func key(
-        _ name: String, _ value: @escaping @Sendable (ChapterEntry) -> Int, read: Reading<Int>? = nil,
+        _ name: String, _ value: @escaping @Sendable (EntryView) -> Int, read: Reading<Int>? = nil,
         property: PropertyDeclaration<Widget1, Int32>? = nil
     ) -> EntryKey {
         key(name, { Int32(clamping: value($0)) },
-            read: read.map { reading in Reading<Int32>(presence: reading.presence) { entry, number throws(DBusError) in try reading.store(&entry, Int(number)) } },
+            read: read.map { reading in Reading<Int32>(presence: reading.presence) { view, number throws(DBusError) in try reading.store(&view, Int(number)) } },
             property: property)
     }
 }
@@ -133,43 +157,50 @@ protocol EntryValue: DBusArgument, Equatable, Sendable {
 }
 
 extension Int32: EntryValue { var jsonValue: JSONValue { .integer(Int(self)) } }
+extension UInt64: EntryValue { var jsonValue: JSONValue { .integer(self) } }
 extension Int64: EntryValue { var jsonValue: JSONValue { .integer(Int(self)) } }
 extension String: EntryValue { var jsonValue: JSONValue { .string(self) } }
 extension Bool: EntryValue { var jsonValue: JSONValue { .bool(self) } }
 
-extension ChapterEntry {
-    /// The entry as it travels on the bus: an `a{sv}` with the keys of `EntryKeys.all`.
+extension EntryView {
+    /// The view as it travels on the bus: an `a{sv}` with the keys of `EntryKeys.all`.
     package var dbusDictionary: [String: Variant] {
         var dictionary: [String: Variant] = [:]
         for key in EntryKeys.all { dictionary[key.name] = key.variant(self) }
         return dictionary
     }
 
-    /// Reads an entry received from the service, key by key as `EntryKeys.all` says.
-    package init(dbusDictionary entry: [String: Variant]) throws(DBusError) {
-        self.init(chapter: 0, name: "", progress: 0, imagePath: "", date: 0, family: .medium, isPlaceholder: false)
-        for key in EntryKeys.all { try key.read?(&self, entry) }
+    /// Reads the view the service published, key by key as `EntryKeys.all` says: the entry's
+    /// fields and the view's keys as they were sent (a face draws them, and computes none).
+    package init(dbusDictionary dictionary: [String: Variant]) throws(DBusError) {
+        self.init(blank: ChapterEntry(chapter: 0, name: "", progress: 0, imagePath: "", date: 0, family: .medium, isPlaceholder: false))
+        for key in EntryKeys.all { try key.read?(&self, dictionary) }
         // A service too old to send first-unread-page: the page after those read is
         // latest-page − new-pages + 1, exact unless a special was published among the new pages.
-        if firstUnreadPage == 0, newPages > 0, Limits.pages.contains(latestPage - newPages + 1) {
-            firstUnreadPage = latestPage - newPages + 1
+        if entry.firstUnreadPage == 0, entry.newPages > 0, Limits.pages.contains(entry.latestPage - entry.newPages + 1) {
+            entry.firstUnreadPage = entry.latestPage - entry.newPages + 1
         }
     }
 
-    /// The entry as one JSON object: the keys of `EntryKeys.all`, in that order.
+    /// The view as one JSON object: the keys of `EntryKeys.all`, in that order.
     var jsonObject: JSONValue {
         .object(EntryKeys.all.map { (key: $0.name, value: $0.json(self)) })
     }
 }
 
+extension ChapterEntry {
+    /// The entry as the service publishes it: its view's `a{sv}` (no cover identity).
+    package var dbusDictionary: [String: Variant] { view.dbusDictionary }
+}
+
 extension EntryKeys {
-    /// The `Widget1` properties the entry's keys publish, read from `entry` when asked.
-    package static func properties(of entry: @escaping () -> ChapterEntry) -> [Property<Widget1>] {
-        all.compactMap { $0.bind?(entry) }
+    /// The `Widget1` properties the entry's keys publish, read from `view` when asked.
+    package static func properties(of view: @escaping () -> EntryView) -> [Property<Widget1>] {
+        all.compactMap { $0.bind?(view) }
     }
 
     /// The `Widget1` properties whose value differs between `old` and `new`.
-    package static func changedProperties(from old: ChapterEntry, to new: ChapterEntry, into changes: inout PropertyChanges<Widget1>) {
+    package static func changedProperties(from old: EntryView, to new: EntryView, into changes: inout PropertyChanges<Widget1>) {
         for key in all where key.differs(old, new) { key.insertChange(&changes) }
     }
 }

@@ -40,7 +40,7 @@ package enum Widget1: DBusInterface {
         inputs: (Arg<Int32>("page"), Arg<String>("language"), Arg<Int32>("chapter"), Arg<String>("name"), Arg<Int32>("progress"),
                  Arg<[UInt8]>("cover_image"), Arg<[String: Variant]>("options")),
         outputs: (),
-        doc: "The reader is on a page of the comic (1-99999) in a site language, which belongs to the chapter given (as UpdateChapter). Validates everything first. A page of another chapter (universe and chapter compared) stores chapter, name, progress, page, language, universe and the cover (empty: none), then applies the chapter rule; a page of the chapter stored stores progress, page and language (cover and name kept), then applies the debounced progress rule. Options: universe (i, 0 = the main story); others are ignored.")
+        doc: "The reader is on a page of the comic (1-99999) in a site language, which belongs to the chapter given (as UpdateChapter): all a reader of a page hands over, in one call. Validates everything first. A page of another chapter (universe and chapter compared, by the service alone) stores chapter, name, progress, page, language, universe and the cover (empty: none), then applies the chapter rule; a page of the chapter stored stores progress, page and language (cover and name kept), then applies the debounced progress rule. Options: universe (i, 0 = the main story); catalogue (ay, a chapters-<language>.json the caller fetched, stored with the position); cover_channel (h, a stream socket: before replying the service writes one byte to it, the digit 1 when it stored another chapter without a cover and wants it, 0 otherwise; after a 1 the caller writes the cover, JPEG or PNG, and closes its end); others are ignored.")
     package static let updateProgress = method(
         "UpdateProgress", inputs: Arg<Int32>("progress"), outputs: (),
         doc: "Stores the read progress (0-100), then applies the debounced progress rule. Fails with NoCurrentChapter before any UpdateChapter.")
@@ -53,6 +53,10 @@ package enum Widget1: DBusInterface {
         package static let language = VariantKey<String>("language")
         /// `UpdatePage`: the special universe of the chapter, 0 for the main story.
         package static let universe = VariantKey<Int32>("universe")
+        /// `UpdatePage`: the catalogue the caller fetched (`chapters-<language>.json`'s bytes).
+        package static let catalogue = VariantKey<[UInt8]>("catalogue")
+        /// `UpdatePage`: where the service asks for the cover of another chapter (`CoverRequest`).
+        package static let coverChannel = VariantKey<UnixFD>("cover_channel")
     }
 
     // MARK: Properties

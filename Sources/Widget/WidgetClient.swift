@@ -3,7 +3,7 @@ package import DBus
 
 /// The typed client of the widget service: every member of `Widget1` and
 /// `org.freedesktop.Application`, built on their declarations, with the domain's types (entries,
-/// deep links, families) instead of wire values. A changed declaration is a compile error here,
+/// deep links, families, the published view) instead of wire values. A changed declaration is a compile error here,
 /// and so in every caller.
 ///
 /// Calls are `MethodCall`s, sent in the caller's own way: `BlockingCaller.call` for a
@@ -13,7 +13,7 @@ package import DBus
 ///
 /// ```swift
 /// let caller = try BlockingCaller()
-/// let entry = try caller.call(WidgetClient().snapshot(family: .small))
+/// let view = try caller.call(WidgetClient().snapshot(family: .small)) // view.panelText, view.entry.chapter
 /// ```
 package struct WidgetClient: Sendable {
     /// The widget's object: `com.nobadi.DBMultiverse` at `/com/nobadi/DBMultiverse`.
@@ -23,26 +23,26 @@ package struct WidgetClient: Sendable {
 
     // MARK: Reading
 
-    /// The current entry (family medium), or the placeholder.
-    package func currentEntry() -> MethodCall<ChapterEntry> {
-        Widget1.getCurrentEntry.call(on: object).map(ChapterEntry.init(dbusDictionary:))
+    /// The current entry (family medium) with its view, or the placeholder's.
+    package func currentEntry() -> MethodCall<EntryView> {
+        Widget1.getCurrentEntry.call(on: object).map(EntryView.init(dbusDictionary:))
     }
 
-    /// The current entry for `family`, or the placeholder.
-    package func snapshot(family: WidgetFamily) -> MethodCall<ChapterEntry> {
-        Widget1.getSnapshot.call(on: object, family.rawValue).map(ChapterEntry.init(dbusDictionary:))
+    /// The current entry for `family` with its view, or the placeholder's.
+    package func snapshot(family: WidgetFamily) -> MethodCall<EntryView> {
+        Widget1.getSnapshot.call(on: object, family.rawValue).map(EntryView.init(dbusDictionary:))
     }
 
-    /// The placeholder for `family`.
-    func placeholder(family: WidgetFamily) -> MethodCall<ChapterEntry> {
-        Widget1.getPlaceholder.call(on: object, family.rawValue).map(ChapterEntry.init(dbusDictionary:))
+    /// The placeholder for `family`, with its view.
+    func placeholder(family: WidgetFamily) -> MethodCall<EntryView> {
+        Widget1.getPlaceholder.call(on: object, family.rawValue).map(EntryView.init(dbusDictionary:))
     }
 
     /// The timeline for `family`: its entries, the reload policy and when to reload.
     func timeline(family: WidgetFamily) -> MethodCall<WidgetTimeline> {
         Widget1.getTimeline.call(on: object, family.rawValue).map { entries, policy, reloadAfter throws(DBusError) in
-            var decoded: [ChapterEntry] = []
-            for entry in entries { decoded.append(try ChapterEntry(dbusDictionary: entry)) }
+            var decoded: [EntryView] = []
+            for entry in entries { decoded.append(try EntryView(dbusDictionary: entry)) }
             return WidgetTimeline(entries: decoded, policy: policy, reloadAfter: reloadAfter)
         }
     }
@@ -70,10 +70,13 @@ package struct WidgetClient: Sendable {
     /// stored with its name and `cover` (chapter rule), the stored chapter only moves on (progress
     /// rule, debounced). `PageRecorder` finds these values for a page.
     package func updatePage(
-        _ page: Int, language: SiteLanguage, chapter: Int, name: String, progress: Int, universe: Int? = nil, cover: [UInt8] = []
+        _ page: Int, language: SiteLanguage, chapter: Int, name: String, progress: Int, universe: Int? = nil, cover: [UInt8] = [],
+        catalogue: [UInt8]? = nil, coverChannel: UnixFD? = nil
     ) -> MethodCall<Void> {
         var options: [String: Variant] = [:]
         options[Widget1.Option.universe] = universe.map { Int32(clamping: $0) }
+        options[Widget1.Option.catalogue] = catalogue
+        options[Widget1.Option.coverChannel] = coverChannel
         return Widget1.updatePage.call(
             on: object, Int32(clamping: page), language.code, Int32(clamping: chapter), name, Int32(clamping: progress), cover, options)
     }
@@ -120,7 +123,7 @@ package struct WidgetClient: Sendable {
     ) throws(DBusError) -> Connection.SignalSubscription {
         try connection.subscribe(Widget1.timelinesReloaded, from: object, onMalformed: onMalformed) { kind, reason, entry in
             do throws(DBusError) {
-                handler(TimelinesReload(kind: kind, reason: reason, entry: try ChapterEntry(dbusDictionary: entry)))
+                handler(TimelinesReload(kind: kind, reason: reason, view: try EntryView(dbusDictionary: entry)))
             } catch {
                 onMalformed?(error)
             }
@@ -144,7 +147,7 @@ package struct WidgetClient: Sendable {
 
 /// `GetTimeline`'s answer.
 struct WidgetTimeline: Sendable, Equatable {
-    var entries: [ChapterEntry]
+    var entries: [EntryView]
     /// `after`: reload at `reloadAfter`.
     var policy: String
     /// Unix seconds.
@@ -157,6 +160,6 @@ package struct TimelinesReload: Sendable, Equatable {
     /// `chapter-change`, `progress-change`, `requested`, `periodic`, `pages-published`, or one a
     /// later service added (kept as sent).
     package var reason: ReloadReason
-    /// The entry now shown (family medium).
-    package var entry: ChapterEntry
+    /// The entry now shown (family medium), with its view.
+    package var view: EntryView
 }

@@ -24,7 +24,7 @@ struct EntryCommand: ParsableCommand {
     @OptionGroup var options: EntryOptions
 
     func run() throws {
-        let entry = try BlockingCaller().call(WidgetClient().snapshot(family: options.family))
-        Output.line(entry.formatted(options.format, family: options.family))
+        let view = try BlockingCaller().call(WidgetClient().snapshot(family: options.family))
+        Output.line(view.formatted(options.format, family: options.family))
     }
 }

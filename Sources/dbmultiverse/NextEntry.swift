@@ -7,7 +7,7 @@ import Localization
 
 /// `watch --format json --next [--after TOKEN]` (docs/usage.md): one answer of the widget's
 /// long-poll. Prints the current entry — the `Entry` property, what the last reload published —
-/// with its token as soon as that token differs from `after`, then returns. Every read may start
+/// with its token (its view's revision) as soon as that token differs from `after`, then returns. Every read may start
 /// the service by bus activation: a service that crashed or was stopped comes back with the stored
 /// entry (a dead service never reads as a new reader's placeholder), after a wait that grows while it
 /// keeps leaving (`RestartBackoff`). A service that cannot be started, does not answer or keeps
@@ -26,7 +26,7 @@ struct NextEntry {
         switch arguments {
         case ["watch", "--format", "json", "--next"]: after = nil
         case let arguments where arguments.count == 6 && Array(arguments.prefix(5)) == ["watch", "--format", "json", "--next", "--after"]
-            && ChapterEntry.isToken(arguments[5]):
+            && EntryView.isToken(arguments[5]):
             after = arguments[5]
         default: return nil
         }
@@ -56,10 +56,10 @@ struct NextEntry {
             failure = DBusError.disconnected(gettext("the session bus at %s went away", connection.address))
             caller.loop.stop()
         }
-        let offer = { (entry: ChapterEntry) in
-            guard !answered, failure == nil, entry.token(family: family) != after else { return }
+        let offer = { (view: EntryView) in
+            guard !answered, failure == nil, view.token != after else { return }
             answered = true
-            Output.line(entry.nextJSON(family: family))
+            Output.line(view.nextJSON(family: family))
             caller.loop.stop()
         }
         // The reads still unanswered when the entry is printed (a restart's, beside the first)
@@ -67,10 +67,10 @@ struct NextEntry {
         var reads: [Connection.PendingCall] = []
         defer { reads.forEach { $0.cancel() } }
         let read = {
-            let call = widget.property(Widget1.entry).map(ChapterEntry.init(dbusDictionary:))
+            let call = widget.property(Widget1.entry).map(EntryView.init(dbusDictionary:))
             reads.append(connection.call(call, timeout: BlockingCaller.callTimeout) { result in
                 switch result {
-                case .success(let entry): offer(entry)
+                case .success(let view): offer(view)
                 case .failure(let error):
                     guard !answered, failure == nil else { return }
                     failure = error
@@ -80,7 +80,7 @@ struct NextEntry {
         }
         // Subscribed before the entry is read: no reload can fall in between. Reloads count only
         // from the owner of the service's name.
-        let reloads = try widget.subscribeToReloads(on: connection) { offer($0.entry) }
+        let reloads = try widget.subscribeToReloads(on: connection) { offer($0.view) }
         defer { reloads.cancel() }
         // A service that left (crashed, stopped) is started again and read, after a wait that grows
         // while it keeps leaving; one that came back (the activation, or another start) is read.

@@ -49,7 +49,8 @@ struct SyncCommand: ParsableCommand {
         let language = try language.resolved()
         let configuration = try siteConfiguration()
         // Before the sync: the service must see the reader's new position before a newer latest
-        // page, or the pages just read would be announced as new (as in `PageRecorder`).
+        // page, or the pages just read would be announced as new (`PageRecorder` hands the service
+        // both in one call; the sync writes its catalogue to the folder, so it comes second).
         ImportHistoryCommand.importBeforeSync(environment: environment())
         let sync = CatalogueSync(configuration: configuration)
         do {

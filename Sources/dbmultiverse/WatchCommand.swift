@@ -26,7 +26,7 @@ struct WatchCommand: ParsableCommand {
         if next, options.format != .json { throw ValidationError(gettext("--next prints JSON: use it with --format json")) }
         if let after {
             guard next else { throw ValidationError(gettext("--after goes with --next")) }
-            guard ChapterEntry.isToken(after) else {
+            guard EntryView.isToken(after) else {
                 throw ValidationError(gettext("malformed token '%s': give the token a --next answer printed (16 hex digits)", after))
             }
         }
@@ -50,7 +50,7 @@ struct WatchCommand: ParsableCommand {
         // Subscribe first, then read the current entry: no reload can fall in between. Reloads are
         // taken only from the owner of the service's name: another peer can't forge a line.
         let reloads = try widget.subscribeToReloads(on: connection) { reload in
-            Output.line(reload.entry.formatted(format, family: family))
+            Output.line(reload.view.formatted(format, family: family))
         }
         defer { reloads.cancel() }
         // A restarted service may start from other storage: show its entry once it is back.
@@ -71,10 +71,10 @@ struct WatchCommand: ParsableCommand {
         let snapshot = widget.snapshot(family: family)
         caller.connection.call(activate ? snapshot : snapshot.withoutActivation(), timeout: BlockingCaller.callTimeout) { result in
             switch result {
-            case .success(let entry):
-                Output.line(entry.formatted(format, family: family))
+            case .success(let view):
+                Output.line(view.formatted(format, family: family))
             case .failure(let error) where [DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner].contains(error.name):
-                Output.line(ChapterEntry.placeholder(family: family, date: 0).formatted(format, family: family))
+                Output.line(EntryView.placeholder(family: family, date: 0).formatted(format, family: family))
             case .failure(let error):
                 // TRANSLATORS: the D-Bus error's message, then its name.
                 Output.error(gettext("cannot read the entry: %s (%s)", error.message, error.name))

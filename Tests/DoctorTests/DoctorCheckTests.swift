@@ -5,6 +5,7 @@ import DesktopTestSupport
 import Foundation
 import Testing
 import TestingTraits
+import Widget
 
 /// The checks of `dbmultiverse doctor` from what they read, without a desktop: each reading and
 /// the line it gives (its status and fix), the parsers of the tools' output, and the process
@@ -138,16 +139,16 @@ import TestingTraits
     /// The service line says the same of an older service (it stays ✓: it answers), with the way to
     /// replace it.
     @Test func theServiceLineSaysWhenWhatAnswersIsNotWhatIsInstalled() {
-        let entry = ChapterEntry.placeholder(family: .medium, date: 0)
+        let view = EntryView.placeholder(family: .medium, date: 0)
         let surroundings = Surroundings(environment: ["HOME": "/home/reader"], now: Self.now, commands: Answers([:]))
         let binary = "/usr/libexec/dbmultiverse/dbmultiverse-service"
-        let replaced = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary + " (deleted)", version: nil)).result(surroundings)
+        let replaced = ServiceCheck(.answered(wasRunning: true, view: view, executable: binary + " (deleted)", version: nil)).result(surroundings)
         #expect(replaced.status == .ok && replaced.detail.hasSuffix("; \(binary) (deleted): the binary was replaced since it started"), "\(replaced)")
         #expect(replaced.fix == ServiceCheck.restartFix)
-        let older = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary, version: "0.0.9")).result(surroundings)
+        let older = ServiceCheck(.answered(wasRunning: true, view: view, executable: binary, version: "0.0.9")).result(surroundings)
         #expect(older.status == .ok && older.detail.hasSuffix("; \(binary) 0.0.9 (this command is \(ProjectInfo.version))"), "\(older)")
         #expect(older.fix == ServiceCheck.restartFix)
-        let current = ServiceCheck(.answered(wasRunning: true, entry: entry, executable: binary, version: ProjectInfo.version)).result(surroundings)
+        let current = ServiceCheck(.answered(wasRunning: true, view: view, executable: binary, version: ProjectInfo.version)).result(surroundings)
         #expect(current.fix == nil)
     }
 

@@ -86,7 +86,9 @@ import TestingTraits
     }
 
     /// The libraries only tests use: fixtures, stand-ins and helpers, no code under test.
-    static let supportLibraries: Set = ["DBusTestSupport", "TestingTraits", "SiteTestSupport", "BrowserHistoryFixtures", "DesktopTestSupport"]
+    static let supportLibraries: Set = [
+        "DBusTestSupport", "TestingTraits", "SiteTestSupport", "BrowserHistoryFixtures", "DesktopTestSupport", "WidgetTestSupport",
+    ]
 
     /// The suites that run the built products, the package and the real desktops: above every layer.
     static let endToEnd = "EndToEndTests"

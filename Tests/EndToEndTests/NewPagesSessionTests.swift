@@ -56,14 +56,14 @@ struct NewPagesSessionTests {
         let announcement = try await next(server.notifyCalls, within: 10, "the announcement")
         #expect(announcement.request.summary == "15 new pages")
         #expect(announcement.request.body == "After Chapter 5: The Tournament Goes On")
-        #expect(announcement.request.actions == ["default", "Read now"])
+        #expect(announcement.request.actions == ["default", "Read new pages"])
         #expect(announcement.request.replacesID == 0)
         #expect(announcement.request.hints["category"] == Variant("x-dbmultiverse.pages.published"))
         #expect(announcement.request.hints["x-dunst-stack-tag"] == Variant("dbmultiverse-new-pages"))
         let id = try #require(announcement.returnedID)
         #expect(id != chapter.returnedID)
 
-        // "Read now": the first unread page, 141, of chapter 5.
+        // "Read new pages": the first unread page, 141, of chapter 5.
         try await server.emit(.activationToken(id: id, token: "session-token"))
         try await server.emit(.actionInvoked(id: id, actionKey: "default"))
         let opened = try await next(opens, within: 10, "OpenRequested")

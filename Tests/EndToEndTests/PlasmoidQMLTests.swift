@@ -1,5 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
+import WidgetTestSupport
 import Foundation
 import Testing
 import TestingTraits

@@ -32,6 +32,14 @@ import TestingTraits
         return environment
     }
 
+    /// The activated service in a French session: the view it publishes (the texts every face
+    /// draws) is in French.
+    static func frenchService(locales: String) throws -> ActivatedService {
+        // Empty: unset for setlocale and gettext, whatever the tests' own environment holds.
+        try ActivatedService(session: ["LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "fr_FR.UTF-8",
+                                       "DBMULTIVERSE_LOCALE_DIR": locales + "/locale"])
+    }
+
     /// The built notifier (with `options`) on `service`'s bus, in a French session.
     static func frenchNotifier(_ service: ActivatedService, locales: String, _ options: String...) throws -> StreamingCommand {
         let environment = french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: locales)
@@ -162,7 +170,7 @@ import TestingTraits
     func theNotificationReadsFrench() async throws {
         let folder = try Self.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let service = try ActivatedService()
+        let service = try Self.frenchService(locales: folder)
         defer { service.stop() }
         let server = FakeNotificationServer(address: service.bus.address)
         try server.start()
@@ -222,7 +230,7 @@ import TestingTraits
     func theTrayMenuAndTooltipReadFrench() async throws {
         let folder = try Self.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let service = try ActivatedService()
+        let service = try Self.frenchService(locales: folder)
         defer { service.stop() }
         let watcher = FakeStatusNotifierWatcher(address: service.bus.address)
         try watcher.start()
@@ -260,13 +268,18 @@ import TestingTraits
     func entryReadsFrenchAndTheJSONKeysDoNotChange() throws {
         let folder = try Self.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let service = try ActivatedService()
+        // The same entry from a service in a French session and from one in a C session.
+        let service = try Self.frenchService(locales: folder)
         defer { service.stop() }
-        #expect(try service.cli("update", "--chapter", "42", "--name", "Le tournoi", "--progress", "35").status == 0)
-        var plain = service.environment
+        let plainService = try ActivatedService(session: ["LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"])
+        defer { plainService.stop() }
+        for each in [service, plainService] {
+            #expect(try each.cli("update", "--chapter", "42", "--name", "Le tournoi", "--progress", "35").status == 0)
+        }
+        var plain = plainService.environment
         for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES"] { plain[variable] = nil }
         plain["LANG"] = "C"
-        let french = Self.french(plain, locales: folder)
+        let french = Self.french(service.environment, locales: folder)
         func run(_ environment: [String: String], _ arguments: String...) throws -> String { try run(environment, arguments) }
         func run(_ environment: [String: String], _ arguments: [String]) throws -> String {
             let result = try runCommand([Binary.dbmultiverse] + arguments, environment: environment, timeout: 30)

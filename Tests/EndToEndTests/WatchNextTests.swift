@@ -65,7 +65,7 @@ import TestingTraits
         let placeholder = try next(service)
         #expect(Set(placeholder.object.keys) == entryKeys.union(["token"]))
         #expect(placeholder.isPlaceholder == true)
-        #expect(ChapterEntry.isToken(placeholder.token), "\(placeholder.token)")
+        #expect(EntryView.isToken(placeholder.token), "\(placeholder.token)")
 
         #expect(try service.cli("update", "--chapter", "42", "--name", "Vegeta & <Goku>", "--progress", "35").status == 0)
         let chapter = try next(service, after: placeholder.token)
@@ -155,7 +155,7 @@ import TestingTraits
         // Asked with the placeholder's token while no service runs: it is started, with the stored entry.
         kill(try service.servicePID(), SIGKILL)
         _ = try await DBusTestSupport.next(owners, "the service to lose its name again")
-        let placeholder = ChapterEntry.placeholder(family: .medium, date: 0).token(family: .medium)
+        let placeholder = EntryView.placeholder(family: .medium, date: 0).token
         let returned = try next(service, after: placeholder)
         #expect(returned.chapter == 43 && returned.isPlaceholder == false)
     }

@@ -110,13 +110,13 @@ import Testing
 
     @Test func theFileIdentityChangesWhenTheCoverIsReplaced() throws {
         let path = try file("cover.jpg", ImageFixtures.redJPEG)
-        let first = try #require(CoverPixmap.identity(of: path))
-        #expect(CoverPixmap.identity(of: path) == first)
+        let first = try #require(FileIdentity(path: path))
+        #expect(FileIdentity(path: path) == first)
         // As the service stores a cover: a new file renamed over the old one.
         let next = try file("cover.new", ImageFixtures.tallGreenJPEG)
         #expect(rename(next, path) == 0)
-        #expect(CoverPixmap.identity(of: path) != first)
-        #expect(CoverPixmap.identity(of: "") == nil && CoverPixmap.identity(of: directory + "/none") == nil)
+        #expect(FileIdentity(path: path) != first)
+        #expect(FileIdentity(path: "") == nil && FileIdentity(path: directory + "/none") == nil)
     }
 
     /// Issue 30, defect 7: the tray decoded whatever the cover file declared (a 16384×16384 PNG

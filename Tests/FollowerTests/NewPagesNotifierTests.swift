@@ -32,7 +32,7 @@ extension NotifierTests {
         #expect(request.replacesID == 0)
         #expect(request.summary == "4 new pages")
         #expect(request.body == "After Chapter 42: Goku &amp; &lt;Vegeta&gt;")
-        #expect(request.actions == ["default", "Read now"])
+        #expect(request.actions == ["default", "Read new pages"]) // the view's one wording of the action
         #expect(request.expireTimeout == -1)
         #expect(request.hints == [
             "desktop-entry": Variant("com.nobadi.DBMultiverse"), "category": Variant("x-dbmultiverse.pages.published"),
@@ -289,9 +289,9 @@ extension NotifierTests {
     }
 
     @Test func theRequestsSingularAndPlural() {
-        #expect(PagesNotification.request(for: NotifierTests.reading(latestPage: 984, newPages: 1), replacing: 0, capabilities: []).summary == "1 new page")
-        #expect(PagesNotification.request(for: NotifierTests.reading(latestPage: 984, newPages: 12), replacing: 7, capabilities: ["actions"]).summary == "12 new pages")
-        let chapter = ChapterNotification.request(for: NotifierTestWidget.entry(42, progress: 140), replacing: 0, capabilities: [])
+        #expect(PagesNotification.request(published: NotifierTests.reading(latestPage: 984, newPages: 1), replacing: 0, capabilities: []).summary == "1 new page")
+        #expect(PagesNotification.request(published: NotifierTests.reading(latestPage: 984, newPages: 12), replacing: 7, capabilities: ["actions"]).summary == "12 new pages")
+        let chapter = ChapterNotification.request(published: NotifierTestWidget.entry(42, progress: 140), replacing: 0, capabilities: [])
         #expect(chapter.hints["value"] == Variant(Int32(100)), "clamped to the spec's 0…100")
     }
 }

@@ -229,13 +229,13 @@ import TestingTraits
     /// (which shows the body as plain text) showed `&lt;b&gt;`. Escaped only for servers that
     /// take markup.
     @Test func theBodyIsEscapedOnlyForServersThatTakeMarkup() {
-        let entry = NotifierTestWidget.entry(42, name: "<b>Bold</b> & co", progress: 35)
+        let entry = NotifierTestWidget.entry(42, name: "<b>Bold</b> & co", progress: 35, latestPage: 984, newPages: 3)
         for capabilities: Set<String> in [[], ["body"], ["body", "body-markup"], ["actions", "body-markup"]] {
             let markup = capabilities.contains("body-markup")
-            let pages = PagesNotification.request(for: entry, replacing: 0, capabilities: capabilities)
+            let pages = PagesNotification.request(published: entry, replacing: 0, capabilities: capabilities)
             #expect(pages.body == (markup ? "After Chapter 42: &lt;b&gt;Bold&lt;/b&gt; &amp; co" : "After Chapter 42: <b>Bold</b> & co"),
                     "\(capabilities)")
-            let request = ChapterNotification.request(for: entry, replacing: 3, capabilities: capabilities)
+            let request = ChapterNotification.request(published: entry, replacing: 3, capabilities: capabilities)
             #expect(request.body == "35% read")
             #expect(request.summary == "Chapter 42: <b>Bold</b> & co")
             #expect(request.replacesID == 3)

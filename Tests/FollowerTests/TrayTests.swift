@@ -329,10 +329,8 @@ import TestingTraits
         #expect(try await click(2) == .init(action: "open-current", parameter: [], platformData: [:]))
         #expect(try await click(3) == .init(action: "open-chapter", parameter: [Variant(Int32(43))], platformData: [:]))
         #expect(try await click(5) == .init(action: "open-chapter-list", parameter: [], platformData: [:]))
-        // The new pages' item, once the entry counts some (`new-pages`, `latest-page`).
-        var withNewPages = NotifierTestWidget.entry(42)
-        (withNewPages.newPages, withNewPages.latestPage) = (3, 2450)
-        try await application.reload("pages-published", withNewPages)
+        // The new pages' item, once the view offers it (new pages, and the first of them).
+        try await application.reload("pages-published", NotifierTestWidget.entry(42, latestPage: 2450, newPages: 3))
         try await tray.wait(for: "the new pages") { $0.shownModel?.menu.contains { $0.role == .newPages } == true }
         #expect(try await click(4) == .init(action: "open-page", parameter: [Variant(Int32(2448))], platformData: [:]))
         // A host that hands over an activation token (Plasma) has it passed on, once.

@@ -76,11 +76,12 @@ import TestingTraits
                         universe: 3, latestPage: 152, deepLink: "dbmultiverse://page/100")
     }
 
-    /// Issue 14's race: a page past the catalogue's end fetches a newer catalogue. The service must
-    /// see the reader's new position before the new latest page, so the `pages-published` reload
-    /// counts none of the pages just read. (Storing the catalogue before `UpdatePage` makes this
-    /// fail: that reload then says 3 new pages.)
-    @Test func theNewPositionIsStoredBeforeTheNewerCatalogue() async throws {
+    /// A page past the catalogue's end fetches a newer catalogue. The service must never see the
+    /// new latest page before the reader's new position, or the `pages-published` reload would count
+    /// the pages just read: the catalogue goes with the page in the one `UpdatePage`, and both are
+    /// stored together. (Storing the catalogue before `UpdatePage` made this fail: that reload then
+    /// said 3 new pages.)
+    @Test func theNewPositionIsStoredWithTheNewerCatalogue() async throws {
         let setup = try await Setup()
         _ = try setup.record(152) // the last page: caught up
         try await setup.host.waitForReloads(1)
@@ -102,6 +103,7 @@ import TestingTraits
         let setup = try await Setup()
         _ = try setup.record(140)
         try await setup.host.waitForReloads(1)
+        try await setup.host.sync() // the reload's handler (the cover's end) has also written the sync state
         let before = try snapshot(setup.host.folder.path)
         setup.site.publish(FixtureComic.small.publishing(3))
         let missing = try #require(throws: PageRecordingError.self) { try setup.record(5000) }

@@ -110,7 +110,7 @@ import Widget
     /// The small comic's specials (pages 97–128) came out between chapters 4 (73–96) and 5
     /// (129–152). A reader on page 90 has 30 main-story pages to read, the first of them page 91 —
     /// latest − new + 1 would be 123, a page of Broly's special; on page 96, the first is 129. The
-    /// entry names the page "Read now", "Read new pages" and the tray open, and the next chapter's
+    /// entry names the page "Read new pages" (the notification, the cards and the tray) open, and the next chapter's
     /// name from the catalogue.
     @Test func theFirstUnreadPageSkipsTheSpecialsPublishedBetween() async throws {
         let host = try await ServiceHost.start()

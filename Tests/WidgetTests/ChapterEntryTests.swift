@@ -39,29 +39,29 @@ struct ChapterEntryTests {
         #expect(placeholder.date == 5)
     }
 
-    @Test func rendersBothFamilies() throws {
+    @Test func thePanelTextAndTheTooltip() throws {
         let entry = try entry()
-        #expect(entry.rendered(.small) == "Ch. 42 \u{00B7} 35%")
-        #expect(entry.rendered(.medium) == "Chapter 42: Goku vs. Goku \u{2014} 35% read")
+        #expect(entry.view.panelText == "Ch. 42 \u{00B7} 35%")
+        #expect(entry.view.tooltip == "Chapter 42: Goku vs. Goku \u{2014} 35% read")
         let placeholder = ChapterEntry.placeholder(family: .medium, date: 0)
-        #expect(placeholder.rendered(.small) == "Read Multiverse Reader")
-        #expect(placeholder.rendered(.medium) == "Read Multiverse Reader \u{2014} start with Chapter 1")
+        #expect(placeholder.view.panelText == "Read Multiverse Reader")
+        #expect(placeholder.view.tooltip == "Read Multiverse Reader \u{2014} start with Chapter 1")
     }
 
-    @Test func textFormatIsTheRendering() throws {
+    @Test func textFormatIsThePanelTextOrTheTooltip() throws {
         let entry = try entry()
-        #expect(entry.formatted(.text, family: .small) == "Ch. 42 · 35%")
-        #expect(entry.formatted(.text, family: .medium) == "Chapter 42: Goku vs. Goku — 35% read")
+        #expect(entry.view.formatted(.text, family: .small) == "Ch. 42 · 35%")
+        #expect(entry.view.formatted(.text, family: .medium) == "Chapter 42: Goku vs. Goku — 35% read")
         #expect(EntryFormat.allCases.map(\.rawValue) == ["text", "json", "waybar"])
     }
 
     @Test func jsonFormatHasExactlyTheEntryKeys() throws {
         let entry = try entry(name: "Say \"hi\"\n", imagePath: "/d/c.jpg")
-        #expect(entry.formatted(.json, family: .small)
-            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","continued-on":"","panel-text":"Ch. 42 · 35%","title":"Chapter 42","progress-text":"35% read","new-pages-text":"","actions":[{"label":"Continue reading","action":"open-current"},{"label":"Chapter list","action":"open-chapter-list"}]}"#, "no catalogue: no next chapter to offer")
+        #expect(entry.view.formatted(.json, family: .small)
+            == #"{"chapter":42,"name":"Say \"hi\"","progress":35,"image-path":"/d/c.jpg","deep-link":"dbmultiverse://chapter/42","date":1700000000,"family":"small","is-placeholder":false,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","continued-on":"","panel-text":"Ch. 42 · 35%","title":"Chapter 42","progress-text":"35% read","new-pages-text":"","actions":[{"label":"Continue reading","action":"open-current"},{"label":"Chapter list","action":"open-chapter-list"}],"state":"reading","tooltip":"Chapter 42: Say \"hi\" — 35% read","chapter-notification":{"summary":"Chapter 42: Say \"hi\"","body":"35% read","action":{"label":"Continue reading","action":"open-current"}},"new-pages-notification":null,"revision":\#(entry.view.revision)}"#, "no catalogue: no next chapter to offer")
         let placeholder = ChapterEntry.placeholder(family: .medium, date: -1)
-        #expect(placeholder.formatted(.json, family: .medium)
-            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","continued-on":"","panel-text":"Read Multiverse Reader","title":"Read Multiverse Reader","progress-text":"","new-pages-text":"","actions":[{"label":"Start reading","action":"open-chapter","parameter":1}]}"#)
+        #expect(placeholder.view.formatted(.json, family: .medium)
+            == #"{"chapter":1,"name":"A Really Strange Tournament!","progress":0,"image-path":"","deep-link":"dbmultiverse://chapter/1","date":-1,"family":"medium","is-placeholder":true,"universe":0,"latest-page":0,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","continued-on":"","panel-text":"Read Multiverse Reader","title":"Read Multiverse Reader","progress-text":"","new-pages-text":"","actions":[{"label":"Start reading","action":"open-chapter","parameter":1}],"state":"placeholder","tooltip":"Read Multiverse Reader — start with Chapter 1","chapter-notification":null,"new-pages-notification":null,"revision":\#(placeholder.view.revision)}"#)
     }
 
     // MARK: New pages and specials (docs/notifications.md, docs/usage.md#the-comics-site)
@@ -80,14 +80,14 @@ struct ChapterEntryTests {
     @Test func newPagesShowInTheSmallRenderingTheJSONAndTheWaybarClass() throws {
         let entry = try readingWithNewPages()
         #expect(entry.latestPage == 983 && entry.newPages == 3 && entry.universe == 0)
-        #expect(entry.rendered(.small) == "Ch. 42 \u{00B7} 35% \u{00B7} 3 new")
-        #expect(entry.rendered(.medium) == "Chapter 42: Vegeta \u{2014} 35% read", "the medium rendering does not change")
-        #expect(entry.formatted(.json, family: .small).contains(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3,"next-chapter":0,"first-unread-page":981,"next-chapter-name":"","continued-on":"","panel-text":"Ch. 42 · 35% · 3 new","#), "the catalogue has no chapter 43")
-        #expect(entry.formatted(.waybar, family: .small)
-            == #"{"text":"Ch. 42 · 35% · 3 new","tooltip":"Chapter 42: Vegeta — 35% read","class":"new","percentage":35}"#)
+        #expect(entry.view.panelText == "Ch. 42 \u{00B7} 35% \u{00B7} 3 new")
+        #expect(entry.view.tooltip == "Chapter 42: Vegeta \u{2014} 35% read", "the medium rendering does not change")
+        #expect(entry.view.formatted(.json, family: .small).contains(#""is-placeholder":false,"universe":0,"latest-page":983,"new-pages":3,"next-chapter":0,"first-unread-page":981,"next-chapter-name":"","continued-on":"","panel-text":"Ch. 42 · 35% · 3 new","#), "the catalogue has no chapter 43")
+        #expect(entry.view.formatted(.waybar, family: .small)
+            == #"{"text":"Ch. 42 · 35% · 3 new","tooltip":"Chapter 42: Vegeta — 35% read","class":"new-pages","percentage":35}"#)
         // Caught up: no count, the usual class.
         let caughtUp = try readingWithNewPages(page: 983)
-        #expect(caughtUp.newPages == 0 && caughtUp.rendered(.small) == "Ch. 42 \u{00B7} 35%" && caughtUp.statusClass == "reading")
+        #expect(caughtUp.newPages == 0 && caughtUp.view.panelText == "Ch. 42 \u{00B7} 35%" && caughtUp.view.state == .reading)
     }
 
     @Test func withoutACatalogueOrAPageNothingIsNew() throws {
@@ -105,15 +105,15 @@ struct ChapterEntryTests {
         let rolledBack = try readingWithNewPages(page: 983, latestPage: 975)
         #expect(rolledBack.latestPage == 983, "the catalogue's latest page is at least its last chapter page")
         let ahead = try readingWithNewPages(page: 990)
-        #expect(ahead.newPages == 0 && ahead.statusClass == "reading")
+        #expect(ahead.newPages == 0 && ahead.view.state == .reading)
     }
 
     @Test func inASpecialTheDeepLinkIsThePageAndNothingIsNew() throws {
         let special = try readingWithNewPages(page: 510, universe: 3)
         #expect(special.universe == 3 && special.newPages == 0 && special.latestPage == 983)
         #expect(special.deepLink == "dbmultiverse://page/510")
-        #expect(special.formatted(.json, family: .medium).contains(#""deep-link":"dbmultiverse://page/510""#))
-        #expect(special.formatted(.json, family: .medium).contains(#""universe":3,"latest-page":983,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","#))
+        #expect(special.view.formatted(.json, family: .medium).contains(#""deep-link":"dbmultiverse://page/510""#))
+        #expect(special.view.formatted(.json, family: .medium).contains(#""universe":3,"latest-page":983,"new-pages":0,"next-chapter":0,"first-unread-page":0,"next-chapter-name":"","#))
     }
 
     /// What the view's actions open: the next main-story chapter when the catalogue has it, and the
@@ -139,7 +139,7 @@ struct ChapterEntryTests {
         let entry = ChapterEntry(data: data, imagePath: "", family: .medium, date: 0, catalogue: catalogue)
         #expect(entry.newPages == 10 && entry.firstUnreadPage == 991)
         #expect(entry.nextChapter == 43 && entry.nextChapterName == "Forty-three", "the main story's chapter 43, named by the catalogue")
-        #expect(entry.formatted(.json, family: .medium).contains(#""next-chapter":43,"first-unread-page":991,"next-chapter-name":"Forty-three","#))
+        #expect(entry.view.formatted(.json, family: .medium).contains(#""next-chapter":43,"first-unread-page":991,"next-chapter-name":"Forty-three","#))
         // A special's chapter 1 has no next chapter to name; chapter 43 has none in the list.
         let inSpecial = ChapterEntry(data: try ChapterData(validatingNumber: 1, name: "Broly's Return", progress: 50, page: 985,
                                                            language: "en", universe: 20),
@@ -160,21 +160,21 @@ struct ChapterEntryTests {
 
     @Test func waybarFormatEscapesForPangoThenJSON() throws {
         let entry = try entry(name: #"Cell & <Bojack> "returns""#, progress: 40)
-        #expect(entry.formatted(.waybar, family: .medium)
+        #expect(entry.view.formatted(.waybar, family: .medium)
             == #"{"text":"Ch. 42 · 40%","tooltip":"Chapter 42: Cell &amp; &lt;Bojack&gt; \"returns\" — 40% read","class":"reading","percentage":40}"#)
     }
 
     @Test func waybarClasses() throws {
-        #expect(try entry(progress: 100).formatted(.waybar, family: .small).contains(#""class":"finished","percentage":100"#))
-        #expect(try entry(progress: 0).formatted(.waybar, family: .small).contains(#""class":"reading","percentage":0"#))
-        let placeholder = ChapterEntry.placeholder(family: .small, date: 0).formatted(.waybar, family: .small)
+        #expect(try entry(progress: 100).view.formatted(.waybar, family: .small).contains(#""class":"finished","percentage":100"#))
+        #expect(try entry(progress: 0).view.formatted(.waybar, family: .small).contains(#""class":"reading","percentage":0"#))
+        let placeholder = ChapterEntry.placeholder(family: .small, date: 0).view.formatted(.waybar, family: .small)
         #expect(placeholder == #"{"text":"Read Multiverse Reader","tooltip":"Read Multiverse Reader — start with Chapter 1","class":"placeholder","percentage":0}"#)
     }
 
     @Test func formattedOutputIsOneLine() throws {
         let entry = try entry(name: "two\nlines\r\u{2028}x")
         for format in EntryFormat.allCases where format != .text {
-            let line = entry.formatted(format, family: .medium)
+            let line = entry.view.formatted(format, family: .medium)
             #expect(!line.contains("\n") && !line.contains("\r") && !line.hasSuffix("\n"))
         }
     }

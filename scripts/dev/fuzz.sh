@@ -101,7 +101,7 @@ build() { # target
             source=fuzz/EntryDictionaryFuzz.swift
             [ "$1" = watchtoken ] && source=fuzz/WatchTokenFuzz.swift
             swiftc $SWIFT_FLAGS $DBUS_FLAGS -I Sources/CIntl -I "$BUILD/modules" -module-name "Fuzz$1" \
-                $ENTRY_SOURCES Sources/Widget/EntryFormat.swift Sources/Widget/EntryToken.swift "$source" \
+                $ENTRY_SOURCES Sources/Widget/EntryFormat.swift "$source" \
                 "$BUILD/libDBus.a" "$BUILD/libEventLoop.a" "$BUILD/libComicDomain.a" "$BUILD/libJSON.a" "$BUILD/libLocalization.a" \
                 -o "$BUILD/$1" ;;
         # The site module with its C shim (compiled by clang with the fuzzer's coverage, given a

@@ -85,7 +85,7 @@ JSON
 * { font-family: sans-serif; font-size: 14px; }
 window#waybar { background: #223; color: #eee; }
 #custom-dbmultiverse { padding: 0 12px; }
-#custom-dbmultiverse.new { color: #ffd76a; }
+#custom-dbmultiverse.new-pages { color: #ffd76a; }
 #tray { padding: 0 6px; }
 CSS
     cat >"$work/sway.conf" <<CONF

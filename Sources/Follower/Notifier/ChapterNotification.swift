@@ -1,9 +1,9 @@
 import ComicDomain
 import DBus
-import Localization
 import Widget
 
-/// The notification for a chapter change, as docs/notifications.md has it.
+/// The notification of a chapter change (docs/notifications.md): the view's `chapter-notification`,
+/// drawn as the notification server takes it.
 enum ChapterNotification {
     static let appName = "DBMultiverse"
     static let appIcon = WidgetBus.iconName
@@ -16,44 +16,40 @@ enum ChapterNotification {
     /// notification with the same tag even when `replaces_id` is 0, as after a notifier restart.
     static let stackTag = "dbmultiverse-chapter"
 
-    /// The `Notify` arguments for `entry`.
+    /// The `Notify` arguments for the view's chapter notification `notification` (`view`'s).
     ///
-    /// - summary `Chapter 42: <name>` (`Continued on Laptop: Chapter 50` for a reading from another
-    ///   computer), plain text (the specification gives summaries no markup);
-    /// - body the view's `progress-text`, `35% read`, escaped for a server that advertises
+    /// - summary the notification's (`Chapter 42: <name>`, `Continued on Laptop: Chapter 50`),
+    ///   plain text (the specification gives summaries no markup);
+    /// - body the notification's (`35% read`), escaped for a server that advertises
     ///   `body-markup`, plain text for one that does not (`NotificationRequest.body(_:for:)`);
-    /// - actions `["default", "Continue reading"]` (the label of the view's `open-current`, which
-    ///   the action runs) only when the server advertises `actions`;
+    /// - actions `["default", <its action's label>]` (Continue reading) only when the server
+    ///   advertises `actions`;
     /// - hints `desktop-entry`, `category`, `urgency` (a byte), the stack tags, `value` (the
     ///   progress, `i` 0…100: a bar on dunst, swaync and Plasma) and, when the entry has a cover,
     ///   `image-path` as a `file://` URI.
-    static func request(for entry: ChapterEntry, replacing id: UInt32, capabilities: Set<String>) -> NotificationRequest {
-        let view = entry.view
+    static func request(for notification: EntryView.Notification, of view: EntryView, replacing id: UInt32,
+                        capabilities: Set<String>) -> NotificationRequest {
         var hints = commonHints(category: category, stackTag: stackTag)
-        hints["value"] = Variant(Int32(min(max(entry.progress, Limits.progress.lowerBound), Limits.progress.upperBound)))
-        if let uri = fileURI(forPath: entry.imagePath) { hints["image-path"] = Variant(uri) }
+        hints["value"] = Variant(Int32(min(max(view.entry.progress, Limits.progress.lowerBound), Limits.progress.upperBound)))
+        return request(notification, of: view, replacing: id, capabilities: capabilities, hints: hints)
+    }
+
+    /// The `Notify` arguments showing `notification` of `view` with `hints` (plus the cover's
+    /// `image-path` when the entry has one): its summary, its body for `capabilities`, its action.
+    static func request(_ notification: EntryView.Notification, of view: EntryView, replacing id: UInt32,
+                        capabilities: Set<String>, hints: [String: Variant]) -> NotificationRequest {
+        var hints = hints
+        if let uri = fileURI(forPath: view.entry.imagePath) { hints["image-path"] = Variant(uri) }
         return NotificationRequest(
             appName: appName,
             replacesID: id,
             appIcon: appIcon,
-            summary: summary(for: entry),
-            body: NotificationRequest.body(view.progressText, for: capabilities),
-            actions: capabilities.contains("actions") ? [defaultAction, view.label(of: .openCurrent) ?? ""] : [],
+            summary: notification.summary,
+            body: NotificationRequest.body(notification.body, for: capabilities),
+            actions: capabilities.contains("actions") ? [defaultAction, notification.action.label] : [],
             hints: hints,
             expireTimeout: -1
         )
-    }
-
-    /// `Chapter 42: <name>`; for a reading the sync folder brought from another computer
-    /// (docs/sync.md), `Continued on Laptop: Chapter 50` instead.
-    static func summary(for entry: ChapterEntry) -> String {
-        guard entry.continuedOn.isEmpty else {
-            // TRANSLATORS: a notification's title when the reader read on another of their computers:
-            // that computer's name (e.g. Laptop), then the chapter's number.
-            return gettext("Continued on %s: Chapter %d", entry.continuedOn, entry.chapter)
-        }
-        // TRANSLATORS: a notification's title: the chapter's number and its name.
-        return gettext("Chapter %d: %s", entry.chapter, entry.name)
     }
 
     /// The hints every notification of the notifier carries: `desktop-entry`, `category`,

@@ -28,7 +28,9 @@ package enum NotifierEvent: Sendable, Equatable {
 
 /// The desktop notifier (docs/notifications.md): follows `TimelinesReloaded` from the widget service and
 /// shows two standing desktop notifications, each replaced in place by the next of its kind: the
-/// chapter notification (chapter changes only) and the announcement of new pages.
+/// chapter notification (chapter changes only) and the announcement of new pages. What each says
+/// and does is the published view's (`chapter-notification`, `new-pages-notification`); when to
+/// show one is the notifier's rule, from the reload's reason and the new-pages rule.
 ///
 /// New pages are announced once per latest page (`PageAnnouncements`, remembered in the data
 /// folder across restarts) from `pages-published`, and from the entry found at start or when the
@@ -49,7 +51,7 @@ package final class Notifier {
     /// The notifier's kinds of notification, each its own `replaces_id` chain; sent in this order.
     private enum Kind: CaseIterable {
         case chapter
-        /// New pages, with the count and the page "Read now" opens.
+        /// New pages, with the count and the first page not read.
         case pages
     }
 
@@ -70,13 +72,12 @@ package final class Notifier {
     /// Bumped at every change of owner of `org.freedesktop.Notifications`: a reply from an older
     /// server says nothing about the current one.
     private var serverGeneration = 0
-    /// Per kind, the entry of the latest notification not yet shown (an announcement tells its
-    /// entry's `new-pages` and opens its `first-unread-page`).
-    private var pending: [Kind: ChapterEntry] = [:]
+    /// Per kind, the view of the latest notification not yet shown.
+    private var pending: [Kind: EntryView] = [:]
     /// True while `GetCapabilities` or `Notify` is in flight (one at a time keeps ids in order).
     private var busy = false
-    /// Per kind, the standing notification: its id and the entry it shows.
-    private var current: [Kind: (id: UInt32, entry: ChapterEntry)] = [:]
+    /// Per kind, the standing notification: its id and what it shows.
+    private var current: [Kind: (id: UInt32, notification: EntryView.Notification)] = [:]
     /// The new-pages rule's memory (stored in the data folder).
     private var announcements: PageAnnouncements
     /// The last `ActivationToken` received, with the id it is for.
@@ -117,9 +118,9 @@ package final class Notifier {
         subscriptions += try client.subscribe { [unowned self] signal in
             serverSignal(signal)
         }
-        follower.follow(reloaded: { [unowned self] reload in timelinesReloaded(reload) }) { [unowned self] entry in
-            considerNewPages(entry)
-            withdrawAnnouncementIfCaughtUp(entry)
+        follower.follow(reloaded: { [unowned self] reload in timelinesReloaded(reload) }) { [unowned self] view in
+            considerNewPages(view)
+            withdrawAnnouncementIfCaughtUp(view.entry)
             sendPending()
         }
         try follower.start()
@@ -135,19 +136,19 @@ package final class Notifier {
     // MARK: The widget
 
     private func timelinesReloaded(_ reload: TimelinesReload) {
-        let entry = reload.entry
+        let view = reload.view
         switch reload.reason {
-        case .chapterChange where entry.isPlaceholder:
+        case .chapterChange where view.chapterNotification == nil:
             logger.debug("chapter change to the placeholder: nothing to notify")
         case .chapterChange:
-            pending[.chapter] = entry
-            considerNewPages(entry, reading: true)
+            pending[.chapter] = view
+            considerNewPages(view, reading: true)
         case .pagesPublished:
-            considerNewPages(entry)
+            considerNewPages(view)
         default:
             logger.debug("reload of \(reload.kind) (\(reload.reason)): nothing to notify")
         }
-        withdrawAnnouncementIfCaughtUp(entry)
+        withdrawAnnouncementIfCaughtUp(view.entry)
         sendPending()
     }
 
@@ -168,10 +169,12 @@ package final class Notifier {
         }
     }
 
-    /// Applies the new-pages rule to `entry`; stores what it remembers and queues an announcement.
-    /// The file is written when the rule decides, not when the server shows it: a notifier that
-    /// restarts before a server appears forgets that announcement rather than risk a second one.
-    private func considerNewPages(_ entry: ChapterEntry, reading: Bool = false) {
+    /// Applies the new-pages rule to `view`'s entry; stores what it remembers and queues an
+    /// announcement. The file is written when the rule decides, not when the server shows it: a
+    /// notifier that restarts before a server appears forgets that announcement rather than risk a
+    /// second one.
+    private func considerNewPages(_ view: EntryView, reading: Bool = false) {
+        let entry = view.entry
         let decision = announcements.consider(entry, reading: reading)
         observer?(.newPages(decision, latestPage: entry.latestPage))
         switch decision {
@@ -181,7 +184,7 @@ package final class Notifier {
             logger.debug("latest page \(entry.latestPage) with the reader caught up or reading: nothing to announce")
             pending[.pages] = nil // an announcement still waiting for a server would be out of date
         case .announce:
-            pending[.pages] = entry
+            pending[.pages] = view
         }
         do {
             try folder.writeAnnouncedPages(announcements)
@@ -194,7 +197,7 @@ package final class Notifier {
 
     /// Sends the first pending notification, reading the capabilities first when they are unknown.
     private func sendPending() {
-        guard !busy, let kind = Kind.allCases.first(where: { pending[$0] != nil }), let entry = pending[kind] else { return }
+        guard !busy, let kind = Kind.allCases.first(where: { pending[$0] != nil }), let view = pending[kind] else { return }
         let generation = serverGeneration
         guard let capabilities else {
             busy = true
@@ -209,42 +212,47 @@ package final class Notifier {
                 case .failure(let error):
                     // A server that can't say: send without actions, and ask again next time.
                     reportOnce(error.name, "GetCapabilities failed (\(error)); notifying without actions")
-                    send(kind, entry, capabilities: [], generation: generation)
+                    send(kind, view, capabilities: [], generation: generation)
                 }
             }
             return
         }
-        send(kind, entry, capabilities: capabilities, generation: generation)
+        send(kind, view, capabilities: capabilities, generation: generation)
     }
 
-    private func send(_ kind: Kind, _ entry: ChapterEntry, capabilities: Set<String>, generation: Int) {
-        let replacing = current[kind]?.id ?? 0
-        let request = switch kind {
-        case .chapter: ChapterNotification.request(for: entry, replacing: replacing, capabilities: capabilities)
-        case .pages: PagesNotification.request(for: entry, replacing: replacing, capabilities: capabilities)
-        }
+    private func send(_ kind: Kind, _ view: EntryView, capabilities: Set<String>, generation: Int) {
         pending[kind] = nil
+        let replacing = current[kind]?.id ?? 0
+        let request: NotificationRequest, notification: EntryView.Notification
+        switch kind {
+        case .chapter:
+            guard let chapter = view.chapterNotification else { return sendPending() }
+            (request, notification) = (ChapterNotification.request(for: chapter, of: view, replacing: replacing, capabilities: capabilities), chapter)
+        case .pages:
+            guard let pages = view.newPagesNotification else { return sendPending() }
+            (request, notification) = (PagesNotification.request(for: pages, of: view, replacing: replacing, capabilities: capabilities), pages)
+        }
         busy = true
         client.notify(request) { [unowned self] result in
             busy = false
             switch result {
             case .success(let id) where generation == serverGeneration:
-                current[kind] = (id, entry)
+                current[kind] = (id, notification)
                 if activation?.id != id { activation = nil }
                 reportedMissingServer = false
                 switch kind {
                 case .chapter:
-                    logger.info("notified chapter \(entry.chapter) (notification \(id))")
+                    logger.info("notified chapter \(view.entry.chapter) (notification \(id))")
                     observer?(.notified(id: id))
                 case .pages:
-                    logger.info("announced \(entry.newPages) new pages up to page \(entry.latestPage) (notification \(id))")
+                    logger.info("announced \(view.entry.newPages) new pages up to page \(view.entry.latestPage) (notification \(id))")
                     observer?(.announced(id: id))
                 }
             case .success:
                 // Shown by a server that has since left the bus: the id means nothing now.
                 break
             case .failure(let error) where WidgetFollower.meansNoServer(error):
-                if pending[kind] == nil { pending[kind] = entry }
+                if pending[kind] == nil { pending[kind] = view }
                 serverMissing(since: generation)
             case .failure(let error):
                 reportOnce(error.name, "Notify failed: \(error)")
@@ -303,10 +311,7 @@ package final class Notifier {
             guard let kind = kind(of: id), let standing = current[kind], key == ChapterNotification.defaultAction else { return }
             let token = activation?.id == id ? activation?.token : nil
             activation = nil
-            switch kind {
-            case .chapter: activate(.openCurrent, token: token)
-            case .pages: activate(.openPage(standing.entry.firstUnreadPage), token: token)
-            }
+            activate(standing.notification.action.action, token: token)
         case .notificationClosed(let id, let reason):
             guard let kind = kind(of: id) else { return }
             logger.debug("notification \(id) closed (\(reason))")

@@ -9,24 +9,6 @@ enum CoverPixmap {
     /// The longest side of the pixmap: large enough for a tooltip, 64 KiB at most.
     static let maxSide = 128
 
-    /// What a cover file is, cheaply: it is decoded again only when this changes (the service
-    /// replaces the cover by renaming a new file over it, which gives it another inode).
-    struct FileIdentity: Sendable, Equatable {
-        let device: UInt64
-        let inode: UInt64
-        let size: Int64
-        let changedSeconds: Int
-        let changedNanoseconds: Int
-    }
-
-    /// The identity of the file at `path`, or nil when there is none.
-    static func identity(of path: String) -> FileIdentity? {
-        var status = stat()
-        guard !path.isEmpty, stat(path, &status) == 0 else { return nil }
-        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-                            changedSeconds: status.st_ctim.tv_sec, changedNanoseconds: status.st_ctim.tv_nsec)
-    }
-
     /// The pixmap of the cover at `path`.
     /// - Throws: `coverRejected` saying why: the file can't be opened, is not a regular file, is
     ///   over `Limits.maxCoverBytes`, states more than `Limits.maxCoverSide` pixels a side, or

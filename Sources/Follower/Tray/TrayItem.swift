@@ -53,9 +53,11 @@ package final class TrayItem {
 
     /// Nothing read yet shows as the placeholder: passive, so hosts that hide passive items wait.
     private var model = TrayModel(.placeholder(family: .medium, date: 0))
+    /// Whether `model` shows a view the service published (the placeholder above is the tray's own).
+    private var showsPublished = false
     private var menu: ServedMenu
     /// The cover file the tooltip shows and its pixmap (nil when it does not decode).
-    private var cover: (file: CoverPixmap.FileIdentity, pixmap: IconPixmap?)?
+    private var cover: (file: FileIdentity, pixmap: IconPixmap?)?
     /// The activation token a host handed over for the next click (`ProvideXdgActivationToken`).
     private var activationToken: String?
     /// Log lines already written once, by kind.
@@ -98,7 +100,7 @@ package final class TrayItem {
             logger.info("tray host watcher \(owner) on the bus")
             register()
         })
-        follower.follow(reloaded: { [unowned self] reload in show(reload.entry) }) { [unowned self] entry in show(entry) }
+        follower.follow(reloaded: { [unowned self] reload in show(reload.view) }) { [unowned self] view in show(view) }
         try follower.start()
         register()
     }
@@ -145,8 +147,12 @@ package final class TrayItem {
 
     // MARK: The entry
 
-    private func show(_ entry: ChapterEntry) {
-        let shown = TrayModel(entry)
+    /// Shows the service's `view`, unless its revision says the item shows it already; then tells
+    /// the hosts what to read again.
+    private func show(_ view: EntryView) {
+        guard !showsPublished || view.revision != model.revision else { return }
+        showsPublished = true
+        let shown = TrayModel(view)
         let previous = model
         model = shown
         let coverChanged = refreshCover()
@@ -162,7 +168,7 @@ package final class TrayItem {
 
     /// Decodes the cover again when its file changed; true when the tooltip's pixmap changed.
     private func refreshCover() -> Bool {
-        let file = CoverPixmap.identity(of: model.coverPath)
+        let file = FileIdentity(path: model.coverPath)
         guard file != cover?.file else { return false }
         let before = cover?.pixmap
         guard let file else {
@@ -182,7 +188,7 @@ package final class TrayItem {
     // MARK: Serving the item
 
     /// The tooltip: the cover when there is one (then without an icon name, which hosts would
-    /// prefer to the pixmap), the title, and the medium rendering escaped for markup.
+    /// prefer to the pixmap), the title, and the view's tooltip escaped for markup.
     private var toolTip: ToolTip {
         let pixmaps = cover?.pixmap.map { [$0] } ?? []
         return ToolTip(iconName: pixmaps.isEmpty ? WidgetBus.iconName : "", iconPixmaps: pixmaps,

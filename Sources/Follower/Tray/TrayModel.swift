@@ -1,8 +1,8 @@
 import ComicDomain
 import Widget
 
-/// What the tray item shows for the widget's entry (docs/tray.md), computed without
-/// a bus: its status, its tooltip, and its menu (the entry's view: its actions, labels and all).
+/// What the tray item shows for the service's view (docs/tray.md), computed without a bus: its
+/// status, its tooltip and its menu — the view's, as published, nothing decided here.
 package struct TrayModel: Sendable, Equatable {
     package enum Status: String, Sendable {
         /// Hosts such as Waybar hide a passive item.
@@ -15,29 +15,31 @@ package struct TrayModel: Sendable, Equatable {
     /// The longest label shown in the menu, in characters (chapter names may have 256).
     static let maxLabelLength = 64
 
-    /// Active while a chapter is being read (progress below 100) or when new pages exist; passive
-    /// for the placeholder and for a finished chapter with nothing new.
+    /// The view's state as a tray item's: Active while the reader has something to read (a chapter
+    /// under way, new pages), Passive otherwise (the placeholder, a finished chapter).
     package let status: Status
-    /// The tooltip's text: the medium rendering, as plain text (hosts read it as markup: escape it).
+    /// The tooltip's text: the view's `tooltip`, as plain text (hosts read it as markup: escape it).
     let toolTipText: String
     /// The cover's absolute path, or "" when the entry has none.
     let coverPath: String
     /// The menu, top to bottom.
     let menu: [TrayMenuItem]
+    /// The view's revision: a view with the same one shows the same.
+    let revision: UInt64
 
-    init(_ entry: ChapterEntry) {
-        let reading = !entry.isPlaceholder && entry.progress < 100
-        status = reading || entry.newPages > 0 ? .active : .passive
-        toolTipText = entry.rendered(.medium)
-        coverPath = entry.imagePath
-        menu = Self.menu(for: entry)
+    init(_ view: EntryView) {
+        status = view.state.hasSomethingToRead ? .active : .passive
+        toolTipText = view.tooltip
+        coverPath = view.entry.imagePath
+        menu = Self.menu(for: view)
+        revision = view.revision
     }
 
-    /// The header (the medium rendering, not clickable), then the view's actions in order, the
+    /// The header (the view's tooltip, not clickable), then the view's actions in order, the
     /// chapter list after a separator.
-    private static func menu(for entry: ChapterEntry) -> [TrayMenuItem] {
-        var items: [TrayMenuItem] = [.label(.header, entry.rendered(.medium), action: nil), .separator(.afterHeader)]
-        for (index, item) in entry.view.actions.enumerated() {
+    private static func menu(for view: EntryView) -> [TrayMenuItem] {
+        var items: [TrayMenuItem] = [.label(.header, view.tooltip, action: nil), .separator(.afterHeader)]
+        for (index, item) in view.actions.enumerated() {
             let role: TrayMenuItem.Role = switch item.action {
             case _ where index == 0: .continueReading
             case .openCurrent: .continueReading

@@ -21,7 +21,7 @@ export class WidgetClient {
     constructor(onChanged) {
         this._onChanged = onChanged;
         this._entry = null;
-        this._shown = 'null';
+        this._revision = null;
         this._proxy = null;
         this._handlers = [];
         this._cancellable = new Gio.Cancellable();
@@ -92,18 +92,17 @@ export class WidgetClient {
             });
     }
 
-    // Reads the cached property (gone while the name has no owner) and reports a change only:
-    // the service's one "changed?" rule, the entry without `date` (docs/dbus-api.md), its keys
-    // sorted (an a{sv} has no order).
+    // Reads the cached property (gone while the name has no owner) and reports a change only: the
+    // entry's `revision` changes exactly when something shown changes (docs/dbus-api.md), so a
+    // reload that changed nothing shown (a new date alone) draws nothing again.
     _update() {
         const variant = this._proxy.get_name_owner() ? this._proxy.get_cached_property('Entry') : null;
         const entry = variant ? variant.recursiveUnpack() : null;
-        const shown = JSON.stringify(entry, (key, value) => key === 'date' ? undefined
-            : value?.constructor === Object ? Object.fromEntries(Object.entries(value).sort()) : value);
-        if (shown === this._shown)
+        const revision = entry ? entry.revision : null;
+        if (revision === this._revision)
             return;
         this._entry = entry;
-        this._shown = shown;
+        this._revision = revision;
         this._onChanged(entry);
     }
 }
