@@ -61,9 +61,10 @@ previous_deb() {
         dpkg-deb -R "$deb" "$tree/root"
         version=$(dpkg-deb -f "$deb" Version)
         sed -i "s/^Version: .*/Version: $version~previous/" "$tree/root/DEBIAN/control"
-        # A name of this run's own: the two lanes of `all` may make it at once.
-        dpkg-deb -Zgzip -z1 -b "$tree/root" "$out.$$" >/dev/null
-        mv "$out.$$" "$out"
+        # A name of this lane's own: the lanes of `all` may make it at once (they share $$, the
+        # script's pid: one lane's mv found the file already moved by the other).
+        dpkg-deb -Zgzip -z1 -b "$tree/root" "$out.$BASHPID" >/dev/null
+        mv "$out.$BASHPID" "$out"
         rm -rf "$tree"
     fi
     echo "$out"

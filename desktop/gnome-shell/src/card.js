@@ -43,8 +43,8 @@ export class Card {
         this._cover = new St.Bin({style_class: 'dbmultiverse-cover', y_align: Clutter.ActorAlign.START});
         // The cover's texture is made for the display's scale: made again when it changes (the
         // theme's scale factor, or the resource scale of the monitor the card is on), as the
-        // login dialog's logo is. Both handlers go with the cover.
-        this._cover.connect('resource-scale-changed', () => this._showCover());
+        // login dialog's logo is. Both handlers are disconnected in destroy().
+        this._coverScaleId = this._cover.connect('resource-scale-changed', () => this._showCover());
         St.ThemeContext.get_for_stage(global.stage).connectObject('notify::scale-factor', () => this._showCover(), this._cover);
         columns.add_child(this._cover);
 
@@ -113,6 +113,8 @@ export class Card {
     // The indicator's end (the extension's disable()): the card's widgets destroyed, each before
     // the item that holds them, and let go of (one by one: what extensions.gnome.org's review reads).
     destroy() {
+        St.ThemeContext.get_for_stage(global.stage).disconnectObject(this._cover);
+        this._cover.disconnect(this._coverScaleId);
         this._cover.destroy();
         this._cover = null;
         this._title.destroy();
