@@ -33,20 +33,6 @@ package struct WidgetClient: Sendable {
         Widget1.getSnapshot.call(on: object, family.rawValue).map(EntryView.init(dbusDictionary:))
     }
 
-    /// The placeholder for `family`, with its view.
-    func placeholder(family: WidgetFamily) -> MethodCall<EntryView> {
-        Widget1.getPlaceholder.call(on: object, family.rawValue).map(EntryView.init(dbusDictionary:))
-    }
-
-    /// The timeline for `family`: its entries, the reload policy and when to reload.
-    func timeline(family: WidgetFamily) -> MethodCall<WidgetTimeline> {
-        Widget1.getTimeline.call(on: object, family.rawValue).map { entries, policy, reloadAfter throws(DBusError) in
-            var decoded: [EntryView] = []
-            for entry in entries { decoded.append(try EntryView(dbusDictionary: entry)) }
-            return WidgetTimeline(entries: decoded, policy: policy, reloadAfter: reloadAfter)
-        }
-    }
-
     /// A property of the widget, e.g. `property(Widget1.lastReload)`.
     package func property<Value>(_ property: PropertyDeclaration<Widget1, Value>) -> MethodCall<Value> {
         property.get(from: object)
@@ -143,15 +129,6 @@ package struct WidgetClient: Sendable {
     package func onServiceChange(on connection: Connection, _ handler: @escaping (_ owner: String?) -> Void) throws(DBusError) -> Connection.SignalSubscription {
         try connection.onOwnerChange(of: object.destination, handler)
     }
-}
-
-/// `GetTimeline`'s answer.
-struct WidgetTimeline: Sendable, Equatable {
-    var entries: [EntryView]
-    /// `after`: reload at `reloadAfter`.
-    var policy: String
-    /// Unix seconds.
-    var reloadAfter: Int64
 }
 
 /// A `TimelinesReloaded` signal.

@@ -53,7 +53,9 @@ func hostUnavailable(tools: [String], files: [String] = [], needs: String, asNob
 /// `runCommand` on a thread of its own, awaited: for the waits of minutes (a package building in a
 /// chroot, a desktop in a chroot that waits for it), which would otherwise hold one of the few
 /// threads the blocking tests share (`offThePool`): three such waits at once left one thread to
-/// every other blocking suite, whose tests then ran out of time.
+/// every other blocking suite, whose tests then ran out of time. What builds a package or a chroot
+/// is run at `nice -n 19`, as make test's background runs it: when a test gets to it first, the
+/// other tests still come first.
 func runLongCommand(_ arguments: [String], environment: [String: String] = testEnvironment(), timeout: TimeInterval) async throws -> CommandResult {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
@@ -68,7 +70,7 @@ func runLongCommand(_ arguments: [String], environment: [String: String] = testE
 /// libxml2); expects each of its six checks to pass. Holds a place of the private buses while it runs.
 func expectInstalledProgramsRun(_ deb: String, in release: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let chroot = repositoryRoot.appendingPathComponent("scripts/real-hosts/release-chroot.sh").path
-    let prepare = try await runLongCommand([chroot, "prepare", release], timeout: 1500)
+    let prepare = try await runLongCommand(["nice", "-n", "19", chroot, "prepare", release], timeout: 1500)
     try #require(prepare.status == 0, "no \(release) chroot: \(prepare)", sourceLocation: sourceLocation)
     let root = repositoryRoot.path
     let run = try await TestResource.privateBuses.slots.holding {
