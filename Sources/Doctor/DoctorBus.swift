@@ -35,11 +35,19 @@ package final class DoctorBus {
 
     /// How long a check waits for a peer that is not ours.
     static let peerTimeout = Duration.seconds(3)
+    /// How long all the calls together may take, from the connection on: three silent peers (the
+    /// service, the notification server, the tray watcher) cost this, not three timeouts each. A
+    /// service started by activation has its own time (`ServiceCheck.timeout`): a program starting.
+    static let overallTimeout = Duration.seconds(5)
+    /// The shortest wait a call is given once the overall time is spent: enough for the bus itself
+    /// (it answers at once), not for a peer that does not.
+    static let callAfterDeadline = Duration.milliseconds(250)
     /// How long the bus itself may take to answer its own first call: a bus answers at once, and
     /// every check asks it something, so one that does not is no bus to check anything on.
     static let busTimeout = Duration.seconds(2)
 
     private let caller: BlockingCaller
+    private let deadline = ContinuousClock.now + overallTimeout
 
     /// Connects to `address` (the session bus by default) and asks the bus its id. A bus that does
     /// not answer its connection (`peerTimeout`) or that call (`busTimeout`: one that answers
@@ -64,10 +72,12 @@ package final class DoctorBus {
 
     deinit { caller.connection.close() }
 
-    /// Sends `call` and waits at most `timeout` for its reply.
-    func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = peerTimeout) -> Result<Reply, DBusError> {
+    /// Sends `call` and waits at most `timeout` for its reply and, `withinOverall`, no longer than
+    /// what is left of the overall time (`overallTimeout`; `callAfterDeadline` once it is spent).
+    func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = peerTimeout, withinOverall: Bool = true) -> Result<Reply, DBusError> {
+        let bounded = withinOverall ? min(timeout, max(deadline - ContinuousClock.now, Self.callAfterDeadline)) : timeout
         do throws(DBusError) {
-            return .success(try caller.call(call, timeout: timeout))
+            return .success(try caller.call(call, timeout: bounded))
         } catch {
             return .failure(error)
         }

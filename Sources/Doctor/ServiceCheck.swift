@@ -32,7 +32,7 @@ struct ServiceCheck: Sendable {
     /// Calls `GetCurrentEntry` (with activation), then reads which binary answered.
     static func read(_ bus: DoctorBus, _ surroundings: Surroundings) -> Reading {
         let wasRunning = bus.owner(of: WidgetBus.busName.rawValue) != nil
-        switch bus.call(WidgetClient().currentEntry(), timeout: timeout(wasRunning: wasRunning)) {
+        switch bus.call(WidgetClient().currentEntry(), timeout: timeout(wasRunning: wasRunning), withinOverall: wasRunning) {
         case .failure(let error):
             let file = ActivationFile.winning(for: WidgetBus.busName.rawValue, surroundings)
             return .failed(wasRunning: wasRunning, error, activation: file.map { ($0, $0.programExists(surroundings)) })

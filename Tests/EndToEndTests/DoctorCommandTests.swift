@@ -164,12 +164,15 @@ struct DoctorCommandTests {
         for check in checks { #expect(check["status"] as? String == "ok" && check["fix"] is NSNull, "\(check)") }
     }
 
-    /// A notification server that owns its name but never answers costs the doctor its timeout, no more.
+    /// Peers that own their names but never answer (the notification server, the tray watcher, a
+    /// service) cost the doctor its overall deadline (5 s), not a timeout each (3 s, 3 s, 3 s).
     @Test func aPeerThatNeverAnswersDoesNotHangIt() throws {
         try inABareHome { bus, home in
-            // Owns the name, and its loop never runs: calls to it are never read.
+            // Owns the names, and its loop never runs: calls to it are never read.
             let silent = try BusHost(address: bus.address)
-            try silent.own("org.freedesktop.Notifications")
+            for name: BusName in ["org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher", "com.nobadi.DBMultiverse"] {
+                try silent.own(name)
+            }
             defer { _ = silent.stop() }
 
             let started = Date()
@@ -177,8 +180,9 @@ struct DoctorCommandTests {
             let seconds = Date().timeIntervalSince(started)
             #expect(result.status == 1 && !result.timedOut, "\(result)")
             let line = try #require(DoctorLine.parse(result.stdout)["notification server"], "\(result.stdout)")
-            #expect(line.mark == "✗" && line.detail.hasSuffix("did not answer GetServerInformation within 3 s"), "\(line)")
-            #expect(seconds < 20, "the doctor took \(seconds) s")
+            #expect(line.mark == "✗" && line.detail.contains("did not answer GetServerInformation within "), "\(line)")
+            // Three waits of 3 s each took 9 s and more; bounded by the 5 s, the rest is the process and its commands.
+            #expect(seconds < 8.9, "the doctor took \(seconds) s")
         }
     }
 }
