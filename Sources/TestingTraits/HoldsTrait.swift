@@ -2,11 +2,11 @@ public import DBusTestSupport
 public import Testing
 
 /// Runs tests holding a place of `resource` (see `TestResource`), for each test case or once
-/// around a whole suite: `@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses))`.
+/// around a whole suite: `@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses))`.
 ///
 /// Each test case waits for its place inside its time limit; with places freed every second or
-/// so the wait is short, but at the start of a run on a loaded machine it can pass a minute, so
-/// such suites give themselves at least 3 (SuiteConventionTests checks). A suite that runs its tests one after another (`.serialized`) holds one
+/// so the wait is short, but at the start of a run on a loaded machine it can pass three minutes, so
+/// such suites give themselves at least 10 (SuiteConventionTests checks). A suite that runs its tests one after another (`.serialized`) holds one
 /// place for all of them (`.holds(.privateBuses, .wholeSuite)`): taking a place per test would
 /// send each of them to the back of the queue again. A suite's wait runs outside any time limit,
 /// which is what a desktop session needs: one suite may wait minutes for the others.

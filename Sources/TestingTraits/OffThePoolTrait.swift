@@ -3,7 +3,7 @@ public import Testing
 
 /// Runs each test of a suite (or one test) off Swift's cooperative pool, on threads of its own
 /// (`offThePool`): for tests that block on processes, browsers or sockets, so that they do not
-/// stall the other tests' tasks. `@Suite(.timeLimit(.minutes(3)), .offThePool)`.
+/// stall the other tests' tasks. `@Suite(.timeLimit(.minutes(10)), .offThePool)`.
 public struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 

@@ -9,7 +9,7 @@ import Testing
 /// Reading the newest comic page from history databases in the browsers' real schemas: epochs,
 /// validation, several profiles, a running browser's lock and WAL, and broken files. Every
 /// lookup is checked to leave the browsers' files byte-identical and no copy behind.
-@Suite(.timeLimit(.minutes(3))) struct HistoryReadingTests {
+@Suite(.timeLimit(.minutes(10))) struct HistoryReadingTests {
     @Test func theNewestValidComicPageWins() async throws {
         let home = try ProfileHome()
         defer { home.remove() }

@@ -6,7 +6,7 @@ import Testing
 /// `dbmultiverse import-history --dry-run`, run as the built binary in a temporary home: every
 /// profile layout, the browser and profile options, the exit statuses and the one-line errors of
 /// the lookup. Storing what it finds (a bus and the site) is `ImportHistoryStoringTests`'s.
-@Suite(.timeLimit(.minutes(3))) struct ImportHistoryCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportHistoryCommandTests {
     static let binary = builtProduct("dbmultiverse")
 
     /// Runs the command (`--dry-run`: the lookup only) in `home` and checks that it wrote nothing there and left no copy.

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Where the browsers keep their profiles: every layout `import-history` reads.
-@Suite(.timeLimit(.minutes(3))) struct ProfileFinderTests {
+@Suite(.timeLimit(.minutes(10))) struct ProfileFinderTests {
     @Test func firefoxProfilesInEveryHome() async throws {
         let home = try ProfileHome()
         defer { home.remove() }

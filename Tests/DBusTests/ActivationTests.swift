@@ -6,7 +6,7 @@ import Testing
 import TestingTraits
 
 /// Bus activation of the built `dbus-sample-service` from a private bus's service directory.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ActivationTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ActivationTests {
     let bus: PrivateBus
     init() throws {
         bus = try PrivateBus()

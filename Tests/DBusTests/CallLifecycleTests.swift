@@ -7,7 +7,7 @@ import TestingTraits
 
 /// What happens to calls and subscriptions around the edges: a peer that never answers, a task
 /// cancelled mid-call, the bus going away, a signal stream dropped by its consumer.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct CallLifecycleTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct CallLifecycleTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws { (bus, host) = try SampleHost.onPrivateBus() }

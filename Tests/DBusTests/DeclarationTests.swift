@@ -7,7 +7,7 @@ import TestingTraits
 
 /// The declarations as both sides use them: typed calls, property reads and owner-checked signal
 /// subscriptions on the client; export checks, and emitting only what was exported, on the server.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses))
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses))
 struct DeclarationTests {
     let bus: PrivateBus
     let host: SampleHost

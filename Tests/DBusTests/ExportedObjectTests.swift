@@ -5,7 +5,7 @@ import Testing
 import TestingTraits
 
 /// The sample object over a private dbus-daemon, driven by the binding's own async client.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ExportedObjectTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ExportedObjectTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws { (bus, host) = try SampleHost.onPrivateBus() }

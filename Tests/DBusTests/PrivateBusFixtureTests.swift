@@ -5,7 +5,7 @@ import TestingTraits
 
 /// The private-bus fixture's own failures end the test that uses it with a clear message, in
 /// bounded time, and leave no process behind.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct PrivateBusFixtureTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool) struct PrivateBusFixtureTests {
     /// Starts a bus on a stand-in for dbus-daemon, a script that records its pid and then runs
     /// `body`; expects the start to fail within 10 s with `message(script path)`, leaving no
     /// process behind.

@@ -7,7 +7,7 @@ import TestingTraits
 
 /// The sample object over a private dbus-daemon, driven by the stock clients (`dbus-send`,
 /// `gdbus`, `busctl`, `dbus-monitor`): what other programs see is exactly what the declaration says.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct StockClientTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool) struct StockClientTests {
     let bus: PrivateBus
     let host: SampleHost
     init() throws {

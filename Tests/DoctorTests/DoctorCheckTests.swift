@@ -10,7 +10,7 @@ import Widget
 /// The checks of `dbmultiverse doctor` from what they read, without a desktop: each reading and
 /// the line it gives (its status and fix), the parsers of the tools' output, and the process
 /// runner's bound.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct DoctorCheckTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct DoctorCheckTests {
     /// A runner that answers from a table (the tools are not ours), and records what it was asked.
     final class Answers: CommandRunning, @unchecked Sendable {
         let table: [String: CommandOutput]

@@ -7,7 +7,7 @@ import TestingTraits
 /// `dbmultiverse activate [ACTION [NUMBER]]`: the application's actions from the command line, as
 /// the Plasma card's buttons run them — the installed binary, a service started by bus activation,
 /// the fake browser (DeepLinkDesktopTests' session).
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ActivateCommandTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ActivateCommandTests {
     @Test func eachActionOpensWhatTheTrayMenuOpens() async throws {
         let session = try await DesktopLinkSession.start()
         defer { session.stop() }

@@ -9,7 +9,7 @@ import TestingTraits
 
 /// The real `dbmultiverse service`, started by D-Bus activation from a private bus's service
 /// directory, driven by the stock clients as the README shows.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ActivatedServiceTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ActivatedServiceTests {
     static let dest = "com.nobadi.DBMultiverse"
     static let path = "/com/nobadi/DBMultiverse"
     static let widget = "com.nobadi.DBMultiverse.Widget1"
@@ -136,7 +136,7 @@ import TestingTraits
 
 /// The service's own executable, as the installed activation file and user unit start it, and
 /// `dbmultiverse service`, which execs it.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ServiceExecutableTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ServiceExecutableTests {
     /// Activated by a file naming `dbmultiverse-service` (as `make install` writes it): it answers,
     /// and the process that owns the name runs that executable, which links no site code.
     @Test func theActivationFileStartsTheServiceExecutable() throws {

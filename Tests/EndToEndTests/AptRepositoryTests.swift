@@ -49,7 +49,7 @@ import TestingTraits
 /// `make repo` on this machine, with stand-in packages named as ours (what it checks is their
 /// names, versions and contents, not what they install): what it publishes, and what it refuses
 /// with the repository left as it was.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct MakeRepoTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct MakeRepoTests {
     /// A folder with a GNUPGHOME holding two throw-away Ed25519 keys, and stand-in packages.
     final class Workshop: Sendable {
         let root: String

@@ -10,7 +10,7 @@ import TestingTraits
 /// The WebExtension's source (`browser/`, docs/browser-extension.md) and its packing: one MV3 manifest for both
 /// browser families with the least privilege, the ids the host manifests allow, and the archives
 /// `make browser-extension` builds.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct BrowserExtensionTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct BrowserExtensionTests {
     static let folder = DesktopInstall.repository.appendingPathComponent("browser")
 
     static func manifest() throws -> [String: Any] {

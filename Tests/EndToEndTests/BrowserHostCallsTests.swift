@@ -9,7 +9,7 @@ import TestingTraits
 /// what it read in one call, and the service alone decides whether it is another chapter — asking
 /// the host for that chapter's cover on the call's channel, not by another call. Counted by
 /// dbus-monitor on the private bus the real service is activated on.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct BrowserHostCallsTests {
     @Test func aNewChaptersPageIsOneCallFromTheHostToTheService() throws {
         let session = try BrowserSession()

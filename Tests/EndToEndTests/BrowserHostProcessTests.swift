@@ -9,7 +9,7 @@ import TestingTraits
 /// The native messaging host as the browsers run it (docs/browser-extension.md): the built binary started with
 /// Chromium's and Firefox's exact arguments, framed messages through pipes, only framed replies
 /// on stdout, the end of input ending it. The bad-input table, each reply asserted exactly.
-@Suite(.timeLimit(.minutes(3)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct BrowserHostProcessTests {
     /// A session's environment: a temporary home and data folder, no session bus.
     final class Session {

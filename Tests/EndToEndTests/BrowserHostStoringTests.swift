@@ -10,7 +10,7 @@ import TestingTraits
 /// the browsers' exact arguments, framed messages through pipes, the service started by D-Bus
 /// activation on a private bus, the fixture site's small comic. Each reply is checked field by
 /// field and in its exact text; the bus shows what was stored.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct BrowserHostStoringTests {
     typealias Setup = PageCommandTests.Setup
 

@@ -10,7 +10,7 @@ import TestingTraits
 /// installed prefix, with the desktop's versions given by stand-ins: a `gnome-shell` that prints a
 /// version (or fails, leaving `dpkg-query`'s record), and Qt's QML folders under DPKG_ROOT. The real
 /// shells and Plasma load what it chooses in the release chroots' card checks.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct CardSelectionTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct CardSelectionTests {
     /// A prefix installed by `make install` (the cards' builds and select-cards), and a folder of
     /// stand-in programs put first on PATH.
     final class Installed {

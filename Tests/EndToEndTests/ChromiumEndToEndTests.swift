@@ -15,7 +15,7 @@ import TestingTraits
 /// private bus. Visiting pages of the site must reach the real `dbmultiverse` host, which stores
 /// them (the bus shows the chapter and progress) and brings its reply back to the extension; a
 /// page on another host, or a page of the site that is not a comic page, changes nothing.
-@Suite(.serialized, .timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool,
+@Suite(.serialized, .timeLimit(.minutes(10)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool,
        .enabled(if: HeadlessChromium.isInstalled, "needs Debian's chromium (make test installs it where apt has it)"),
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct ChromiumEndToEndTests {

@@ -8,7 +8,7 @@ import Testing
 import TestingTraits
 
 /// The command-line tool of docs/usage.md, run as a built binary against an activatable service.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct CommandLineTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct CommandLineTests {
     func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
     }

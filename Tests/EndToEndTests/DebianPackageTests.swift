@@ -8,7 +8,7 @@ import TestingTraits
 /// version is the program's, and `make install` in the package's system mode (as debian/rules runs
 /// it) puts the browsers' host manifests in their system-wide folders. `make deb-test` checks the
 /// built package itself, installed on the machine.
-@Suite(.timeLimit(.minutes(5)), .offThePool) struct DebianPackageTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct DebianPackageTests {
     static let systemArguments = ["PREFIX=/usr", "SYSTEMD_USER_DIR=/usr/lib/systemd/user", "BROWSER_HOSTS=system"]
     static let firefoxManifest = "/usr/lib/mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json"
     static let chromiumManifest = "/usr/share/dbmultiverse/native-messaging-hosts/com.nobadi.dbmultiverse.json"

@@ -13,7 +13,7 @@ import Widget
 /// running, a notification server and a tray watcher on the bus — peers that are not ours, played
 /// by stand-ins —, the host manifests `scripts/build/browser-hosts.sh` writes, the host's record of the
 /// extensions' visits, a catalogue, the GNOME extension and the Plasma widget installed and on).
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct DoctorCommandTests {
     /// What a machine without a systemd user manager answers (containers, ssh without a session).

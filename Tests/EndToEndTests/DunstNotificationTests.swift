@@ -13,7 +13,7 @@ import TestingTraits
 /// a person to look at.
 ///
 /// Off the cooperative pool: the script blocks for a few seconds.
-@Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .offThePool) struct DunstNotificationTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.desktopSession), .offThePool) struct DunstNotificationTests {
     /// Why dunst can't be run here, or nil when it can.
     static let unavailable = hostUnavailable(
         tools: ["dunst", "dunstctl", "Xvfb", "import", "convert", "dbus-daemon", "dbus-monitor", "gdbus"],

@@ -12,7 +12,7 @@ import TestingTraits
 /// (which needs no unit or session to start it again). Other changes in their folder, and their own
 /// file touched or its mode changed, stop nothing. Here the built executables are copied into a
 /// folder standing for /usr/libexec/dbmultiverse, changed as dpkg changes it.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct ExecutableReplacementTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool) struct ExecutableReplacementTests {
     /// A folder holding a copy of one of the built executables, changed as dpkg changes
     /// /usr/libexec/dbmultiverse.
     final class Libexec {

@@ -7,7 +7,7 @@ import TestingTraits
 /// Faults, bad input and load against the real `dbmultiverse service` on a private bus,
 /// with small counts so `make test` stays fast. `make soak` runs the same scenarios with big
 /// counts (SoakTests).
-@Suite(.timeLimit(.minutes(5)), .holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct FaultTests {
     @Test func sigkillDuringUpdatesLosesNothingAccepted() async throws {
         try await FaultScenarios.expectNothingAcceptedLost(cycles: 10, in: "FaultTests")

@@ -13,7 +13,7 @@ import Widget
 /// `~/.mozilla/native-messaging-hosts/` of a temporary HOME, and the site reached through the
 /// fixture site as Firefox's HTTP proxy (so the real host names need no /etc/hosts entry).
 /// The background script logs the host's reply, which Firefox prints on stdout.
-@Suite(.serialized, .timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool,
+@Suite(.serialized, .timeLimit(.minutes(10)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: FirefoxESR.binary), "needs Debian's firefox-esr (make test installs it where apt has it)"),
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct FirefoxEndToEndTests {

@@ -8,7 +8,7 @@ import TestingTraits
 
 /// What the real service says about watching its data folder: precisely what is and isn't
 /// watched, once, never that it watches for the folder to appear when it can't.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct FolderWatchLogTests {
     /// The folder can't exist (a parent is a regular file), so neither it nor its parent can be
     /// watched: the log says both, once, however often the service tries again.

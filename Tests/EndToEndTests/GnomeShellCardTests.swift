@@ -17,7 +17,7 @@ import TestingTraits
 /// One desktop session at a time (its timings hold only then), holding a place of private buses
 /// for its own (a system bus, a session bus and the accessibility bus); off the cooperative pool:
 /// the script blocks for ~40 s (over two minutes under a load of 15, with the looks' disable/enable and lock-screen rounds).
-@Suite(.timeLimit(.minutes(6)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool) struct GnomeShellCardTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool) struct GnomeShellCardTests {
     /// Why the shell can't be run here, or nil when it can.
     static let unavailable = hostUnavailable(
         tools: ["gnome-shell", "gnome-extensions", "gsettings", "gjs", "dbus-run-session", "dbus-daemon"],

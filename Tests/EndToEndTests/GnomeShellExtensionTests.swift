@@ -11,7 +11,7 @@ import TestingTraits
 /// and the bus client (against the real service) under gjs in both module styles,
 /// the 45+ build's imports, the metadata, `gnome-extensions pack`, and `make install` / `make
 /// uninstall` of the extension. GnomeShellCardTests runs it in a shell.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct GnomeShellExtensionTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool) struct GnomeShellExtensionTests {
     static let source = repositoryRoot.appendingPathComponent("desktop/gnome-shell").path
 
     /// Why gjs can't be run here, or nil when it can.

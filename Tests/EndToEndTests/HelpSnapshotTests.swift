@@ -17,7 +17,7 @@ import TestingTraits
 /// It writes every snapshot that is missing or differs and removes those of commands that are
 /// gone, failing each test it changed a file for; review `git diff Tests/Snapshots`, then run
 /// again without the variable.
-@Suite(.timeLimit(.minutes(3)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct HelpSnapshotTests {
     static let snapshots = repositoryRoot.appendingPathComponent("Tests/Snapshots/help")
     static let recording = ProcessInfo.processInfo.environment["DBMULTIVERSE_RECORD_SNAPSHOTS"] != nil

@@ -11,7 +11,7 @@ import Widget
 /// Hostile and careless input, round 3 (issue 39): a broken catalogue, a service that dies under a
 /// call, a restart storm, a half-answering bus, data from other versions. The built binaries
 /// against private buses.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct HostileInputRound3Tests {
     /// The French catalogue damaged two ways: cut after 2000 bytes (`head -c 2000`), and every

@@ -11,7 +11,7 @@ import Widget
 /// Hostile and careless input from the outside (issue 30): names that are one character but
 /// huge, control characters bound for terminals and status bars, and buses or services that
 /// accept and never answer. The built binary against private buses.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct HostileInputTests {
     static let widgetError = "com.nobadi.DBMultiverse.Error."

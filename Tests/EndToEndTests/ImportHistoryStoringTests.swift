@@ -10,7 +10,7 @@ import TestingTraits
 /// built binary in a temporary home with browser profiles in the real layouts, the service started
 /// by D-Bus activation on a private bus, the fixture site's small comic. The newest visit is stored
 /// as `update --page` stores it; the browsers' files stay byte-identical.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct ImportHistoryStoringTests {
     typealias Setup = PageCommandTests.Setup
 

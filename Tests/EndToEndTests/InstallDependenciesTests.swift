@@ -7,7 +7,7 @@ import TestingTraits
 /// `scripts/test/install-deps.sh`, which `make test` runs first on a machine that has never seen the
 /// project, against stand-ins for apt and dpkg on PATH (the real ones would change this machine):
 /// what it asks apt to install, what it says, and what it does when apt fails.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct InstallDependenciesTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct InstallDependenciesTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/test/install-deps.sh").path
 
     /// A machine for the script: `missing` packages are not installed (all others are), apt has a

@@ -11,7 +11,7 @@ import TestingTraits
 /// `make install` / `make uninstall` (docs/install.md) into temporary prefixes, with the debug-built
 /// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock
 /// validators (`desktop-file-validate`, `systemd-analyze verify`).
-@Suite(.timeLimit(.minutes(5)), .offThePool) struct InstallTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct InstallTests {
     @Test func theDesktopFileValidates() throws {
         let result = try runCommand(["desktop-file-validate", DesktopInstall.repository.appendingPathComponent(DesktopInstall.desktopSource).path])
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")

@@ -8,7 +8,7 @@ import TestingTraits
 /// evaluates it: the long-running processes (and the doctor, which only reads) never link the site
 /// code or HTTP, and only the recorder does. And the tests' own layering: each test target tests
 /// one target, reaching its internals with `@testable import` and no higher layer's.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct LayeringTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct LayeringTests {
     /// The manifest's targets: each one's type ("regular", "test", "executable", "system", …) and
     /// dependencies within the package, as declared and transitively.
     struct Manifest {

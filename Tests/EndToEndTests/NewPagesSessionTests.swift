@@ -14,7 +14,7 @@ import TestingTraits
 /// → its action → the page opened by the real service (opener `none`: only `OpenRequested`).
 /// The built binary is the command and the service (D-Bus activation); the notifier is the real
 /// `Notifier` in-process, remembering in the service's data folder.
-@Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .holds(.desktopSession), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct NewPagesSessionTests {
     /// The page commands' set-up (the built binary, the activatable service, the fixture site), a
     /// recording notification server, the service's OpenRequested signals and the real notifier

@@ -7,7 +7,7 @@ import TestingTraits
 
 /// The built `dbmultiverse notifier` as systemd runs it: exit 0 on SIGTERM, non-zero when the
 /// bus goes away (so `Restart=on-failure` brings it back). Its log (stderr) is read as it comes.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct NotifierProcessTests {
     func startNotifier(on bus: PrivateBus, _ options: [String] = [], environment: [String: String] = [:]) throws -> StreamingCommand {

@@ -9,7 +9,7 @@ import TestingTraits
 /// notifier's autostart entry steps aside where its unit runs, the AppStream metadata validates and
 /// names the program's version, `make install` writes working shell completions, and the Swift
 /// packages travel pinned in vendor/ for an offline build.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct PackagingTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct PackagingTests {
     static let autostart = repositoryRoot.appendingPathComponent("desktop/com.nobadi.DBMultiverse.Notifier.desktop")
     static let metainfo = repositoryRoot.appendingPathComponent("desktop/com.nobadi.DBMultiverse.metainfo.xml")
     static let generator = "/usr/lib/systemd/user-generators/systemd-xdg-autostart-generator"

@@ -12,7 +12,7 @@ import TestingTraits
 /// built binary as the command and as the service (started by D-Bus activation on a private bus),
 /// the fixture site, and the stock clients. Timing (the 2 s debounce) is the real clock's here;
 /// `ReadingPositionTests` checks it to the millisecond with a manual one.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct PageCommandTests {
     static let dest = "com.nobadi.DBMultiverse"
     static let path = "/com/nobadi/DBMultiverse"

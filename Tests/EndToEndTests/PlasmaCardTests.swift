@@ -10,7 +10,7 @@ import TestingTraits
 /// through AT-SPI. The screenshots stay in a folder the test prints, for a person to look at.
 ///
 /// Off the cooperative pool: the script blocks for about a minute.
-@Suite(.timeLimit(.minutes(4)), .holds(.desktopSession), .offThePool) struct PlasmaCardTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.desktopSession), .offThePool) struct PlasmaCardTests {
     @Test func theCardFollowsTheReaderInARealPlasmoidViewer() async throws {
         let (run, shots) = try await runHostCheck("plasma-card-check.sh", name: "plasma", shotsUse: [.otherUsers], timeout: 200)
         try expectPlasmaCard(run, shots: shots)

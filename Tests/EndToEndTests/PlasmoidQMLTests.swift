@@ -9,7 +9,7 @@ import TestingTraits
 /// ViewState's table, for both builds:
 /// `scripts/test/plasmoid-qml-tests.sh` (Qt 5 for Plasma 5, Qt 6 for Plasma 6; each build's QML must also
 /// parse with its Qt's qmllint).
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct PlasmoidQMLTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct PlasmoidQMLTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/test/plasmoid-qml-tests.sh").path
     /// The test functions of the QML test file: each build must run them all and pass them all.
     static let testFunctions: Int = {

@@ -9,7 +9,7 @@ import TestingTraits
 /// its code blocks is run by a test — `dbmultiverse` commands here, with what the README says they
 /// print; the others where this suite names them —, every command `--help` lists is in the
 /// command reference (docs/usage.md, which the man page follows), and every link resolves.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct ReadmeTests {
     static let readme = (try? String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""

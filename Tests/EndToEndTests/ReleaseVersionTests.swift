@@ -7,7 +7,7 @@ import TestingTraits
 
 /// One version, stated once (docs/releasing.md): debian/changelog's newest entry, written at build
 /// time into every artefact that shows one, and `make release-version` that bumps it.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct ReleaseVersionTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct ReleaseVersionTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/build/project-version.sh").path
 
     /// The version each artefact built from `tree` carries, made there with the project's own

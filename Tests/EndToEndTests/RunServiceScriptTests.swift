@@ -8,7 +8,7 @@ import TestingTraits
 /// build) on a machine with no session bus, as a fresh container or an ssh login is: it starts a
 /// private bus with dbus-run-session, says where, serves the widget there, and Ctrl-C (SIGINT to
 /// its process group, as a terminal sends it) ends the service and the bus.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct RunServiceScriptTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/dev/run-service.sh").path

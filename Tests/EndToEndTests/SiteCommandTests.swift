@@ -6,7 +6,7 @@ import Testing
 import TestingTraits
 
 /// `dbmultiverse sync` and `chapters` as built, against the fixture site (docs/usage.md, docs/usage.md#the-comics-site, docs/notifications.md).
-@Suite(.timeLimit(.minutes(3)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+@Suite(.timeLimit(.minutes(10)), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct SiteCommandTests {
     /// A data folder with a stored chapter, and the fixture site serving the small comic.
     final class Setup {

@@ -9,7 +9,7 @@ import TestingTraits
 /// unset nothing of the sync folder runs (no watch, no file); the command writes the config file
 /// (keeping the rest) and the running service follows at once; a folder that goes away leaves the
 /// position as it is and is watched for again; doctor names the folder and the computers seen.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct SyncFolderCommandTests {
     /// What the process `pid` holds open: its inotify instances, and whether it follows the mount table.

@@ -11,7 +11,7 @@ import TestingTraits
 ///
 /// Every wait is on an event with a deadline: a line of a service's or Syncthing's log (each is
 /// logged as the thing happens), never a sleep.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool,
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct SyncFolderSyncthingTests {
     /// One computer: a service on its bus, and the Syncthing that keeps its copy of the folder.

@@ -7,7 +7,7 @@ import TestingTraits
 /// `scripts/test/test-summary.py`, the end of `make test`, on event streams written here: a failure and
 /// a run that did not end fail the run; a skip is listed with its reason but does not; an inotify
 /// peak over the budget fails it.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct TestRunSummaryTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct TestRunSummaryTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/test/test-summary.py").path
 
     private static let suite = #"{"kind":"test","payload":{"id":"M.S","kind":"suite","name":"S"},"version":0}"#

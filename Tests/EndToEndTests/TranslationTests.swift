@@ -11,7 +11,7 @@ import TestingTraits
 /// The translations (docs/translations.md): the template holds every message of the sources, each
 /// required language translates all of it, the merged desktop files and metainfo stay valid, and
 /// the built binary speaks French under a French session while what scripts read stays the same.
-@Suite(.timeLimit(.minutes(3)), .offThePool) struct TranslationTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct TranslationTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/build/translations.sh").path
     static let required = ["fr", "it", "es", "pt_BR", "pl", "de"]
 

@@ -15,7 +15,7 @@ import TestingTraits
 ///
 /// Off the cooperative pool: the script blocks for ~10 s, and on two cores a blocked pool thread
 /// delays other suites' tasks (a CI run saw CallLifecycleTests' 200 ms call timeout end after 15 s).
-@Suite(.timeLimit(.minutes(3)), .holds(.desktopSession), .offThePool) struct TrayHostTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.desktopSession), .offThePool) struct TrayHostTests {
     /// Why the host can't be run here, or nil when it can. Waybar's module is read as a screen reader
     /// reads it (AT-SPI).
     static let unavailable = hostUnavailable(

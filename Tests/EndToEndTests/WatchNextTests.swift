@@ -9,7 +9,7 @@ import TestingTraits
 
 /// `dbmultiverse watch --format json --next [--after TOKEN]` (docs/gnome-shell.md, docs/plasma.md), the long-poll the Plasma
 /// widget runs: the built binary against an activatable service on a private bus.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct WatchNextTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct WatchNextTests {
     /// One answer: the entry's keys plus `token`.
     struct Answer {
         let object: [String: Any]

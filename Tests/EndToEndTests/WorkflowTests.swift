@@ -7,7 +7,7 @@ import TestingTraits
 /// The GitHub workflows (.github/workflows/, docs/releasing.md): what GitHub would run cannot run
 /// here, so they pass the linters GitHub's users run — actionlint and zizmor --offline
 /// (scripts/test/workflow-lint.sh) — and say what the release procedure promises.
-@Suite(.timeLimit(.minutes(5)), .offThePool) struct WorkflowTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct WorkflowTests {
     static let folder = repositoryRoot.appendingPathComponent(".github/workflows")
 
     /// Awaited on a thread of its own: the first run installs the linters from PyPI.

@@ -209,7 +209,7 @@ extension NotifierTests {
 }
 
 /// What the notifier finds at start and across its restarts, with the data folder it remembers in.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct NewPagesRestartTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct NewPagesRestartTests {
     @Test func theEntryAtStartIsAnnouncedOnceAcrossRestarts() async throws {
         let bus = try PrivateBus()
         let server = FakeNotificationServer(address: bus.address)

@@ -10,7 +10,7 @@ import TestingTraits
 /// thread, a fake notification server, and a stand-in widget service emitting `TimelinesReloaded`.
 /// Every wait is bounded; nothing sleeps: signals from different connections are ordered by a
 /// round trip to the bus daemon after each emission.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct NotifierTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct NotifierTests {
     let bus: PrivateBus
     let server: FakeNotificationServer
     let widget: NotifierTestWidget
@@ -215,7 +215,7 @@ import TestingTraits
 }
 
 /// The request builder and the typed client's value types, without a bus.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ChapterNotificationTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ChapterNotificationTests {
     @Test func fileURIsPercentEncodeWhatAURINeeds() {
         #expect(ChapterNotification.fileURI(forPath: "/home/u/.local/share/dbmultiverse/chapterCoverImage.jpg")
                 == "file:///home/u/.local/share/dbmultiverse/chapterCoverImage.jpg")

@@ -13,7 +13,7 @@ import TestingTraits
 /// real widget service in-process (browser `none`: it only signals `OpenRequested`), and a stand-in
 /// `org.kde.StatusNotifierWatcher`, the panel's. Read with the binding and with busctl and gdbus.
 /// Every wait is bounded; nothing sleeps.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) final class TrayTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) final class TrayTests {
     let service: ServiceHost
     let watcher: FakeStatusNotifierWatcher
 
@@ -308,7 +308,7 @@ import TestingTraits
 
 /// What each click asks of the service, with a stand-in for it that records the calls (the real
 /// service is `TrayTests`' subject).
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct TrayActionTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct TrayActionTests {
     @Test func eachClickIsTheRightActionWithTheHostsActivationToken() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }

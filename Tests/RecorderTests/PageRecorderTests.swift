@@ -12,7 +12,7 @@ import TestingTraits
 
 /// The page recorder (docs/usage.md `update --page`, docs/browser-extension.md) in-process: a real service on a private bus
 /// with a manual clock, the fixture site, and the recorder blocking on its own connection.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses), .offThePool) struct PageRecorderTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool) struct PageRecorderTests {
     /// The service, the fixture site serving the small comic, and recorders pointed at both.
     final class Setup {
         let host: ServiceHost

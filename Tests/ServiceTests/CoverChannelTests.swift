@@ -13,7 +13,7 @@ import Widget
 /// whether a page is another chapter's and asks for its cover on the call's `cover_channel`,
 /// publishing the chapter change once the cover is in; the catalogue the caller fetched is stored
 /// with the position.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct CoverChannelTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct CoverChannelTests {
     /// The caller's end of a channel and the end the call carries.
     final class Channel {
         let own: Int32

@@ -10,7 +10,7 @@ import TestingTraits
 
 /// Every error of docs/dbus-api.md the widget and application produce: the exact name, a message that
 /// says what was wrong, and storage left as it was.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ErrorTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ErrorTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
     static let application: InterfaceName = "org.freedesktop.Application"

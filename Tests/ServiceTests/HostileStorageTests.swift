@@ -10,7 +10,7 @@ import Widget
 
 /// Bad content in the data folder never stops the service (docs/storage.md): it serves the
 /// placeholder (or an entry without image), keeps answering, and picks up a later valid file.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct HostileStorageTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct HostileStorageTests {
     enum Hostile: String, CaseIterable, CustomTestStringConvertible {
         case malformedJSON, oversized, directory, symlinkOutside, outOfRange, wrongTypes
         var testDescription: String { rawValue }

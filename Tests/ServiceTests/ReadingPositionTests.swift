@@ -11,7 +11,7 @@ import Widget
 
 /// The reading position on a real service over a private bus, timed by a manual clock (docs/usage.md#the-comics-site, docs/browser-extension.md, docs/notifications.md): `UpdatePage`, specials, the catalogue the service reads from the data folder,
 /// `LatestPage` / `NewPages`, `pages-published`, and page links.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct ReadingPositionTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct ReadingPositionTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
     static let application: InterfaceName = "org.freedesktop.Application"

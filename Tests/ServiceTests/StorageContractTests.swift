@@ -9,7 +9,7 @@ import TestingTraits
 import Widget
 
 /// The file contract of docs/storage.md, through the service.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct StorageContractTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct StorageContractTests {
     func mode(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }

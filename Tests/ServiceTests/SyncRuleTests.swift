@@ -9,7 +9,7 @@ import TestingTraits
 import Widget
 
 /// The sync rules of docs/dbus-api.md#the-sync-rules, on a real service over a private bus, timed by a manual clock.
-@Suite(.timeLimit(.minutes(3)), .holds(.privateBuses)) struct SyncRuleTests {
+@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses)) struct SyncRuleTests {
     let empty: [UInt8] = []
     let noOptions: [String: Variant] = [:]
 

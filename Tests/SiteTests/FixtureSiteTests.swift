@@ -5,7 +5,7 @@ import Testing
 import TestingTraits
 
 /// The fixture site as the browser tests use it: under any host name, and as an HTTP proxy.
-@Suite(.timeLimit(.minutes(3)), .offThePool)
+@Suite(.timeLimit(.minutes(10)), .offThePool)
 struct FixtureSiteTests {
     private struct SocketFailure: Error {
         let call: String

@@ -71,7 +71,7 @@ struct SiteFixture {
     static let list = "/en/chapters.html?comic=page&chaptersmode=1"
 }
 
-@Suite(.timeLimit(.minutes(3)), .offThePool)
+@Suite(.timeLimit(.minutes(10)), .offThePool)
 struct SyncTests {
     @Test func firstSyncReadsFeedAndListAndStoresTheCatalogue() throws {
         let fixture = try SiteFixture()
@@ -222,7 +222,7 @@ struct SyncTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(3)), .offThePool)
+@Suite(.timeLimit(.minutes(10)), .offThePool)
 struct PageLookupTests {
     @Test func pageToChapterProgressUniverseAndCover() throws {
         let fixture = try SiteFixture()
