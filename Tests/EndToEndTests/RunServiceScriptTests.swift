@@ -27,8 +27,8 @@ struct RunServiceScriptTests {
         let run = try StreamingCommand(["--default-signal=INT", "sh", "-c", "exec \"$0\" \"$@\" 2>&1", Self.script, Binary.dbmultiverse],
                                        environment: environment)
         defer { run.stop() }
-        try run.waitForLine(timeout: 10, "the private bus notice") { $0.contains("no session bus: starting a private one (dbus-run-session); Ctrl-C stops") }
-        let (_, line) = try run.waitForLine(timeout: 10, "the bus address") { $0.hasPrefix("DBUS_SESSION_BUS_ADDRESS=unix:") }
+        try run.waitForLine(timeout: 30, "the private bus notice") { $0.contains("no session bus: starting a private one (dbus-run-session); Ctrl-C stops") }
+        let (_, line) = try run.waitForLine(timeout: 30, "the bus address") { $0.hasPrefix("DBUS_SESSION_BUS_ADDRESS=unix:") }
         let address = String(line.dropFirst("DBUS_SESSION_BUS_ADDRESS=".count))
         let owned = try runCommand(["gdbus", "wait", "--address", address, "--timeout", "10", "com.nobadi.DBMultiverse"],
                                    environment: testEnvironment(), timeout: 15)

@@ -156,14 +156,18 @@ lifecycle() {
 }
 
 run_autopkgtest() { # RELEASE DEB: debian/tests of this tree against DEB, in the chroot (its autopkgtest, null runner)
-    local release=$1 deb=$2 debs
+    local release=$1 deb=$2 debs source
     debs=$(mktemp -d)
     cp "$deb" "$debs/"
+    # The tests need debian/ alone (nothing is built): a copy of its tracked files, not the working
+    # tree, which the test run writes into while autopkgtest copies it ("copy-failed").
+    source=$(mktemp -d)
+    git ls-files -z debian | xargs -0 cp --parents -t "$source"
     local code=0
-    ./scripts/real-hosts/release-chroot.sh run "$release" --bind "$PWD:/source" --bind "$debs:/debs" -- \
+    ./scripts/real-hosts/release-chroot.sh run "$release" --bind "$source:/source" --bind "$debs:/debs" -- \
         env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
         autopkgtest --output-dir /tmp/autopkgtest-out /source "/debs/${deb##*/}" -- null || code=$?
-    rm -rf "$debs"
+    rm -rf "$debs" "$source"
     return "$code"
 }
 
