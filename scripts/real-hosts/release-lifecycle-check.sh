@@ -230,25 +230,28 @@ rm -rf /srv/checkout /srv/plasmoids
 check "apt-get install as root with the reader's HOME (su without -): exits 0" eval 'HOME=/home/reader apt_get install "$current" && healthy'
 check "  nothing is written in the reader's home (no root-owned ~/.cache)" eval '[ -z "$(find /home/reader -user root)" ] && [ ! -e /home/reader/.cache ]'
 cp -a /usr/bin/gnome-shell /tmp/gnome-shell.real
-printf '#!/bin/sh\nexec sleep 3600\n' >/usr/bin/gnome-shell
+# A sleep of this run's own length (the chroot shares the machine's processes: another release's
+# check, run at the same time, has a hung gnome-shell of its own).
+hang="3600.$$$RANDOM"
+printf '#!/bin/sh\nexec sleep %s\n' "$hang" >/usr/bin/gnome-shell
 started=$SECONDS
 check "a gnome-shell that hangs: apt-get install --reinstall exits 0 within 60 s, dpkg healthy" \
     eval 'timeout 60 apt-get -y -q install --reinstall "$current" >/tmp/apt.log 2>&1 && healthy'
 echo "    (took $((SECONDS - started)) s)"
 check "  the cards are linked from dpkg's record of gnome-shell ($builds)" links_are $builds
-check "  nothing of the hung gnome-shell is left running" eval '! pgrep -f "sleep 3600" >/dev/null'
+check "  nothing of the hung gnome-shell is left running" eval '! pgrep -f "sleep $hang" >/dev/null'
 started=$SECONDS
 check "  the dpkg trigger on /usr/bin/gnome-shell runs within 60 s" \
     eval 'dpkg-trigger --by-package=gnome-shell --no-await /usr/bin/gnome-shell && timeout 60 dpkg --triggers-only --pending >/tmp/trigger.log 2>&1 && grep -q "Processing triggers for dbmultiverse" /tmp/trigger.log && healthy'
 echo "    (took $((SECONDS - started)) s)"
-check "  nothing of the hung gnome-shell is left running" eval '! pgrep -f "sleep 3600" >/dev/null'
+check "  nothing of the hung gnome-shell is left running" eval '! pgrep -f "sleep $hang" >/dev/null'
 started=$SECONDS
 as_reader timeout 60 dbmultiverse doctor >/tmp/doctor.log 2>&1
 took=$((SECONDS - started))
 doctor_cards
 check "  doctor takes less than 10 s ($took s) and names the card's build against the shell's version" \
     eval '[ "$took" -lt 10 ] && grep -q "GNOME Shell extension: installed in $extension (the build for GNOME [0-9–]*; GNOME Shell [0-9.]* here)" /tmp/doctor.log'
-check "  nothing of the hung gnome-shell is left running after doctor" eval '! pgrep -f "sleep 3600" >/dev/null'
+check "  nothing of the hung gnome-shell is left running after doctor" eval '! pgrep -f "sleep $hang" >/dev/null'
 cp -a /tmp/gnome-shell.real /usr/bin/gnome-shell
 check "purge exits 0" eval 'apt_get purge dbmultiverse && healthy'
 
