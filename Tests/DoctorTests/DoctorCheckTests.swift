@@ -438,10 +438,12 @@ import Widget
         let ended = runner.run(["sh", "-c", "sleep \(marker) & echo done"], timeout: .seconds(20))
         #expect(ended == CommandOutput(status: 0, stdout: "done\n", stderr: ""))
         #expect(Date().timeIntervalSince(started) < 10, "waited \(Date().timeIntervalSince(started)) s for what the command left")
-        #expect(processesLeft(containing: marker).isEmpty, "\(processes(containing: marker))")
+        let leftAfterEnd = processesLeft(containing: marker)
+        #expect(leftAfterEnd.isEmpty, "\(leftAfterEnd)")
 
         let stuck = runner.run(["sh", "-c", "sleep \(marker) & sleep \(marker)"], timeout: .milliseconds(300))
         #expect(stuck?.status == nil)
-        #expect(processesLeft(containing: marker).isEmpty, "\(processes(containing: marker))")
+        let leftAfterDeadline = processesLeft(containing: marker)
+        #expect(leftAfterDeadline.isEmpty, "\(leftAfterDeadline)")
     }
 }

@@ -204,7 +204,8 @@ import TestingTraits
         #expect(!run.timedOut && run.status == 0, "\(run)")
         #expect(Date().timeIntervalSince(started) < 10, "select-cards took \(Date().timeIntervalSince(started)) s")
         #expect(run.stdout == "GNOME Shell 48: gnome-shell-45; Plasma (none): plasma-6\n", "\(run)")
-        #expect(processes(containing: marker).isEmpty, "left running: \(processes(containing: marker))")
+        let left = processesLeft(containing: marker)
+        #expect(left.isEmpty, "left running: \(left)")
     }
 
     /// The programs it runs get a clean environment: none of the caller's variables and a HOME of
