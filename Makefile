@@ -86,6 +86,7 @@ INSTALL_FILES = \
 	$(BINDIR)/dbmultiverse \
 	$(foreach program,$(LIBEXEC_PROGRAMS),$(LIBEXECDIR)/$(program)) \
 	$(DATADIR)/dbus-1/services/$(APP_ID).service \
+	$(DATADIR)/dbus-1/interfaces/$(APP_ID).Widget1.xml \
 	$(APPLICATIONS_DIR)/$(APP_ID).desktop \
 	$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg \
 	$(TRAY_ICONS)/hicolor/index.theme \
@@ -152,6 +153,7 @@ install:
 	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(APPLICATIONS_DIR)" \
 		"$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
 	$(call install_rewritten,dbus/$(APP_ID).service,$(DATADIR)/dbus-1/services/$(APP_ID).service)
+	install -D -m 644 dbus/$(APP_ID).Widget1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/$(APP_ID).Widget1.xml"
 	$(call install_rewritten,$(I18N)/$(APP_ID).desktop,$(APPLICATIONS_DIR)/$(APP_ID).desktop)
 	install -m 644 desktop/icons/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -d "$(DESTDIR)$(TRAY_ICONS)/hicolor/scalable/apps"
@@ -197,6 +199,15 @@ endif
 ifeq ($(DESTDIR),)
 	-if command -v update-desktop-database >/dev/null 2>&1 && [ -d "$(APPLICATIONS_DIR)" ]; then update-desktop-database "$(APPLICATIONS_DIR)"; fi
 endif
+
+# The widget's interface file, dbus/$(APP_ID).Widget1.xml, written from its Swift declaration
+# (Sources/Widget/Widget1.swift, with the entry's keys and the errors) by BuildTools/widget-interface:
+# run it after changing any of them (WidgetTests fails while the committed file differs).
+.PHONY: interface
+interface:
+	swift build --product widget-interface
+	"$$(swift build --show-bin-path)/widget-interface" > dbus/$(APP_ID).Widget1.xml.tmp
+	mv dbus/$(APP_ID).Widget1.xml.tmp dbus/$(APP_ID).Widget1.xml
 
 # The browser extension: browser/ packed as a .zip for the Chromium family and an
 # unsigned .xpi for Firefox, in dist/ (scripts/build/browser-extension.sh).

@@ -247,6 +247,9 @@ let package = Package(
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
+        // A build tool, not a product: prints dbus/com.nobadi.DBMultiverse.Widget1.xml from the
+        // Swift declaration (`make interface` writes it).
+        .executableTarget(name: "widget-interface", dependencies: ["Widget"], path: "BuildTools/widget-interface"),
         // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
         // Test-only, so Foundation's Process is fine here.
         .target(name: "DBusTestSupport", dependencies: ["DBus", "EventLoop"]),

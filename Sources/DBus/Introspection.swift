@@ -6,9 +6,15 @@ enum Introspection {
          "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
         """
 
-    /// A whole document: the interfaces of one object and its direct children.
-    static func document(interfaces: [InterfaceDescription], children: [String] = []) -> String {
-        var xml = doctype + "\n<node>\n"
+    /// A whole document: the interfaces of one object and its direct children, after `comment`
+    /// (an interface file's: text that holds no `--`; its lines are indented to line up).
+    static func document(interfaces: [InterfaceDescription], children: [String] = [], comment: String? = nil) -> String {
+        var xml = doctype + "\n"
+        if let comment {
+            precondition(!comment.contains("--"), "an XML comment cannot hold '--'")
+            xml += "<!-- " + comment.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n     ") + " -->\n"
+        }
+        xml += "<node>\n"
         for interface in interfaces { xml += element(for: interface, indent: "  ") }
         for child in children { xml += "  <node name=\"\(escaped(child))\"/>\n" }
         xml += "</node>\n"

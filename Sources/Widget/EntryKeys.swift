@@ -15,58 +15,83 @@ package enum EntryKeys {
 
     /// The entry's fields.
     static let fields: [EntryKey] = [
-        .key("chapter", \.entry.chapter, read: .required { $0.entry.chapter = $1 }, property: Widget1.chapter),
-        .key("name", \.entry.name, read: .required { $0.entry.name = $1 }, property: Widget1.chapterName),
-        .key("progress", \.entry.progress, read: .required { $0.entry.progress = $1 }, property: Widget1.progress),
-        .key("image-path", \.entry.imagePath, read: .required { $0.entry.imagePath = $1 }, property: Widget1.coverImagePath),
+        .key("chapter", \.entry.chapter, read: .required { $0.entry.chapter = $1 }, property: Widget1.chapter,
+             doc: "the chapter being read, 1 for the placeholder"),
+        .key("name", \.entry.name, read: .required { $0.entry.name = $1 }, property: Widget1.chapterName,
+             doc: "its name"),
+        .key("progress", \.entry.progress, read: .required { $0.entry.progress = $1 }, property: Widget1.progress,
+             doc: "the read progress, 0-100"),
+        .key("image-path", \.entry.imagePath, read: .required { $0.entry.imagePath = $1 }, property: Widget1.coverImagePath,
+             doc: "the absolute path of the cover image, or \"\""),
         // A special's page travels inside its page link only: read back from it.
         .key("deep-link", \.entry.deepLink, read: .ifValid { view, link in
             if case .page(let page)? = try? ComicLink(parsing: link) { view.entry.page = page } // else a chapter's link: no page
-        }, property: Widget1.deepLink),
+        }, property: Widget1.deepLink,
+             doc: "dbmultiverse://chapter/<N>; while the reader is in a special, dbmultiverse://page/<N> of the page read"),
         // When the entry was made, and the family asked for: no face shows them, the revision leaves them out.
-        .key("date", \.entry.date, read: .required { $0.entry.date = $1 }, revised: false),
+        .key("date", \.entry.date, read: .required { $0.entry.date = $1 }, revised: false,
+             doc: "when the entry was made, in Unix seconds"),
         .key("family", \.entry.family.rawValue, read: .required { view, name throws(DBusError) in
             guard let family = WidgetFamily(rawValue: name) else { throw DBusError.invalidArgs("the entry's family '\(name)' is unknown") }
             view.entry.family = family
-        }, revised: false),
-        .key("is-placeholder", \.entry.isPlaceholder, read: .required { $0.entry.isPlaceholder = $1 }),
+        }, revised: false,
+             doc: "the family asked for, small or medium"),
+        .key("is-placeholder", \.entry.isPlaceholder, read: .required { $0.entry.isPlaceholder = $1 },
+             doc: "true when nothing has been read"),
         // The new-pages keys: an older service leaves them out (0 then).
-        .key("universe", \.entry.universe, read: .optional { $0.entry.universe = $1 }),
-        .key("latest-page", \.entry.latestPage, read: .optional { $0.entry.latestPage = $1 }, property: Widget1.latestPage),
-        .key("new-pages", \.entry.newPages, read: .optional { $0.entry.newPages = $1 }, property: Widget1.newPages),
+        .key("universe", \.entry.universe, read: .optional { $0.entry.universe = $1 },
+             doc: "the special universe of the chapter, 0 for the main story"),
+        .key("latest-page", \.entry.latestPage, read: .optional { $0.entry.latestPage = $1 }, property: Widget1.latestPage,
+             doc: "the latest page of the comic in the reader's language, 0 when unknown"),
+        .key("new-pages", \.entry.newPages, read: .optional { $0.entry.newPages = $1 }, property: Widget1.newPages,
+             doc: "main-story pages published after the reader's page, 0 when unknown"),
         // What the view's actions open, from the catalogue (absent from an older service: 0 then).
-        .key("next-chapter", \.entry.nextChapter, read: .optional { $0.entry.nextChapter = $1 }),
-        .key("first-unread-page", \.entry.firstUnreadPage, read: .optional { $0.entry.firstUnreadPage = $1 }),
-        .key("next-chapter-name", \.entry.nextChapterName, read: .optional { $0.entry.nextChapterName = $1 }),
+        .key("next-chapter", \.entry.nextChapter, read: .optional { $0.entry.nextChapter = $1 },
+             doc: "the main-story chapter after this one when the catalogue has it, else 0: the placeholder, a special, the last published chapter, no catalogue"),
+        .key("first-unread-page", \.entry.firstUnreadPage, read: .optional { $0.entry.firstUnreadPage = $1 },
+             doc: "the first main-story page after the reader's, pages of specials skipped, when there are new pages, else 0"),
+        .key("next-chapter-name", \.entry.nextChapterName, read: .optional { $0.entry.nextChapterName = $1 },
+             doc: "the catalogue's name for next-chapter, \"\" when unknown"),
         // The computer a reading came from through the sync folder ("" when read here).
-        .key("continued-on", \.entry.continuedOn, read: .optional { $0.entry.continuedOn = $1 }),
+        .key("continued-on", \.entry.continuedOn, read: .optional { $0.entry.continuedOn = $1 },
+             doc: "the computer this reading was made on when the sync folder brought it from another one, \"\" for a reading made here"),
     ]
 
     /// The view (EntryView): what every face shows, decided by the service; read back as published.
     static let view: [EntryKey] = [
-        .key("panel-text", \.panelText, read: .required { $0.panelText = $1 }),
-        .key("title", \.title, read: .required { $0.title = $1 }),
-        .key("progress-text", \.progressText, read: .required { $0.progressText = $1 }),
-        .key("new-pages-text", \.newPagesText, read: .required { $0.newPagesText = $1 }),
-        .key("actions", \.actions, read: .required { $0.actions = $1 }),
+        .key("panel-text", \.panelText, read: .required { $0.panelText = $1 },
+             doc: "\"Ch. 42 · 35% · 3 new\""),
+        .key("title", \.title, read: .required { $0.title = $1 },
+             doc: "\"Chapter 42\", \"Special Universe 3 · Chapter 2\""),
+        .key("progress-text", \.progressText, read: .required { $0.progressText = $1 },
+             doc: "\"35% read\", \"\" for the placeholder"),
+        .key("new-pages-text", \.newPagesText, read: .required { $0.newPagesText = $1 },
+             doc: "\"3 new pages\", \"1 new page\" or \"\""),
+        .key("actions", \.actions, read: .required { $0.actions = $1 },
+             doc: "the buttons and tray menu items in order, each label (s), action (s, an action of org.freedesktop.Application: open-current, open-chapter, open-page, open-chapter-list) and, when it takes one, parameter (v, one i)"),
         .key("state", \.state.rawValue, read: .required { view, name throws(DBusError) in
             guard let state = EntryView.State(rawValue: name) else { throw DBusError.invalidArgs("the entry's state '\(name)' is unknown") }
             view.state = state
-        }),
-        .key("tooltip", \.tooltip, read: .required { $0.tooltip = $1 }),
+        },
+             doc: "what a face is styled by: " + EntryView.State.allCases.map(\.rawValue).joined(separator: ", ")),
+        .key("tooltip", \.tooltip, read: .required { $0.tooltip = $1 },
+             doc: "\"Chapter 42: <name> — 35% read\""),
         .key("chapter-notification", { OfferedNotification($0.chapterNotification) },
-             read: .required { $0.chapterNotification = $1.notification }),
+             read: .required { $0.chapterNotification = $1.notification },
+             doc: "the notification of a chapter change, summary (s), body (s) and action (a{sv}, as in actions); empty for the placeholder"),
         .key("new-pages-notification", { OfferedNotification($0.newPagesNotification) },
-             read: .required { $0.newPagesNotification = $1.notification }),
+             read: .required { $0.newPagesNotification = $1.notification },
+             doc: "the announcement of new pages, the same keys; empty without new pages"),
         // Made from all the others (EntryView.revision), so not part of itself.
-        .key("revision", \.revision, read: .required { $0.revision = $1 }, revised: false),
+        .key("revision", \.revision, read: .required { $0.revision = $1 }, revised: false,
+             doc: "changes exactly when something a face shows changes, never with date or family; below 2^53; faces compare revisions, never entries"),
     ]
 
     /// The names of the view's keys, in order (`panel-text` … `revision`).
     package static var viewKeyNames: [String] { view.map(\.name) }
 }
 
-/// One key of the entry. Made with `key(_:_:read:property:revised:)`.
+/// One key of the entry. Made with `key(_:_:read:property:revised:doc:)`.
 struct EntryKey: Sendable {
     /// How a client reads a key back into an `EntryView`.
     struct Reading<Value: Sendable>: Sendable {
@@ -93,6 +118,10 @@ struct EntryKey: Sendable {
     let propertyName: String?
     /// Whether the view's revision covers it (all keys but `date`, `family` and `revision`).
     let isRevised: Bool
+    /// Its value's D-Bus type, e.g. `i`.
+    let signature: Signature
+    /// What it means, for the interface file's description of the entry.
+    let doc: String
     let variant: @Sendable (EntryView) -> Variant
     let json: @Sendable (EntryView) -> JSONValue
     let read: (@Sendable (inout EntryView, [String: Variant]) throws(DBusError) -> Void)?
@@ -103,7 +132,7 @@ struct EntryKey: Sendable {
     /// A key whose value is `value(view)` on the bus (its Swift type gives its D-Bus type).
     static func key<Value: EntryValue>(
         _ name: String, _ value: @escaping @Sendable (EntryView) -> Value, read: Reading<Value>? = nil,
-        property: PropertyDeclaration<Widget1, Value>? = nil, revised: Bool = true
+        property: PropertyDeclaration<Widget1, Value>? = nil, revised: Bool = true, doc: String
     ) -> EntryKey {
         var readKey: (@Sendable (inout EntryView, [String: Variant]) throws(DBusError) -> Void)?
         if let read {
@@ -127,7 +156,7 @@ struct EntryKey: Sendable {
             bind = { view in Property(property) { value(view()) } }
         }
         return EntryKey(
-            name: name, propertyName: property?.name, isRevised: revised,
+            name: name, propertyName: property?.name, isRevised: revised, signature: Value.dbusSignature, doc: doc,
             variant: { Variant(value($0)) },
             json: { value($0).jsonValue },
             read: readKey,
@@ -139,11 +168,11 @@ struct EntryKey: Sendable {
     /// `key` for the entry's `Int` fields, which travel as `i` (clamped).
     static func key(
         _ name: String, _ value: @escaping @Sendable (EntryView) -> Int, read: Reading<Int>? = nil,
-        property: PropertyDeclaration<Widget1, Int32>? = nil
+        property: PropertyDeclaration<Widget1, Int32>? = nil, doc: String
     ) -> EntryKey {
         key(name, { Int32(clamping: value($0)) },
             read: read.map { reading in Reading<Int32>(presence: reading.presence) { view, number throws(DBusError) in try reading.store(&view, Int(number)) } },
-            property: property)
+            property: property, doc: doc)
     }
 }
 

@@ -1,9 +1,11 @@
 package import ComicDomain
 package import DBus
 
-/// `com.nobadi.DBMultiverse.Widget1` (docs/dbus-api.md#the-sync-rules), declared once: the service binds its handlers
-/// to these members, `WidgetClient` calls them, and `dbus/com.nobadi.DBMultiverse.Widget1.xml` is
-/// what they introspect as (a test checks).
+/// `com.nobadi.DBMultiverse.Widget1` (docs/dbus-api.md#the-sync-rules), declared once, here: the
+/// service binds its handlers to these members, `WidgetClient` calls them, and
+/// `dbus/com.nobadi.DBMultiverse.Widget1.xml` is written from them (`interfaceFile`, by
+/// `make interface`; a test fails while the committed file differs), doc strings included. The
+/// GNOME Shell card's copy is made from that file when the card is built.
 package enum Widget1: DBusInterface {
     package static let name: InterfaceName = "com.nobadi.DBMultiverse.Widget1"
     package static let doc: String? = "The DBMultiverse home-screen widget: the chapter being read, and reload signals."
@@ -84,6 +86,15 @@ package enum Widget1: DBusInterface {
     package static let openRequested = signal(
         "OpenRequested", Arg<Int32>("chapter"), Arg<String>("deep_link"),
         doc: "A chapter or page was opened through org.freedesktop.Application (Open, Activate or ActivateAction); deep_link is the normalised dbmultiverse://chapter/<N> or dbmultiverse://page/<N>; for a page, chapter is the main-story chapter holding it (from the catalogue of the reader's language), else 0.")
+
+    /// Every member, in the order the service binds them: the interface file lists them so, as
+    /// the service's `Introspect` does (a test compares the two).
+    package static let members: [any InterfaceMember<Widget1>] = [
+        getCurrentEntry, getPlaceholder, getSnapshot, getTimeline, reloadTimelines, reloadAllTimelines,
+        updateChapter, updatePage, updateProgress,
+        kind, entry, lastReload, chapter, chapterName, progress, coverImagePath, deepLink, latestPage, newPages,
+        timelinesReloaded, openRequested,
+    ]
 }
 
 /// `org.freedesktop.Application` (docs/deep-links.md), as the widget's object serves it.

@@ -91,6 +91,13 @@ import TestingTraits
         let running = try #require(try InterfaceModel.parse(xml, interface: Self.widget))
         let contract = try #require(try InterfaceModel.parse(file, interface: Self.widget))
         #expect(running == contract, "running:\n\(running)\n\ncontract:\n\(contract)")
+        // Written by the same writer from the same members in the same order: the same text.
+        func element(_ document: String) -> Substring? {
+            guard let start = document.range(of: "  <interface name=\"\(Self.widget)\">\n"),
+                  let end = document.range(of: "  </interface>\n", range: start.upperBound..<document.endIndex) else { return nil }
+            return document[start.lowerBound..<end.upperBound]
+        }
+        #expect(element(xml) != nil && element(xml) == element(file), "running:\n\(element(xml) ?? "")\n\nfile:\n\(element(file) ?? "")")
         // Sanity: the model saw what it should.
         #expect(contract.methods.count == 9 && contract.signals.count == 2 && contract.properties.count == 10)
         #expect(contract.methods["UpdateChapter"]?.args.map(\.type) == ["i", "s", "i", "ay", "a{sv}"])
