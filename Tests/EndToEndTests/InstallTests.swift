@@ -189,6 +189,7 @@ enum DesktopInstall {
             "\(prefix)/libexec/dbmultiverse/dbmultiverse-notifier",
             "\(prefix)/libexec/dbmultiverse/dbmultiverse-browser-host",
             "\(prefix)/share/dbus-1/services/com.nobadi.DBMultiverse.service",
+            "\(prefix)/share/dbus-1/interfaces/com.nobadi.DBMultiverse.Widget1.xml",
             "\(prefix)/share/applications/com.nobadi.DBMultiverse.desktop",
             "\(prefix)/share/icons/hicolor/scalable/apps/com.nobadi.DBMultiverse.svg",
             "\(prefix)/share/dbmultiverse/icons/hicolor/index.theme",
@@ -247,7 +248,10 @@ enum DesktopInstall {
             ("desktop/dbmultiverse.service", "/share/systemd/user/dbmultiverse.service"),
             ("desktop/dbmultiverse-sync.service", "/share/systemd/user/dbmultiverse-sync.service"),
         ]
-        // The timer names no program: installed as it is.
+        // The interface file and the timer name no program: installed as they are.
+        #expect(FileManager.default.contentsEqual(atPath: root + prefix + "/share/dbus-1/interfaces/com.nobadi.DBMultiverse.Widget1.xml",
+                                                  andPath: repository.appendingPathComponent("dbus/com.nobadi.DBMultiverse.Widget1.xml").path),
+                sourceLocation: sourceLocation)
         #expect(FileManager.default.contentsEqual(atPath: root + prefix + "/share/systemd/user/dbmultiverse-sync.timer",
                                                   andPath: repository.appendingPathComponent("desktop/dbmultiverse-sync.timer").path),
                 sourceLocation: sourceLocation)

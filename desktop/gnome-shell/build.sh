@@ -7,6 +7,9 @@
 # version, scripts/build/project-version.sh), the modules,
 # stylesheet.css, the icon and locale/<ll>/LC_MESSAGES/dbmultiverse.mo for each language of
 # po/LINGUAS (what `gnome-extensions pack --podir` would put there; the metadata's gettext-domain).
+# widgetClient.js gets the service's interface in place of its '@WIDGET_XML@': the <node> of
+# dbus/com.nobadi.DBMultiverse.Widget1.xml (written from the Swift declaration by `make interface`),
+# so the extension holds no copy of it written by hand and still stands on its own.
 # Only the import forms below are rewritten; any other import or export stops the build rather
 # than make a module that 43 cannot load. Which build a desktop gets is desktop/select-cards's
 # choice, made where the cards are installed.
@@ -53,6 +56,15 @@ for module in "$here"/src/*.js; do
         to_imports "$module" >"$out/$name"
     fi
 done
+# The interface as a JavaScript template literal (\, ` and $ escaped), in place of the placeholder.
+interface_file="$here/../../dbus/com.nobadi.DBMultiverse.Widget1.xml"
+placeholder="const WIDGET_XML = '@WIDGET_XML@';"
+grep -qxF "$placeholder" "$out/widgetClient.js" || { echo "build.sh: widgetClient.js has no line $placeholder" >&2; exit 1; }
+grep -qx '<node>' "$interface_file" || { echo "build.sh: $interface_file has no <node> line" >&2; exit 1; }
+{
+    printf 'const WIDGET_XML = `'
+    sed -n '/^<node>$/,/^<\/node>$/p' "$interface_file" | sed -e 's/[\\`$]/\\&/g' -e '$s/$/`;/'
+} | sed -i -e "/^$placeholder\$/{r /dev/stdin" -e 'd}' "$out/widgetClient.js"
 versions="versions_$style"
 project_version="$("$here/../../scripts/build/project-version.sh")"
 sed -e "s/@SHELL_VERSIONS@/${!versions}/" -e "s/@VERSION@/$project_version/" "$here/metadata.json.in" >"$out/metadata.json"

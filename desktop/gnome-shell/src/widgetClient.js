@@ -8,12 +8,9 @@ import GLib from 'gi://GLib';
 const BUS_NAME = 'com.nobadi.DBMultiverse';
 const OBJECT_PATH = '/com/nobadi/DBMultiverse';
 const APPLICATION_INTERFACE = 'org.freedesktop.Application';
-// Only what the card reads: the proxy checks the property's type against it.
-const WIDGET_XML = `<node>
-  <interface name="com.nobadi.DBMultiverse.Widget1">
-    <property name="Entry" type="a{sv}" access="read"/>
-  </interface>
-</node>`;
+// The interface, dbus/com.nobadi.DBMultiverse.Widget1.xml's <node>, which build.sh writes here (the
+// proxy checks the Entry property's type against it).
+const WIDGET_XML = '@WIDGET_XML@';
 
 export class WidgetClient {
     // onChanged(entry) runs whenever the entry shown must change: entry is the unpacked a{sv}, or
