@@ -28,10 +28,10 @@ extension SignalDeclaration: InterfaceMember {
 
 extension DBusInterface {
     /// The interface's introspection file, as `share/dbus-1/interfaces` holds one: the
-    /// `<interface>` element written by the writer `Introspect` uses, with `members` in the order
-    /// given (list them in the order the service binds them, and the element is what the service
-    /// introspects as), after `comment`, an XML comment on what the element cannot say (errors,
-    /// the keys of a dictionary).
+    /// `<interface>` element written by the writer `Introspect` uses — its methods, then signals,
+    /// then properties, each in the order `members` gives them (the order the service binds them,
+    /// and the element is what the service introspects as) — after `comment`, an XML comment on
+    /// what the element cannot say (errors, the keys of a dictionary).
     package static func interfaceFile(members: [any InterfaceMember<Self>], comment: String) -> String {
         var methods: [MethodInfo] = [], properties: [PropertyInfo] = [], signals: [SignalInfo] = []
         for member in members {
