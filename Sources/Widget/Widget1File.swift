@@ -6,7 +6,7 @@ extension Widget1 {
     /// `share/dbus-1/interfaces`: the interface as the service introspects it, after a comment on
     /// what introspection cannot say — where it is served, the errors the methods fail with (those
     /// `ComicErrorKind` travels as) and the keys of the entry (`EntryKeys`, with their docs).
-    /// Written by `make interface` (`swift run widget-interface`).
+    /// Written by `make interface` (BuildTools/widget-interface prints it).
     package static var interfaceFile: String {
         interfaceFile(members: members, comment: fileComment)
     }
