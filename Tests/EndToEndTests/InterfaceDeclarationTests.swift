@@ -2,12 +2,13 @@ import DBusTestSupport
 import DesktopTestSupport
 import Foundation
 import Testing
+import TestingTraits
 
 /// The widget's interface is declared once, in Swift; dbus/com.nobadi.DBMultiverse.Widget1.xml is
 /// written from it (WidgetTests' InterfaceFileTests holds the file to it), and the desktop's faces
 /// hold no copy written by hand: the GNOME Shell card's is put in by its build.sh from the file,
 /// the Plasma widget reads the command line's JSON.
-@Suite(.timeLimit(.minutes(2))) struct InterfaceDeclarationTests {
+@Suite(.timeLimit(.minutes(10)), .offThePool) struct InterfaceDeclarationTests {
     static let interfaceFile = repositoryRoot.appendingPathComponent("dbus/com.nobadi.DBMultiverse.Widget1.xml")
 
     /// `<interface name="…Widget1"` and each member's `<method|property|signal name="…"`, as the
