@@ -1,18 +1,18 @@
-import DBusTestSupport
-import DesktopTestSupport
+package import DBusTestSupport
+package import DesktopTestSupport
 import Foundation
-import SiteTestSupport
+package import SiteTestSupport
 
 /// What the end-to-end tests run a browser in: the comic's site on the fixture server (the small
 /// comic, whose catalogue the host fetches through `$DBMULTIVERSE_SITE_URL`), a private bus that
 /// activates the real service (never the developer's session bus), a temporary home, and the
 /// environment the browser gets (and passes on to the native messaging hosts it starts).
-final class BrowserSession {
-    let site: FixtureSite
-    let service: ActivatedService
-    let home: DesktopHome
+package final class BrowserSession {
+    package let site: FixtureSite
+    package let service: ActivatedService
+    package let home: DesktopHome
 
-    init() throws {
+    package init() throws {
         site = try FixtureSite()
         site.publish(.small)
         // Whatever the host: the browsers ask for the site's real host names. These routes come
@@ -26,15 +26,15 @@ final class BrowserSession {
 
     deinit { stop() }
 
-    func stop() {
+    package func stop() {
         site.stop()
         service.stop()
     }
 
-    var bus: PrivateBus { service.bus }
-    var dataFolder: String { service.folder }
+    package var bus: PrivateBus { service.bus }
+    package var dataFolder: String { service.folder }
 
-    var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = home.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         environment["DBMULTIVERSE_DATA_DIR"] = dataFolder
@@ -43,12 +43,12 @@ final class BrowserSession {
     }
 
     /// What was stored, file by file (the site's request log aside: it records every attempt).
-    func storedFiles() throws -> [String: String] { try DesktopTestSupport.storedFiles(in: dataFolder) }
+    package func storedFiles() throws -> [String: String] { try DesktopTestSupport.storedFiles(in: dataFolder) }
 
     /// The service's properties, as `busctl get-property` prints them.
-    func property(_ names: String...) throws -> String {
-        let result = try runCommand(["busctl", "--address=\(bus.address)", "get-property", PageCommandTests.dest,
-                                     PageCommandTests.path, PageCommandTests.widget] + names, environment: environment)
+    package func property(_ names: String...) throws -> String {
+        let result = try runCommand(["busctl", "--address=\(bus.address)", "get-property", PageSession.dest,
+                                     PageSession.path, PageSession.widget] + names, environment: environment)
         guard result.status == 0 else { throw FixtureError("busctl get-property: \(result)") }
         return result.stdout
     }
@@ -56,7 +56,7 @@ final class BrowserSession {
     /// The pages the browsers visit, served in place of the small comic's plain ones (by path,
     /// whatever the host): two pages of chapter 5, the chapter list (a page of the site that is not
     /// a comic page) and a page for another host.
-    static let pages = [
+    package static let pages = [
         "/en/page-130.html": page("Dragon Ball Multiverse — page 130", "Chapter 5 · page 130 (fixture)"),
         "/en/page-140.html": page("Dragon Ball Multiverse — page 140", "Chapter 5 · page 140 (fixture)"),
         "/en/chapters.html": page("Dragon Ball Multiverse — chapters", "Chapter list (fixture)"),
@@ -64,7 +64,7 @@ final class BrowserSession {
     ]
 
     /// Plain HTML worth a screenshot.
-    static func page(_ title: String, _ body: String) -> String {
+    package static func page(_ title: String, _ body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>

@@ -1,13 +1,13 @@
-import DBusTestSupport
+package import DBusTestSupport
 import Foundation
 import Synchronization
-import Testing
+package import Testing
 
 /// The looks the cards are checked in on every desktop (scripts/real-hosts/gnome-shell-looks.sh,
 /// plasma-card-looks.sh): each look is set, then the card measured (inside its background, its
 /// cover at device pixels, no text clipped, a right-to-left name aligned right, the colours of the
 /// desktop's own calendar beside it), and the check prints `look: NAME: ok (what it measured)`.
-enum CardLook: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum CardLook: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case standard = "default"
     case otherColourScheme = "the other colour scheme"
     case accentColour = "an accent colour"
@@ -17,11 +17,11 @@ enum CardLook: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case longName = "a 120-character name"
     case arabicName = "an Arabic name"
 
-    var testDescription: String { rawValue }
+    package var testDescription: String { rawValue }
 
     /// Expects the look's line in what a looks check printed; and the check to have passed, unless
     /// another look is what failed (that look's case says so).
-    func expect(in run: CommandResult, sourceLocation: SourceLocation = #_sourceLocation) {
+    package func expect(in run: CommandResult, sourceLocation: SourceLocation = #_sourceLocation) {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let measured = { (look: CardLook) in lines.contains { $0.hasPrefix("look: \(look.rawValue): ok (") } }
         let failure = lines.first { $0.hasPrefix("FAIL: ") } ?? "exited \(run.status)"
@@ -33,15 +33,17 @@ enum CardLook: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// One looks session per desktop, shared by its looks (each a test case): the first case runs it,
 /// the others read what it printed — one shell or viewer session for all the looks of a desktop.
-final class LooksSessions: Sendable {
+package final class LooksSessions: Sendable {
     private let runs = Mutex<[String: Result<CommandResult, SessionFailed>]>([:])
 
-    struct SessionFailed: Error, CustomStringConvertible {
-        let description: String
+    package init() {}
+
+    package struct SessionFailed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The session named `key`, run by `make` the first time it is asked for.
-    func run(_ key: String, _ make: () async throws -> CommandResult) async throws -> CommandResult {
+    package func run(_ key: String, _ make: () async throws -> CommandResult) async throws -> CommandResult {
         if let known = runs.withLock({ $0[key] }) { return try known.get() }
         let result: Result<CommandResult, SessionFailed>
         do { result = .success(try await make()) } catch { result = .failure(SessionFailed(description: "\(key): \(error)")) }

@@ -1,4 +1,4 @@
-import DBusTestSupport
+package import DBusTestSupport
 import DesktopTestSupport
 import Foundation
 
@@ -7,18 +7,18 @@ import Foundation
 /// is read), and a folder of stand-ins for the desktop's tools that are not ours (`systemctl`,
 /// `gsettings`, `crontab`) first on `PATH`, before /usr/bin (where the browsers are found). apt
 /// reads its sources from the home's `system/apt/sources.list.d` (APT_CONFIG).
-final class DoctorHome: Sendable {
-    let home: String
-    let tools: String
-    let dataFolder: String
-    var configHome: String { home + "/.config" }
-    var dataHome: String { home + "/.local/share" }
+package final class DoctorHome: Sendable {
+    package let home: String
+    package let tools: String
+    package let dataFolder: String
+    package var configHome: String { home + "/.config" }
+    package var dataHome: String { home + "/.local/share" }
     /// The folder apt (`apt-config`) reads its sources from in this home.
-    var aptSources: String { home + "/system/apt/sources.list.d" }
+    package var aptSources: String { home + "/system/apt/sources.list.d" }
     /// What the stand-ins were asked, one line per call.
-    var toolCalls: String { (try? String(contentsOfFile: tools + "/calls.log", encoding: .utf8)) ?? "" }
+    package var toolCalls: String { (try? String(contentsOfFile: tools + "/calls.log", encoding: .utf8)) ?? "" }
 
-    init(dataFolder: String? = nil) throws {
+    package init(dataFolder: String? = nil) throws {
         home = try makeTemporaryDirectory("dbm-doctor-home")
         tools = try makeTemporaryDirectory("dbm-doctor-tools", for: .programs)
         self.dataFolder = dataFolder ?? home + "/data"
@@ -28,30 +28,30 @@ final class DoctorHome: Sendable {
         try "Dir::Etc::sourceparts \"\(aptSources)\";\n".write(toFile: home + "/system/apt.conf", atomically: true, encoding: .utf8)
     }
 
-    func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: home)
         try? FileManager.default.removeItem(atPath: tools)
     }
 
     /// Writes a stand-in `name` running `body` (sh), which logs its arguments first.
-    func standIn(_ name: String, _ body: String) throws {
+    package func standIn(_ name: String, _ body: String) throws {
         let path = tools + "/" + name
         try "#!/bin/sh\necho \"\(name) $*\" >> \"\(tools)/calls.log\"\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
         guard chmod(path, 0o755) == 0 else { throw FixtureError("chmod \(path)") }
     }
 
     /// Writes `text` to `path` below the home, making its folders.
-    func write(_ text: String, to relativePath: String) throws {
+    package func write(_ text: String, to relativePath: String) throws {
         let path = home + "/" + relativePath
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     /// The environment of the doctor (and of the notifier) in this home, on `bus`.
-    func environment(bus: PrivateBus) -> [String: String] { environment(busAddress: bus.address) }
+    package func environment(bus: PrivateBus) -> [String: String] { environment(busAddress: bus.address) }
 
     /// The environment of the doctor in this home, on the bus at `busAddress`.
-    func environment(busAddress: String) -> [String: String] {
+    package func environment(busAddress: String) -> [String: String] {
         var environment = testEnvironment()
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         for name in ["XDG_CURRENT_DESKTOP", "XDG_RUNTIME_DIR"] { environment.removeValue(forKey: name) }
@@ -68,20 +68,20 @@ final class DoctorHome: Sendable {
     }
 
     /// Runs the built `dbmultiverse doctor` with `arguments` in this home.
-    func doctor(_ arguments: String..., bus: PrivateBus) throws -> CommandResult {
+    package func doctor(_ arguments: String..., bus: PrivateBus) throws -> CommandResult {
         try runCommand([Binary.dbmultiverse, "doctor"] + arguments, environment: environment(bus: bus), timeout: 60)
     }
 }
 
 /// The lines of a text report: each check's line (`mark name: detail`) with its fix line, if any.
-struct DoctorLine: Sendable, CustomStringConvertible {
-    let mark: String
-    let name: String
-    let detail: String
-    let fix: String?
-    var description: String { "\(mark) \(name): \(detail)" + (fix.map { " | \($0)" } ?? "") }
+package struct DoctorLine: Sendable, CustomStringConvertible {
+    package let mark: String
+    package let name: String
+    package let detail: String
+    package let fix: String?
+    package var description: String { "\(mark) \(name): \(detail)" + (fix.map { " | \($0)" } ?? "") }
 
-    static func parse(_ text: String) -> [DoctorLine] {
+    package static func parse(_ text: String) -> [DoctorLine] {
         var lines: [DoctorLine] = []
         for line in text.split(separator: "\n").map(String.init) {
             if line.hasPrefix("    "), let last = lines.popLast() {
@@ -96,5 +96,5 @@ struct DoctorLine: Sendable, CustomStringConvertible {
 }
 
 extension [DoctorLine] {
-    subscript(name: String) -> DoctorLine? { first { $0.name == name } }
+    package subscript(name: String) -> DoctorLine? { first { $0.name == name } }
 }

@@ -1,33 +1,33 @@
-@testable import ComicDomain
-import DBus
+package import ComicDomain
+package import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Widget
-import Foundation
-import Synchronization
-import Testing
+import Widget
+package import Foundation
+package import Synchronization
+package import Testing
 
 /// The fault scenarios, run against the real `dbmultiverse service` on a private bus.
 /// `FaultTests` runs them with small counts in the normal suite; `SoakTests` (`make soak`) with
 /// big ones. Each returns its figures so the caller can report them.
-enum FaultScenarios {
-    static let widget: InterfaceName = "com.nobadi.DBMultiverse.Widget1"
-    static let application: InterfaceName = "org.freedesktop.Application"
-    static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
-    static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
-    static let placeholderName = "A Really Strange Tournament!"
+package enum FaultScenarios {
+    package static let widget: InterfaceName = "com.nobadi.DBMultiverse.Widget1"
+    package static let application: InterfaceName = "org.freedesktop.Application"
+    package static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+    package static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
+    package static let placeholderName = "A Really Strange Tournament!"
 
     // MARK: The checks FaultTests and SoakTests make, at their sizes
 
     /// `killDuringUpdates` survives every cycle; its figures are printed for `suite`.
-    static func expectNothingAcceptedLost(cycles: Int, in suite: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    package static func expectNothingAcceptedLost(cycles: Int, in suite: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let figures = try await killDuringUpdates(cycles: cycles)
         #expect(figures.survived == cycles, sourceLocation: sourceLocation)
         print("\(suite): SIGKILL ×\(cycles): \(figures)")
     }
 
     /// `manyClients` makes every call without an error; the count is printed for `suite`.
-    static func expectNoErrors(clients: Int, calls: Int, in suite: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    package static func expectNoErrors(clients: Int, calls: Int, in suite: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let (made, errors) = try await manyClients(clients: clients, calls: calls)
         #expect(made == clients * calls, sourceLocation: sourceLocation)
         #expect(errors.isEmpty, "\(errors.count) errors, e.g. \(errors.prefix(5))", sourceLocation: sourceLocation)
@@ -38,7 +38,7 @@ enum FaultScenarios {
 
     /// A method call to the service; `autoStart: false` so that a call sent after a kill fails
     /// instead of quietly activating a new service.
-    static func call(_ client: BusClient, _ member: MemberName, interface: InterfaceName = widget,
+    package static func call(_ client: BusClient, _ member: MemberName, interface: InterfaceName = widget,
                      autoStart: Bool = true, _ values: [DBusValue] = []) async throws -> Message {
         let message = Message.methodCall(destination: WidgetBus.busName, path: WidgetBus.objectPath,
                                          interface: interface, member: member)
@@ -49,7 +49,7 @@ enum FaultScenarios {
     }
 
     /// The pid of the service's connection, from the bus.
-    static func servicePID(_ client: BusClient) async throws -> pid_t {
+    package static func servicePID(_ client: BusClient) async throws -> pid_t {
         let reply = try await client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                           interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
                                           WidgetBus.busName.rawValue, timeout: .seconds(10))
@@ -57,19 +57,19 @@ enum FaultScenarios {
         return pid_t(bitPattern: pid)
     }
 
-    static func updateChapterArguments(_ state: StoredState, cover: [UInt8]) -> [DBusValue] {
+    package static func updateChapterArguments(_ state: StoredState, cover: [UInt8]) -> [DBusValue] {
         [.int32(Int32(state.number)), .string(state.name), .int32(Int32(state.progress)),
          .array("y", cover.map { .byte($0) }), .dictionary("s", "v", [])]
     }
 
     /// The temporary files (`.…tmp`) in `folder`.
-    static func temporaryFiles(_ folder: String) -> [String] {
+    package static func temporaryFiles(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
     }
 
     /// The storage file a temporary file was staged for and the pid of its writer, from its name
     /// (`.<file>.<pid>.<random>.tmp`, AtomicFile's), or nil for another name.
-    static func stagedFile(_ temporary: String) -> (target: String, writer: pid_t)? {
+    package static func stagedFile(_ temporary: String) -> (target: String, writer: pid_t)? {
         let parts = temporary.dropFirst().dropLast(".tmp".count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 3, let writer = pid_t(parts[parts.count - 2]) else { return nil }
         let target = parts.dropLast(2).joined(separator: ".")
@@ -78,23 +78,23 @@ enum FaultScenarios {
     }
 
     /// What storage holds, as far as these tests compare it.
-    struct StoredState: Equatable, Sendable, CustomStringConvertible {
-        var number: Int
-        var name: String
-        var progress: Int
-        var hasCover: Bool
-        init(number: Int, name: String, progress: Int, hasCover: Bool) {
+    package struct StoredState: Equatable, Sendable, CustomStringConvertible {
+        package var number: Int
+        package var name: String
+        package var progress: Int
+        package var hasCover: Bool
+        package init(number: Int, name: String, progress: Int, hasCover: Bool) {
             (self.number, self.name, self.progress, self.hasCover) = (number, name, progress, hasCover)
         }
-        init(_ data: ChapterData) {
+        package init(_ data: ChapterData) {
             self.init(number: data.number, name: data.name, progress: data.progress, hasCover: !data.coverImagePath.isEmpty)
         }
-        var description: String { "#\(number) '\(name)' \(progress)%\(hasCover ? " +cover" : "")" }
+        package var description: String { "#\(number) '\(name)' \(progress)%\(hasCover ? " +cover" : "")" }
     }
 
     /// Reads `currentChapterData.json` and `widgetSyncState.json` with the domain's decoders;
     /// records an issue for a file that does not parse.
-    static func readStorage(_ folder: DataFolder, sourceLocation: SourceLocation = #_sourceLocation) -> StoredState? {
+    package static func readStorage(_ folder: DataFolder, sourceLocation: SourceLocation = #_sourceLocation) -> StoredState? {
         if case .invalid(let reason) = folder.readSyncState() {
             Issue.record("widgetSyncState.json is torn: \(reason)", sourceLocation: sourceLocation)
         }
@@ -110,21 +110,21 @@ enum FaultScenarios {
     // MARK: 1. SIGKILL during continuous updates
 
     /// The writer's view: the last update the service acknowledged and the one awaiting a reply.
-    final class UpdateLog: Sendable {
-        struct State {
-            var acknowledged: StoredState?
-            var inFlight: StoredState?
-            var replies = 0
-            var unexpected: [String] = []
+    package final class UpdateLog: Sendable {
+        package struct State {
+            package var acknowledged: StoredState?
+            package var inFlight: StoredState?
+            package var replies = 0
+            package var unexpected: [String] = []
         }
-        let state: Mutex<State>
-        init(acknowledged: StoredState?) { state = Mutex(State(acknowledged: acknowledged)) }
+        package let state: Mutex<State>
+        package init(acknowledged: StoredState?) { state = Mutex(State(acknowledged: acknowledged)) }
     }
 
     /// Streams UpdateChapter / UpdateProgress calls one after another, each awaiting its reply,
     /// until one fails (the service was killed). Returns normally; failures other than the
     /// service's disappearance are recorded in the log.
-    static func streamUpdates(_ client: BusClient, _ log: UpdateLog, cycle: Int) async {
+    package static func streamUpdates(_ client: BusClient, _ log: UpdateLog, cycle: Int) async {
         var sequence = 0
         while true {
             sequence += 1
@@ -175,7 +175,7 @@ enum FaultScenarios {
     /// after each kill the files parse, at most the killed write's temporary file is left, and
     /// after re-activation the stored state is the last acknowledged update or the one in flight,
     /// and no temporary file is left. Returns the cycles survived and the updates acknowledged.
-    static func killDuringUpdates(cycles: Int, maxDelayMicroseconds: Int = 30_000) async throws -> KillFigures {
+    package static func killDuringUpdates(cycles: Int, maxDelayMicroseconds: Int = 30_000) async throws -> KillFigures {
         let service = try ActivatedService()
         defer { service.stop() }
         let client = try await BusClient.connect(.address(service.bus.address))
@@ -232,16 +232,16 @@ enum FaultScenarios {
         return figures
     }
 
-    struct KillFigures: CustomStringConvertible {
+    package struct KillFigures: CustomStringConvertible {
         /// Cycles whose checks all held.
-        var survived = 0
+        package var survived = 0
         /// Updates acknowledged over all cycles.
-        var replies = 0
+        package var replies = 0
         /// Kills that left a temporary file (they landed mid-write).
-        var midWrite = 0
+        package var midWrite = 0
         /// Kills after which storage held the unacknowledged update (written, reply lost).
-        var inFlightStored = 0
-        var description: String {
+        package var inFlightStored = 0
+        package var description: String {
             "\(survived) cycles survived, \(replies) updates acknowledged, \(midWrite) kills mid-write, \(inFlightStored) with the unacknowledged update stored"
         }
     }
@@ -249,18 +249,18 @@ enum FaultScenarios {
     // MARK: 2. Many clients at once
 
     /// What the clients of `manyClients` share.
-    struct ClientsState {
-        var sentNames: Set<String> = [FaultScenarios.placeholderName]
-        var lastAcknowledged: StoredState?
-        var errors: [String] = []
-        var calls = 0
-        var unexpectedEntries: [String] = []
+    package struct ClientsState {
+        package var sentNames: Set<String> = [FaultScenarios.placeholderName]
+        package var lastAcknowledged: StoredState?
+        package var errors: [String] = []
+        package var calls = 0
+        package var unexpectedEntries: [String] = []
     }
 
-    final class Shared<State: Sendable>: Sendable {
-        let state: Mutex<State>
-        init(_ initial: State) { state = Mutex(initial) }
-        func withLock<T: Sendable>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
+    package final class Shared<State: Sendable>: Sendable {
+        package let state: Mutex<State>
+        package init(_ initial: State) { state = Mutex(initial) }
+        package func withLock<T: Sendable>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
     }
 
     /// `clients` connections × `calls` mixed calls each, in parallel. Client 0 is the only writer
@@ -268,7 +268,7 @@ enum FaultScenarios {
     /// acknowledged update is the last one the service accepted; the others read (entries,
     /// snapshots, properties, timelines, reloads). Every entry read must be the placeholder or a
     /// state the writer sent. Returns the calls made and the error replies.
-    static func manyClients(clients: Int, calls: Int) async throws -> (calls: Int, errors: [String]) {
+    package static func manyClients(clients: Int, calls: Int) async throws -> (calls: Int, errors: [String]) {
         let service = try ActivatedService()
         defer { service.stop() }
         let first = try await BusClient.connect(.address(service.bus.address))
@@ -356,14 +356,14 @@ enum FaultScenarios {
     // MARK: 3. Wrong argument types and counts
 
     /// A method of the object, with its input signature (one complete type per argument).
-    struct MethodShape: Sendable {
-        let interface: InterfaceName
-        let name: MemberName
-        let inputs: [String]
+    package struct MethodShape: Sendable {
+        package let interface: InterfaceName
+        package let name: MemberName
+        package let inputs: [String]
     }
 
     /// Every method of Widget1 (from the interface XML) and of org.freedesktop.Application.
-    static func methodShapes() throws -> [MethodShape] {
+    package static func methodShapes() throws -> [MethodShape] {
         let xml = try String(contentsOf: repositoryRoot.appendingPathComponent("dbus/com.nobadi.DBMultiverse.Widget1.xml"),
                              encoding: .utf8)
         let model = try #require(try InterfaceModel.parse(xml, interface: widget.rawValue))
@@ -379,7 +379,7 @@ enum FaultScenarios {
     }
 
     /// A well-typed value for `type` (the types the interfaces use).
-    static func value(of type: String) -> DBusValue {
+    package static func value(of type: String) -> DBusValue {
         switch type {
         case "i": .int32(42)
         case "s": .string("medium")
@@ -392,7 +392,7 @@ enum FaultScenarios {
     }
 
     /// Values of other types standing in for `type`: a far one and near misses.
-    static func wrongValues(for type: String) -> [DBusValue] {
+    package static func wrongValues(for type: String) -> [DBusValue] {
         let near: [DBusValue] = switch type {
         case "i": [.uint32(42), .int64(42), .int16(42), .string("42")]
         case "s": [.objectPath("/medium"), .signature("s"), .int32(1)]
@@ -409,7 +409,7 @@ enum FaultScenarios {
     /// Calls every method with no arguments, one argument too many, and each argument replaced by
     /// each wrong type: every call must get InvalidArgs; the service still answers Ping with the
     /// same pid. Returns (methods, malformed calls).
-    static func malformedCalls() async throws -> (methods: Int, calls: Int) {
+    package static func malformedCalls() async throws -> (methods: Int, calls: Int) {
         let service = try ActivatedService()
         defer { service.stop() }
         let client = try await BusClient.connect(.address(service.bus.address))

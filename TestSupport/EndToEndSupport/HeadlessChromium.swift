@@ -1,6 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
-import Foundation
+package import Foundation
 import Glibc
 
 /// Debian's Chromium, headless, driven over the DevTools protocol on a pipe
@@ -12,12 +12,12 @@ import Glibc
 /// hosts) and checks nothing of it is left. Every wait has a timeout.
 ///
 /// `@unchecked Sendable`: the mutable state is only touched under `lock`.
-final class HeadlessChromium: @unchecked Sendable {
+package final class HeadlessChromium: @unchecked Sendable {
     /// The real binary: Debian's `/usr/bin/chromium` wrapper adds extension flags of its own.
-    static let binary = "/usr/lib/chromium/chromium"
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+    package static let binary = "/usr/lib/chromium/chromium"
+    package static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
-    let process: ProcessGroup
+    package let process: ProcessGroup
     private let commands: Int32
     private let lock = NSCondition()
     private var nextID = 1
@@ -27,7 +27,7 @@ final class HeadlessChromium: @unchecked Sendable {
     private var stopped = false
 
     /// Starts Chromium with `arguments` (after the binary; `--remote-debugging-pipe` is added) and `environment`.
-    init(arguments: [String], environment: [String: String]) throws {
+    package init(arguments: [String], environment: [String: String]) throws {
         // toBrowser: we write, Chromium reads on fd 3. fromBrowser: Chromium writes on fd 4.
         let toBrowser = try Spawn.pipe(), fromBrowser = try Spawn.pipe()
         do {
@@ -49,7 +49,7 @@ final class HeadlessChromium: @unchecked Sendable {
 
     /// Sends a command (to a target's `session`, else to the browser) and waits for its result.
     @discardableResult
-    func send(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: TimeInterval = 20) throws -> [String: Any] {
+    package func send(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: TimeInterval = 20) throws -> [String: Any] {
         lock.lock()
         let id = nextID
         nextID += 1
@@ -74,7 +74,7 @@ final class HeadlessChromium: @unchecked Sendable {
     /// Waits for an event `method` (of `session`, when given) whose params satisfy `predicate`,
     /// among those from `index` on; returns the params and where to look for the next one.
     @discardableResult
-    func waitForEvent(_ method: String, session: String? = nil, from index: Int = 0, timeout: TimeInterval = 20,
+    package func waitForEvent(_ method: String, session: String? = nil, from index: Int = 0, timeout: TimeInterval = 20,
                       where predicate: ([String: Any]) -> Bool = { _ in true }) throws -> (params: [String: Any], next: Int) {
         var position = index
         return try lock.waitForValue(timeout: timeout, isOver: { protocolEnded },
@@ -92,14 +92,14 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// How many events have arrived (a start index for `waitForEvent`).
-    var eventCount: Int {
+    package var eventCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return events.count
     }
 
     /// The params of every event `method` received so far, or before the event at index `end`.
-    func receivedEvents(_ method: String, before end: Int? = nil) -> [[String: Any]] {
+    package func receivedEvents(_ method: String, before end: Int? = nil) -> [[String: Any]] {
         lock.lock()
         defer { lock.unlock() }
         return events.prefix(end ?? events.count).filter { $0["method"] as? String == method }.map { $0["params"] as? [String: Any] ?? [:] }
@@ -107,7 +107,7 @@ final class HeadlessChromium: @unchecked Sendable {
 
     /// Opens a new tab of `width`×`height` CSS pixels and attaches to it; returns the session for
     /// its commands.
-    func openTab(width: Int = 1024, height: Int = 640) throws -> String {
+    package func openTab(width: Int = 1024, height: Int = 640) throws -> String {
         let target = try send("Target.createTarget", ["url": "about:blank"])
         guard let targetID = target["targetId"] as? String else { throw FixtureError("no targetId in \(target)") }
         let attached = try send("Target.attachToTarget", ["targetId": targetID, "flatten": true])
@@ -120,7 +120,7 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Loads `url` in the tab and waits for its load event.
-    func visit(_ url: String, session: String, timeout: TimeInterval = 20) throws {
+    package func visit(_ url: String, session: String, timeout: TimeInterval = 20) throws {
         let start = eventCount
         let navigation = try send("Page.navigate", ["url": url], session: session)
         if let error = navigation["errorText"] as? String { throw FixtureError("navigating to \(url): \(error)") }
@@ -128,7 +128,7 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// A PNG of the tab as it is displayed.
-    func screenshot(session: String) throws -> Data {
+    package func screenshot(session: String) throws -> Data {
         let result = try send("Page.captureScreenshot", ["format": "png"], session: session)
         guard let base64 = result["data"] as? String, let png = Data(base64Encoded: base64) else {
             throw FixtureError("no screenshot data")
@@ -140,12 +140,12 @@ final class HeadlessChromium: @unchecked Sendable {
 
     /// Waits for a line of Chromium's output satisfying `predicate`, within `timeout`.
     @discardableResult
-    func waitForLine(timeout: TimeInterval = 20, _ what: String, where predicate: (String) -> Bool) throws -> String {
+    package func waitForLine(timeout: TimeInterval = 20, _ what: String, where predicate: (String) -> Bool) throws -> String {
         try process.waitForLine(timeout: timeout, what, where: predicate)
     }
 
     /// Every line of output so far.
-    var lines: [String] { process.lines }
+    package var lines: [String] { process.lines }
 
     private func readProtocol(_ fd: Int32) {
         readRecords(from: fd, separator: 0) { bytes in
@@ -160,7 +160,7 @@ final class HeadlessChromium: @unchecked Sendable {
     /// Asks the browser to close, then kills its process group (which also holds the native hosts
     /// it started). Returns the group's processes still alive afterwards (none expected).
     @discardableResult
-    func stop(timeout: TimeInterval = 10) -> [pid_t] {
+    package func stop(timeout: TimeInterval = 10) -> [pid_t] {
         let first = lock.publish { defer { stopped = true }; return !stopped }
         guard first else { return [] }
         _ = try? send("Browser.close", timeout: 5)

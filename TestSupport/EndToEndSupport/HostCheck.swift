@@ -1,8 +1,8 @@
 import ComicDomain
-import DBusTestSupport
+package import DBusTestSupport
 import DesktopTestSupport
-import Foundation
-import Testing
+package import Foundation
+package import Testing
 
 /// Runs a script that checks DBMultiverse in a real host (`scripts/real-hosts/real-notification-daemon.sh`,
 /// `tray-host-check.sh`, `gnome-shell-check.sh`, `plasma-card-check.sh`) with the built binary, and
@@ -13,7 +13,7 @@ import Testing
 /// folder must allow (a host run as `nobody` writes the screenshots; sockets need a short path).
 /// `shown` is what of the run is printed: all of it, unless a host logs too much. The script is given
 /// `options`, then the built binary (unless `withBinary` is false: a script that finds its own).
-func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool = true, name: String, shotsUse: TemporaryDirectoryUse,
+package func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool = true, name: String, shotsUse: TemporaryDirectoryUse,
                   session: (variable: String, uses: TemporaryDirectoryUse)? = nil, timeout: TimeInterval,
                   shown: (CommandResult) -> String = { $0.stdout + $0.stderr }) async throws -> (run: CommandResult, shots: String) {
     let shots = try makeTemporaryDirectory("dbm-\(name)-shots", for: shotsUse)
@@ -29,7 +29,7 @@ func runHostCheck(_ script: String, _ options: [String] = [], withBinary: Bool =
 }
 
 /// Expects each screenshot of `names` in `shots`, larger than `bytes` (a picture, not an empty file).
-func expectScreenshots(_ names: [String], in shots: String, largerThan bytes: Int,
+package func expectScreenshots(_ names: [String], in shots: String, largerThan bytes: Int,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
     for name in names {
         let attributes = try FileManager.default.attributesOfItem(atPath: shots + "/" + name)
@@ -40,7 +40,7 @@ func expectScreenshots(_ names: [String], in shots: String, largerThan bytes: In
 /// Why a real host cannot be run here, or nil when it can: the first of `tools` not on `PATH`, or
 /// of `files` not there (`needs` says what installs them); when the host runs as `nobody` because
 /// it refuses root (`asNobody` names it), no user `nobody` or no setpriv to become it; no built binary.
-func hostUnavailable(tools: [String], files: [String] = [], needs: String, asNobody host: String? = nil) -> String? {
+package func hostUnavailable(tools: [String], files: [String] = [], needs: String, asNobody host: String? = nil) -> String? {
     let asNobody = host != nil && getuid() == 0
     if let tool = (tools + (asNobody ? ["setpriv"] : [])).first(where: { !isOnPath($0) }) {
         return "\(tool) is not installed (\(needs))"
@@ -56,7 +56,7 @@ func hostUnavailable(tools: [String], files: [String] = [], needs: String, asNob
 /// every other blocking suite, whose tests then ran out of time. What builds a package or a chroot
 /// is run at `nice -n 19`, as make test's background runs it: when a test gets to it first, the
 /// other tests still come first.
-func runLongCommand(_ arguments: [String], environment: [String: String] = testEnvironment(), timeout: TimeInterval) async throws -> CommandResult {
+package func runLongCommand(_ arguments: [String], environment: [String: String] = testEnvironment(), timeout: TimeInterval) async throws -> CommandResult {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result { try runCommand(arguments, environment: environment, timeout: timeout) })
@@ -68,7 +68,7 @@ func runLongCommand(_ arguments: [String], environment: [String: String] = testE
 /// network off but the loopback (scripts/packaging/installed-programs-check.sh: each prints its version,
 /// the activated service stores and returns an entry on a private bus, `sync` loads libcurl and
 /// libxml2); expects each of its six checks to pass. Holds a place of the private buses while it runs.
-func expectInstalledProgramsRun(_ deb: String, in release: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+package func expectInstalledProgramsRun(_ deb: String, in release: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let chroot = repositoryRoot.appendingPathComponent("scripts/real-hosts/release-chroot.sh").path
     let prepare = try await runLongCommand(["nice", "-n", "19", chroot, "prepare", release], timeout: 1500)
     try #require(prepare.status == 0, "no \(release) chroot: \(prepare)", sourceLocation: sourceLocation)
@@ -83,4 +83,10 @@ func expectInstalledProgramsRun(_ deb: String, in release: String, sourceLocatio
     #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
     let checks = run.stdout.split(separator: "\n").filter { $0.hasPrefix("✓") || $0.hasPrefix("✘") }
     #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("✓") }, "\(run.stdout)", sourceLocation: sourceLocation)
+}
+
+/// Whether `tool` is an executable on PATH.
+package func isOnPath(_ tool: String) -> Bool {
+    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    return path.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
 }

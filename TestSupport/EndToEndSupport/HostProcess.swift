@@ -1,6 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
-import Foundation
+package import Foundation
 import Glibc
 import Recorder
 import Widget
@@ -10,12 +10,12 @@ import Widget
 ///
 /// `@unchecked Sendable`: `stdoutBytes`, `stderrBytes`, `readersDone` and `exited` are only
 /// touched under `lock`; `input` only by the test's thread.
-final class HostProcess: @unchecked Sendable {
+package final class HostProcess: @unchecked Sendable {
     /// What Chromium passes: the extension's origin.
-    static let chromiumArguments = [BrowserExtension.chromiumOrigin]
+    package static let chromiumArguments = [BrowserExtension.chromiumOrigin]
 
     /// What Firefox passes: the manifest's path and the extension's id.
-    static func firefoxArguments(manifest: String) -> [String] { [manifest, BrowserExtension.firefoxID] }
+    package static func firefoxArguments(manifest: String) -> [String] { [manifest, BrowserExtension.firefoxID] }
 
     private let pid: pid_t
     private var input: Int32
@@ -26,7 +26,7 @@ final class HostProcess: @unchecked Sendable {
     private var exited = false
 
     /// `executable`: the CLI (which old installations' manifests name) or the host's own executable.
-    init(executable: String = Binary.dbmultiverse, arguments: [String], environment: [String: String]) throws {
+    package init(executable: String = Binary.dbmultiverse, arguments: [String], environment: [String: String]) throws {
         _ = Self.pipeSignalIgnored
         let stdin = try Spawn.pipe(), stdout = try Spawn.pipe(), stderr = try Spawn.pipe()
         defer { [stdin.read, stdout.write, stderr.write].forEach { close($0) } }
@@ -62,7 +62,7 @@ final class HostProcess: @unchecked Sendable {
     private static let pipeSignalIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Runs the host on `input` (then end of input) and returns how it ended, within `timeout`.
-    static func run(arguments: [String], input: [UInt8], environment: [String: String], timeout: TimeInterval = 10) throws -> HostResult {
+    package static func run(arguments: [String], input: [UInt8], environment: [String: String], timeout: TimeInterval = 10) throws -> HostResult {
         let host = try HostProcess(arguments: arguments, environment: environment)
         try host.write(input)
         host.closeInput()
@@ -71,7 +71,7 @@ final class HostProcess: @unchecked Sendable {
 
     /// Writes to the host's input. A host that has already exited (one that refuses its caller
     /// does, before reading) is not an error here: the test checks how it ended.
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
@@ -83,13 +83,13 @@ final class HostProcess: @unchecked Sendable {
     }
 
     /// Ends the host's input, as a browser does after the reply.
-    func closeInput() {
+    package func closeInput() {
         if input >= 0 { close(input) }
         input = -1
     }
 
     /// Waits for the next complete reply after the `already` replies seen, within `timeout`.
-    func reply(after already: Int = 0, timeout: TimeInterval = 10) throws -> [UInt8] {
+    package func reply(after already: Int = 0, timeout: TimeInterval = 10) throws -> [UInt8] {
         try lock.waitForValue(timeout: timeout, isOver: { readersDone == 2 },
                               failure: { "no reply \(already + 1) within \(timeout) s; stderr: \(String(decoding: stderrBytes, as: UTF8.self))" }) {
             let messages = Self.messages(in: stdoutBytes).messages
@@ -98,7 +98,7 @@ final class HostProcess: @unchecked Sendable {
     }
 
     /// Waits for both outputs to end and the exit, within `timeout` (then kills the host).
-    func waitForExit(timeout: TimeInterval) throws -> HostResult {
+    package func waitForExit(timeout: TimeInterval) throws -> HostResult {
         let deadline = Date().addingTimeInterval(timeout)
         try lock.waitForValue(timeout: timeout, failure: { "the host did not close its output within \(timeout) s" }) {
             readersDone == 2 ? () : nil
@@ -128,13 +128,13 @@ final class HostProcess: @unchecked Sendable {
 
 /// How a host process ended: its status, its replies, whatever else it wrote to stdout (must
 /// be nothing), and its diagnostics.
-struct HostResult: CustomStringConvertible {
-    let status: Int32
-    let replies: [[UInt8]]
-    let unframed: [UInt8]
-    let stderr: String
+package struct HostResult: CustomStringConvertible {
+    package let status: Int32
+    package let replies: [[UInt8]]
+    package let unframed: [UInt8]
+    package let stderr: String
 
-    var replyTexts: [String] { replies.map { String(decoding: $0, as: UTF8.self) } }
+    package var replyTexts: [String] { replies.map { String(decoding: $0, as: UTF8.self) } }
 
-    var description: String { "exit \(status)\nreplies: \(replyTexts)\nunframed stdout: \(unframed)\nstderr: \(stderr)" }
+    package var description: String { "exit \(status)\nreplies: \(replyTexts)\nunframed stdout: \(unframed)\nstderr: \(stderr)" }
 }

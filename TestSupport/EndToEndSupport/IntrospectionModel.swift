@@ -6,28 +6,28 @@ import FoundationXML
 
 /// One interface of an introspection document, normalised for comparison: member order,
 /// whitespace and comments don't matter; names, types, directions, access and annotations do.
-struct InterfaceModel: Equatable, CustomStringConvertible {
-    struct Arg: Equatable {
-        var name: String?
-        var type: String
-        var direction: String
+package struct InterfaceModel: Equatable, CustomStringConvertible {
+    package struct Arg: Equatable {
+        package var name: String?
+        package var type: String
+        package var direction: String
     }
-    struct Member: Equatable {
-        var args: [Arg] = []
-        var annotations: [String: String] = [:]
+    package struct Member: Equatable {
+        package var args: [Arg] = []
+        package var annotations: [String: String] = [:]
     }
-    struct Property: Equatable {
-        var type: String
-        var access: String
-        var annotations: [String: String] = [:]
+    package struct Property: Equatable {
+        package var type: String
+        package var access: String
+        package var annotations: [String: String] = [:]
     }
 
-    var annotations: [String: String] = [:]
-    var methods: [String: Member] = [:]
-    var signals: [String: Member] = [:]
-    var properties: [String: Property] = [:]
+    package var annotations: [String: String] = [:]
+    package var methods: [String: Member] = [:]
+    package var signals: [String: Member] = [:]
+    package var properties: [String: Property] = [:]
 
-    var description: String {
+    package var description: String {
         func show(_ members: [String: Member]) -> String {
             members.sorted { $0.key < $1.key }.map { "  \($0.key)\($0.value.args.map { "\($0.direction) \($0.type) \($0.name ?? "")" }) \($0.value.annotations)" }
                 .joined(separator: "\n")
@@ -44,7 +44,7 @@ struct InterfaceModel: Equatable, CustomStringConvertible {
     }
 
     /// Parses `xml` and returns the interface called `name`, or nil when it is absent.
-    static func parse(_ xml: String, interface name: String) throws -> InterfaceModel? {
+    package static func parse(_ xml: String, interface name: String) throws -> InterfaceModel? {
         let parser = XMLParser(data: Data(xml.utf8))
         let delegate = Delegate(interface: name)
         parser.delegate = delegate

@@ -1,6 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
-import Foundation
+package import Foundation
 import Glibc
 
 /// A program started in a process group of its own (a browser: its renderers, zygotes and the
@@ -8,8 +8,8 @@ import Glibc
 /// by line. `stop()` kills the whole group and checks nothing of it is left.
 ///
 /// `@unchecked Sendable`: the mutable state is only touched under `lock`.
-final class ProcessGroup: @unchecked Sendable {
-    let pid: pid_t
+package final class ProcessGroup: @unchecked Sendable {
+    package let pid: pid_t
     private let lock = NSCondition()
     private var outputLines: [String] = []
     private var outputEnded = false
@@ -17,7 +17,7 @@ final class ProcessGroup: @unchecked Sendable {
 
     /// Starts `binary` with `arguments` and `environment`; `descriptors` maps a descriptor number
     /// in the child to one of ours (which the caller closes afterwards).
-    init(binary: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32] = [:]) throws {
+    package init(binary: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32] = [:]) throws {
         let output = try Spawn.pipe()
         defer { close(output.write) }
         do {
@@ -33,7 +33,7 @@ final class ProcessGroup: @unchecked Sendable {
     deinit { stop() }
 
     /// Every output line so far.
-    var lines: [String] {
+    package var lines: [String] {
         lock.lock()
         defer { lock.unlock() }
         return outputLines
@@ -41,7 +41,7 @@ final class ProcessGroup: @unchecked Sendable {
 
     /// Waits for an output line satisfying `predicate`, within `timeout`.
     @discardableResult
-    func waitForLine(timeout: TimeInterval = 20, _ what: String, where predicate: (String) -> Bool) throws -> String {
+    package func waitForLine(timeout: TimeInterval = 20, _ what: String, where predicate: (String) -> Bool) throws -> String {
         try lock.waitForValue(timeout: timeout, isOver: { outputEnded },
                               failure: { "no \(what) within \(timeout) s; last output:\n" + outputLines.suffix(30).joined(separator: "\n") }) {
             outputLines.first(where: predicate)
@@ -49,7 +49,7 @@ final class ProcessGroup: @unchecked Sendable {
     }
 
     /// The last output lines, for failure messages.
-    var tail: String { lines.suffix(30).joined(separator: "\n") }
+    package var tail: String { lines.suffix(30).joined(separator: "\n") }
 
     private func readOutput(_ fd: Int32) {
         readRecords(from: fd, separator: 0x0A) { line in
@@ -61,7 +61,7 @@ final class ProcessGroup: @unchecked Sendable {
     /// Kills the whole group and reaps the program; returns the group's processes still alive
     /// `timeout` seconds later (none expected).
     @discardableResult
-    func stop(timeout: TimeInterval = 10) -> [pid_t] {
+    package func stop(timeout: TimeInterval = 10) -> [pid_t] {
         let first = lock.publish { defer { stopped = true }; return !stopped }
         guard first else { return [] }
         kill(-pid, SIGKILL)
@@ -80,7 +80,7 @@ final class ProcessGroup: @unchecked Sendable {
     }
 
     /// Live (not zombie) processes whose process group is `group`.
-    static func processes(inGroup group: pid_t) -> [pid_t] {
+    package static func processes(inGroup group: pid_t) -> [pid_t] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { Int32($0) }.filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -1,19 +1,19 @@
 import ComicDomain
 import DBus
-import DBusTestSupport
+package import DBusTestSupport
 import DesktopTestSupport
-import Foundation
-import Testing
+package import Foundation
+package import Testing
 
 /// The real `dbmultiverse service` started directly on a private bus (not by activation), its log
 /// (stderr, merged into stdout) read line by line as it comes.
-final class ServiceProcess {
-    let command: StreamingCommand
+package final class ServiceProcess {
+    package let command: StreamingCommand
 
     /// Starts the service on `folder` and waits for its "serving" line (logged once it owns its
     /// name); as `user` when given, else as this process's user; with `environment` added to its
     /// own, started through `wrapper` (e.g. `faketime`) when given.
-    init(bus: PrivateBus, folder: String, as user: ServiceUser? = nil, environment extra: [String: String] = [:],
+    package init(bus: PrivateBus, folder: String, as user: ServiceUser? = nil, environment extra: [String: String] = [:],
          wrapper: [String] = []) throws {
         var environment = bus.clientEnvironment
         environment["DBMULTIVERSE_DATA_DIR"] = folder
@@ -29,31 +29,31 @@ final class ServiceProcess {
 
     deinit { command.stop() }
 
-    var lines: [String] { command.output }
+    package var lines: [String] { command.output }
 
     /// Waits for a log line containing `text`, at index `from` or later; returns its index.
     @discardableResult
-    func waitForLine(containing text: String, from start: Int = 0) throws -> Int {
+    package func waitForLine(containing text: String, from start: Int = 0) throws -> Int {
         try command.waitForLine(from: start, timeout: 10, "a log line containing '\(text)'") { $0.contains(text) }.index
     }
 }
 
 /// Another user to run the service as, for a test that needs a file the service cannot read:
 /// this process reads every file whatever its mode when it runs as root.
-struct ServiceUser {
-    let uid: uid_t
-    let gid: gid_t
+package struct ServiceUser {
+    package let uid: uid_t
+    package let gid: gid_t
     /// The service executable it runs: a copy in a directory every user can reach (the build
     /// directory may not be, under a private home or with umask 077).
-    let binary: String
+    package let binary: String
 
     /// Runs a command as this user, with no supplementary groups.
-    var commandPrefix: [String] { ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] }
+    package var commandPrefix: [String] { ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] }
 
     /// `nobody` (and its group, whatever it is called), running a copy of the built service
     /// executable put in `shared`, a directory every user can reach. Cancels the test, saying why, when there is no
     /// `nobody` or it cannot run the binary here.
-    static func nobody(sharing shared: String) throws -> ServiceUser {
+    package static func nobody(sharing shared: String) throws -> ServiceUser {
         var entry = passwd(), result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getpwnam_r("nobody", &entry, &buffer, buffer.count, &result) == 0, result != nil else {
@@ -74,13 +74,13 @@ struct ServiceUser {
 
 /// Ends the current test (or test case) as skipped, printing why: Swift Testing 6.3 reports a
 /// cancelled test case as passed, without the reason.
-func skip(_ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Never {
+package func skip(_ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Never {
     print("➜ \(Test.current?.name ?? "a test") skipped at \(sourceLocation): \(reason)")
     try Test.cancel(Comment(rawValue: reason), sourceLocation: sourceLocation)
 }
 
 /// Whether this process reads a file of mode 0000 (root, or a process with CAP_DAC_OVERRIDE).
-let readsEveryFile: Bool = {
+package let readsEveryFile: Bool = {
     guard let folder = try? makeTemporaryDirectory("dbm-probe") else { return true }
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let probe = folder + "/unreadable"
@@ -92,7 +92,7 @@ let readsEveryFile: Bool = {
 
 /// Bad things in the data folder, for the real binary (HostileStorageTests covers the in-process
 /// service's decoding cases; these add the file types and the log).
-enum BadFile: String, CaseIterable, CustomTestStringConvertible, Sendable {
+package enum BadFile: String, CaseIterable, CustomTestStringConvertible, Sendable {
     // currentChapterData.json itself
     case garbage, empty, directory, oversized, symlinkOutside, danglingSymlink, fifo, unreadable
     // the cover (currentChapterData.json is valid and points at it)
@@ -100,11 +100,11 @@ enum BadFile: String, CaseIterable, CustomTestStringConvertible, Sendable {
     // the folder
     case folderIsSymlink, folderIsDanglingSymlink
 
-    var testDescription: String { rawValue }
-    var isCover: Bool { rawValue.hasPrefix("cover") }
+    package var testDescription: String { rawValue }
+    package var isCover: Bool { rawValue.hasPrefix("cover") }
 
     /// What the service's one log line about it must say.
-    var reason: String {
+    package var reason: String {
         switch self {
         case .garbage, .empty: "currentChapterData.json: "
         case .directory: "is a directory, not a regular file"
@@ -122,7 +122,7 @@ extension FaultScenarios {
     /// Installs `bad`, starts the real service, and checks: it serves the placeholder (or the
     /// entry without image), logs the reason exactly once although the problem is met again
     /// (three reloads re-read the folder), keeps answering, and recovers when a good file appears.
-    static func badFile(_ bad: BadFile) async throws {
+    package static func badFile(_ bad: BadFile) async throws {
         // A file unreadable to root's service needs the service to be someone else, and the
         // folders it uses reachable by that user.
         let needsOtherUser = bad == .unreadable && readsEveryFile
@@ -254,7 +254,7 @@ extension FaultScenarios {
 
     /// The bus goes away under the running service: it exits promptly, non-zero, saying why.
     /// (NotifierProcessTests.losingTheBusExitsNonZero checks the same of the notifier.)
-    static func serviceLosesTheBus() throws {
+    package static func serviceLosesTheBus() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let bus = try PrivateBus()

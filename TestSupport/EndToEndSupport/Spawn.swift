@@ -1,17 +1,17 @@
 import DBusTestSupport
 import DesktopTestSupport
-import Foundation
+package import Foundation
 import Glibc
 
 /// Process plumbing for the browser tests, without Foundation's `Process`: its exit monitoring
 /// runs a CFRunLoop on the waiting thread, and under ThreadSanitizer a dispatch worker that ran one
 /// crashes when it ends (CF's thread-exit finaliser allocates after TSan has let the thread go).
-enum Spawn {
+package enum Spawn {
     /// Starts `binary` with `arguments` and `environment`. `descriptors` maps a descriptor number
     /// in the child to one of ours (0 is /dev/null unless mapped); no other descriptor of the test
     /// process is inherited, and no signal is blocked or ignored (test threads block some, which a
     /// child would inherit). `ownGroup` starts it in a process group of its own.
-    static func start(_ binary: String, _ arguments: [String], environment: [String: String],
+    package static func start(_ binary: String, _ arguments: [String], environment: [String: String],
                       descriptors: [Int32: Int32], ownGroup: Bool = false) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -42,7 +42,7 @@ enum Spawn {
 
     /// Waits up to `timeout` seconds for `pid` (our child) to exit and reaps it; returns its wait
     /// status, or nil when it is still running. Waits on a pidfd (an event), not by polling.
-    static func wait(for pid: pid_t, timeout: TimeInterval) -> Int32? {
+    package static func wait(for pid: pid_t, timeout: TimeInterval) -> Int32? {
         guard waitUntilEnded(pid, timeout: timeout) else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
@@ -54,7 +54,7 @@ enum Spawn {
     /// Waits up to `timeout` seconds for `pid` — any process, ours or not — to end (a zombie has
     /// ended: nobody may reap it); true when it has. On a pidfd (an event), not by polling; without
     /// pidfd_open (Linux before 5.3) it cannot tell and says true.
-    static func waitUntilEnded(_ pid: pid_t, timeout: TimeInterval) -> Bool {
+    package static func waitUntilEnded(_ pid: pid_t, timeout: TimeInterval) -> Bool {
         typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return true }
         let pidfd = unsafeBitCast(symbol, to: PidfdOpen.self)(pid, 0)
@@ -66,13 +66,13 @@ enum Spawn {
     }
 
     /// The exit status of a wait status (128 + the signal for a killed process, as shells say).
-    static func exitStatus(_ status: Int32) -> Int32 {
+    package static func exitStatus(_ status: Int32) -> Int32 {
         status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
     }
 
     /// A pipe whose ends are not inherited by other children (a spawn's dup2 gives the child its
     /// copy), numbered above the descriptors a child is given (so no dup2 overwrites another's source).
-    static func pipe() throws -> (read: Int32, write: Int32) {
+    package static func pipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard Glibc.pipe(&fds) == 0 else { throw FixtureError("pipe: \(String(cString: strerror(errno)))") }
         let moved = fds.map { fd in

@@ -1,5 +1,5 @@
 import DBusTestSupport
-import Foundation
+package import Foundation
 import Glibc
 
 /// One real Syncthing (Debian's `syncthing`) with a home of its own: its own key and device id,
@@ -8,19 +8,19 @@ import Glibc
 /// file-system watcher (1 s delay). Configured by writing its `config.xml` (its REST API on
 /// 127.0.0.1 with an API key of the test's own) before it starts; stopped by SIGTERM, killed if it
 /// lingers.
-final class SyncthingDevice {
-    let home: String
+package final class SyncthingDevice {
+    package let home: String
     /// The shared folder on this device.
-    let folder: String
-    let deviceID: String
-    let listenPort: UInt16
-    let guiPort: UInt16
+    package let folder: String
+    package let deviceID: String
+    package let listenPort: UInt16
+    package let guiPort: UInt16
     private(set) var process: StreamingCommand?
-    static let apiKey = "dbmultiverse-test-\(UInt64.random(in: 1...UInt64.max))"
-    static let folderID = "dbmultiverse"
+    package static let apiKey = "dbmultiverse-test-\(UInt64.random(in: 1...UInt64.max))"
+    package static let folderID = "dbmultiverse"
 
     /// Makes the device's key and certificate (`syncthing generate`) in `home`.
-    init(home: String, folder: String) throws {
+    package init(home: String, folder: String) throws {
         self.home = home
         self.folder = folder
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
@@ -37,7 +37,7 @@ final class SyncthingDevice {
     deinit { stop() }
 
     /// Writes the configuration: the folder shared with `peer`, everything else off.
-    func configure(peer: SyncthingDevice, name: String) throws {
+    package func configure(peer: SyncthingDevice, name: String) throws {
         let device = { (device: SyncthingDevice, name: String) in
             """
                 <device id="\(device.deviceID)" name="\(name)" compression="metadata" introducer="false">
@@ -79,7 +79,7 @@ final class SyncthingDevice {
     }
 
     /// Starts it (in the foreground: `--no-restart` runs no monitor process that could outlive it).
-    func start() throws {
+    package func start() throws {
         precondition(process == nil)
         process = try StreamingCommand(
             ["sh", "-c", "exec \"$@\" 2>&1", "sh", "syncthing", "serve", "--home=\(home)", "--no-browser", "--no-restart",
@@ -88,7 +88,7 @@ final class SyncthingDevice {
     }
 
     /// Waits until it is connected to `peer` (its log says so).
-    func waitForConnection(to peer: SyncthingDevice, from start: Int = 0, timeout: TimeInterval = 20) throws {
+    package func waitForConnection(to peer: SyncthingDevice, from start: Int = 0, timeout: TimeInterval = 20) throws {
         let short = String(peer.deviceID.prefix(7))
         _ = try process?.waitForLine(from: start, timeout: timeout, "syncthing's connection to \(short)") {
             $0.contains("Established secure connection to \(short)")
@@ -96,10 +96,10 @@ final class SyncthingDevice {
     }
 
     /// How many lines it has logged (to wait for a later one).
-    var logCount: Int { process?.output.count ?? 0 }
+    package var logCount: Int { process?.output.count ?? 0 }
 
     /// Stops it: SIGTERM, then SIGKILL after 10 s; waits for the exit.
-    func stop() {
+    package func stop() {
         guard let process else { return }
         self.process = nil
         if (try? process.terminate(SIGTERM, timeout: 10)) == nil { process.stop() }
@@ -115,7 +115,7 @@ final class SyncthingDevice {
 }
 
 /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's choice for port 0).
-func freeLoopbackPort() throws -> UInt16 {
+package func freeLoopbackPort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw FixtureError("socket: \(String(cString: strerror(errno)))") }
     defer { close(fd) }

@@ -2,6 +2,7 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Widget
 import Foundation
 import Testing

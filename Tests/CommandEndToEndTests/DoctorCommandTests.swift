@@ -1,8 +1,8 @@
-@testable import ComicDomain
+import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Doctor
+import EndToEndSupport
 import Foundation
 import Testing
 import TestingTraits
@@ -48,7 +48,7 @@ struct DoctorCommandTests {
             #expect(lines["sync timer"]?.fix?.contains("crontab -e, and add: 30 19 * * 0,3,5 dbmultiverse sync") == true)
             #expect(lines["catalogue"]?.fix == "fix: dbmultiverse sync", "\(result.stdout)")
             // The browsers this machine has (the suite's: Firefox ESR and Chromium), without manifests.
-            for browser in ["firefox-esr", "chromium"] where ProcessRunner.find(browser, path: "/usr/bin") != nil {
+            for browser in ["firefox-esr", "chromium"] where FileManager.default.isExecutableFile(atPath: "/usr/bin/" + browser) {
                 let line = try #require(lines["browser \(browser)"], "\(result.stdout)")
                 #expect(line.mark == "✗" && line.fix != nil, "\(line)")
             }
@@ -136,18 +136,18 @@ struct DoctorCommandTests {
         #expect(lines["catalogue"]?.detail == "en: 1 chapter, latest page 24, fetched 1 h ago", "\(result.stdout)")
         #expect(lines["updates"]?.detail == "from \(publishedURL), suite stable (\(home.aptSources)/dbmultiverse.sources): apt upgrade installs new versions",
                 "\(result.stdout)")
-        if ProcessRunner.find("firefox-esr", path: "/usr/bin") != nil {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/firefox-esr") {
             #expect(lines["browser firefox-esr"]?.detail == "host manifest ~/.mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 2 h ago",
                     "\(result.stdout)")
         }
-        if ProcessRunner.find("chromium", path: "/usr/bin") != nil {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") {
             #expect(lines["browser chromium"]?.detail == "host manifest ~/.config/chromium/NativeMessagingHosts/com.nobadi.dbmultiverse.json ✓, the extension last talked to the host 1 h ago",
                     "\(result.stdout)")
         }
-        if ProcessRunner.find("gnome-shell", path: "/usr/bin") != nil {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-shell") {
             #expect(lines["GNOME Shell extension"]?.detail == "installed in ~/.local/share/gnome-shell/extensions/dbmultiverse@nobadi.com, turned on")
         }
-        if ProcessRunner.find("plasmashell", path: "/usr/bin") != nil {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/plasmashell") {
             // The home's stand-in widget asks for no Plasma 6 API: a Plasma 5 build, as Debian 12's Plasma.
             #expect(lines["Plasma widget"]?.detail == "installed in ~/.local/share/plasma/plasmoids/com.nobadi.dbmultiverse (the build for Plasma 5), added to the desktop or a panel")
         }

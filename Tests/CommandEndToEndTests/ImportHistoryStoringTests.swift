@@ -1,6 +1,7 @@
 import BrowserHistoryFixtures
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import SiteTestSupport
 import Testing
@@ -12,18 +13,16 @@ import TestingTraits
 /// as `update --page` stores it; the browsers' files stay byte-identical.
 @Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct ImportHistoryStoringTests {
-    typealias Setup = PageCommandTests.Setup
-
     /// 2026-11-18 11:06 UTC, and the fixture visits a little later.
     static let t0: Int64 = 1_795_000_000
 
-    static func visit(_ setup: Setup, _ page: Int, after offset: Int64) -> PageVisit {
+    static func visit(_ setup: PageSession, _ page: Int, after offset: Int64) -> PageVisit {
         PageVisit("\(setup.site.origin)/en/page-\(page).html", atUnixSeconds: t0 + offset)
     }
 
     /// Runs `import-history` in `home` as a client of the setup's bus and site; checks the
     /// browsers' files are unchanged.
-    static func importHistory(_ setup: Setup, in home: ProfileHome, bus: String? = nil, command: String = "import-history",
+    static func importHistory(_ setup: PageSession, in home: ProfileHome, bus: String? = nil, command: String = "import-history",
                               sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
         let before = try FolderSnapshot(of: home.home)
         let environment = home.environment([
@@ -36,7 +35,7 @@ struct ImportHistoryStoringTests {
     }
 
     @Test func theFirefoxThenTheChromiumLayoutMoveTheChapterAndProgress() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         let home = try ProfileHome()
         defer { home.remove() }
         try await home.addFirefoxProfile("abcd.default-release", firefoxHome: "snap/firefox/common/.mozilla/firefox",
@@ -71,7 +70,7 @@ struct ImportHistoryStoringTests {
     /// Nothing found, a page the catalogue does not hold, no bus: exit 1 with one line on stderr,
     /// and nothing the service stored changes.
     @Test func failuresExit1WithOneLineStoringNothing() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         let home = try ProfileHome()
         defer { home.remove() }
         let none = try Self.importHistory(setup, in: home)
@@ -101,7 +100,7 @@ struct ImportHistoryStoringTests {
     /// before any newer latest page), and an import that fails does not fail the sync. Without the
     /// key, or with `no`, sync imports nothing.
     @Test func syncImportsFromHistoryWhenTheConfigFileSaysYes() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         let home = try ProfileHome()
         defer { home.remove() }
         let config = home.home + "/.config/dbmultiverse/config"

@@ -2,8 +2,9 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Widget
-@testable import Follower
+import EndToEndSupport
+import Widget
+import Follower
 import Foundation
 import SiteTestSupport
 import Testing
@@ -19,8 +20,8 @@ struct NewPagesSessionTests {
     /// The page commands' set-up (the built binary, the activatable service, the fixture site), a
     /// recording notification server, the service's OpenRequested signals and the real notifier
     /// following the service; the caller stops the notifier and the server.
-    func session() async throws -> (PageCommandTests.Setup, FakeNotificationServer, AsyncStream<Message>, NotifierHost) {
-        let setup = try await PageCommandTests.Setup()
+    func session() async throws -> (PageSession, FakeNotificationServer, AsyncStream<Message>, NotifierHost) {
+        let setup = try await PageSession()
         let server = FakeNotificationServer(address: setup.service.bus.address)
         try server.start()
         let opens = try await setup.client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name, member: "OpenRequested"))

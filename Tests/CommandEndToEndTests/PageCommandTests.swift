@@ -1,8 +1,9 @@
-@testable import ComicDomain
+import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Widget
+import EndToEndSupport
+import Widget
 import Foundation
 import SiteTestSupport
 import Testing
@@ -14,72 +15,8 @@ import TestingTraits
 /// `ReadingPositionTests` checks it to the millisecond with a manual one.
 @Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct PageCommandTests {
-    static let dest = "com.nobadi.DBMultiverse"
-    static let path = "/com/nobadi/DBMultiverse"
-    static let widget = "com.nobadi.DBMultiverse.Widget1"
-
-    /// The activated service, the fixture site serving the small comic, and a client following
-    /// the service's `TimelinesReloaded`.
-    final class Setup {
-        let service: ActivatedService
-        let site: FixtureSite
-        let client: BusClient
-        let reloads: AsyncStream<Message>
-        var environment: [String: String]
-
-        init() async throws {
-            service = try ActivatedService()
-            site = try FixtureSite()
-            site.publish(.small)
-            client = try await BusClient.connect(.address(service.bus.address))
-            reloads = try await client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name, member: "TimelinesReloaded"))
-            environment = service.environment
-            environment["DBMULTIVERSE_DATA_DIR"] = service.folder
-            environment["DBMULTIVERSE_SITE_URL"] = site.origin
-            environment["HOME"] = service.folder // no config file and an English desktop: the language is en
-            environment["XDG_CONFIG_HOME"] = service.folder + "/config"
-            for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] { environment[variable] = nil }
-            environment["LANG"] = "C.UTF-8"
-        }
-
-        deinit {
-            site.stop()
-            service.stop()
-        }
-
-        func cli(_ arguments: String...) throws -> CommandResult {
-            try runCommand([Binary.dbmultiverse] + arguments, environment: environment, timeout: 60)
-        }
-
-        func tool(_ arguments: String...) throws -> CommandResult {
-            try runCommand(arguments, environment: environment)
-        }
-
-        func busctl(_ arguments: String...) throws -> CommandResult {
-            try runCommand(["busctl", "--address=\(service.bus.address)"] + arguments, environment: environment)
-        }
-
-        func property(_ names: String...) throws -> String {
-            let result = try runCommand(["busctl", "--address=\(service.bus.address)", "get-property", PageCommandTests.dest,
-                                         PageCommandTests.path, PageCommandTests.widget] + names, environment: environment)
-            guard result.status == 0 else { throw FixtureError("busctl get-property: \(result)") }
-            return result.stdout
-        }
-
-        /// The next `TimelinesReloaded`: its reason and entry.
-        /// The next reload, once the service is done with the handler that sent it: a chapter
-        /// change comes from the end of its cover's read, which writes the sync state after it.
-        func nextReload(_ what: String) async throws -> ReloadSignal {
-            let reload = try ReloadSignal(try await next(reloads, within: 15, what))
-            _ = try property("Chapter") // a round trip
-            return reload
-        }
-
-        func storedFiles() throws -> [String: String] { try DesktopTestSupport.storedFiles(in: service.folder) }
-    }
-
     @Test func updatePageMovesTheBusChapterChangeThenOneDebouncedProgressChange() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         let first = try setup.cli("update", "--page", "130")
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first)")
         #expect(first.stdout == "en page 130: Chapter 5: The Tournament Goes On, 8% (another chapter, with its cover)\n")
@@ -116,7 +53,7 @@ struct PageCommandTests {
     }
 
     @Test func pagesPublishedThenSyncIsPagesPublishedWithTheCounts() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         #expect(try setup.cli("update", "--page", "140").status == 0)
         _ = try await setup.nextReload("the chapter-change")
 
@@ -144,11 +81,11 @@ struct PageCommandTests {
     }
 
     @Test func badUsageExitsTwoAndFailuresExitOneChangingNothing() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         #expect(try setup.cli("update", "--page", "140").status == 0)
         _ = try await setup.nextReload("the chapter-change")
         let before = try setup.storedFiles()
-        let entryBefore = try setup.busctl("call", Self.dest, Self.path, Self.widget, "GetCurrentEntry").stdout
+        let entryBefore = try setup.busctl("call", PageSession.dest, PageSession.path, PageSession.widget, "GetCurrentEntry").stdout
         #expect(entryBefore.hasPrefix("a{sv} 25 "), "\(entryBefore)")
 
         let usage: [([String], [String])] = [
@@ -173,38 +110,38 @@ struct PageCommandTests {
         #expect(down.stderr.split(separator: "\n").count == 1)
 
         #expect(try setup.storedFiles() == before, "storage byte for byte")
-        #expect(try setup.busctl("call", Self.dest, Self.path, Self.widget, "GetCurrentEntry").stdout == entryBefore, "the service's entry")
+        #expect(try setup.busctl("call", PageSession.dest, PageSession.path, PageSession.widget, "GetCurrentEntry").stdout == entryBefore, "the service's entry")
     }
 
     /// Every new error through the stock clients (gdbus prints the error's name, busctl its
     /// message), with storage left byte for byte as it was.
     @Test func theNewErrorsThroughTheStockClients() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         #expect(try setup.cli("update", "--page", "140").status == 0)
         _ = try await setup.nextReload("the chapter-change")
         let before = try setup.storedFiles()
         // gdbus converts messages to the locale's charset: in a UTF-8 one, as the bus carries them
         // (under LC_ALL=POSIX the range's "…" would come out escaped).
         func gdbus(_ method: String, _ arguments: String...) throws -> CommandResult {
-            try runCommand(["gdbus", "call", "--session", "--dest", Self.dest, "--object-path", Self.path, "--method", method] + arguments,
+            try runCommand(["gdbus", "call", "--session", "--dest", PageSession.dest, "--object-path", PageSession.path, "--method", method] + arguments,
                            environment: setup.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 })
         }
         let rejected: [(CommandResult, [String])] = [
-            (try gdbus("\(Self.widget).UpdatePage", "0", "en", "5", "Five", "8", "[]", "{}"),
+            (try gdbus("\(PageSession.widget).UpdatePage", "0", "en", "5", "Five", "8", "[]", "{}"),
              ["com.nobadi.DBMultiverse.Error.InvalidPage", "page 0 is out of range 1…99999"]),
-            (try gdbus("\(Self.widget).UpdatePage", "130", "xx", "5", "Five", "8", "[]", "{}"),
+            (try gdbus("\(PageSession.widget).UpdatePage", "130", "xx", "5", "Five", "8", "[]", "{}"),
              ["com.nobadi.DBMultiverse.Error.InvalidLanguage", "unknown site language"]),
-            (try gdbus("\(Self.widget).UpdatePage", "130", "en", "5", "Five", "8", "[]", "{'universe': <'3'>}"),
+            (try gdbus("\(PageSession.widget).UpdatePage", "130", "en", "5", "Five", "8", "[]", "{'universe': <'3'>}"),
              ["org.freedesktop.DBus.Error.InvalidArgs", "universe"]),
             (try gdbus("org.freedesktop.Application.ActivateAction", "open-page", "[<int32 0>]", "{}"),
              ["com.nobadi.DBMultiverse.Error.InvalidPage"]),
             (try gdbus("org.freedesktop.Application.Open", "['dbmultiverse://page/0']", "{}"),
              ["com.nobadi.DBMultiverse.Error.InvalidDeepLink", "dbmultiverse://page/0"]),
-            (try setup.busctl("call", Self.dest, Self.path, Self.widget, "UpdatePage", "isisiaya{sv}", "130", "xx", "5", "Five", "8", "0", "0"),
+            (try setup.busctl("call", PageSession.dest, PageSession.path, PageSession.widget, "UpdatePage", "isisiaya{sv}", "130", "xx", "5", "Five", "8", "0", "0"),
              ["Call failed: unknown site language \"xx\""]),
-            (try setup.busctl("call", Self.dest, Self.path, Self.widget, "UpdatePage", "isisiaya{sv}", "100000", "en", "5", "Five", "8", "0", "0"),
+            (try setup.busctl("call", PageSession.dest, PageSession.path, PageSession.widget, "UpdatePage", "isisiaya{sv}", "100000", "en", "5", "Five", "8", "0", "0"),
              ["Call failed: page 100000 is out of range 1…99999"]),
-            (try setup.busctl("call", "--", Self.dest, Self.path, Self.widget, "UpdatePage", "isisiaya{sv}", "130", "en", "5", "Five", "8",
+            (try setup.busctl("call", "--", PageSession.dest, PageSession.path, PageSession.widget, "UpdatePage", "isisiaya{sv}", "130", "en", "5", "Five", "8",
                               "0", "1", "universe", "i", "-2"),
              ["Call failed: universe -2 is out of range 0…99999"]),
         ]
@@ -215,7 +152,7 @@ struct PageCommandTests {
         #expect(try setup.storedFiles() == before, "storage byte for byte")
 
         // And a good call with busctl, which can write the a{sv}: a special's page.
-        let good = try setup.busctl("call", Self.dest, Self.path, Self.widget, "UpdatePage", "isisiaya{sv}",
+        let good = try setup.busctl("call", PageSession.dest, PageSession.path, PageSession.widget, "UpdatePage", "isisiaya{sv}",
                                     "101", "en", "1", "The Special Begins", "50", "0", "1", "universe", "i", "3")
         #expect(good.status == 0 && good.stdout.isEmpty, "\(good)")
         #expect(try setup.property("Chapter", "DeepLink") == "i 1\ns \"dbmultiverse://page/101\"\n")

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Glibc
 import Testing

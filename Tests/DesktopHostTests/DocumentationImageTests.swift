@@ -1,4 +1,5 @@
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Testing
 
@@ -26,18 +27,11 @@ import Testing
         }
     }
 
-    /// The pages: README.md and docs/*.md.
-    static func pages() throws -> [URL] {
-        let docs = repositoryRoot.appendingPathComponent("docs")
-        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
-        return [repositoryRoot.appendingPathComponent("README.md")] + names.map { docs.appendingPathComponent($0) }
-    }
-
     /// Every picture in docs/images/ a page links (Markdown `](…)` or HTML `src="…"`, relative to the
     /// page): the picture's file name, with the page that links it.
     static func linkedPictures() throws -> [(picture: String, page: String)] {
         var linked: [(String, String)] = []
-        for page in try pages() {
+        for page in try DocumentationPages.all() {
             let text = try String(contentsOf: page, encoding: .utf8)
             for match in text.matches(of: /(?:\]\(|src=")([^)"\s]+)/) {
                 let target = page.deletingLastPathComponent().appendingPathComponent(String(match.1)).standardizedFileURL

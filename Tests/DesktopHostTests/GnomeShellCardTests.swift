@@ -1,5 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Testing
 import TestingTraits
@@ -36,7 +37,7 @@ import TestingTraits
     /// The same shell in a French session (`gnome-shell-check.sh --french`: LANG=fr_FR.UTF-8 for the
     /// shell, the service it activates and the CLI): the view the service publishes reads French
     /// (po/fr.po), and so does the extension's own placeholder with no service (its catalogue).
-    @Test(.enabled(if: unavailable == nil && TranslationTests.frenchLocaleExists, Comment(rawValue: unavailable ?? "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)")))
+    @Test(.enabled(if: unavailable == nil && Translations.frenchLocaleExists, Comment(rawValue: unavailable ?? "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)")))
     func theCardReadsFrenchInAFrenchSession() async throws {
         let (run, shots) = try await runHostCheck("gnome-shell-check-fr.sh", name: "gnome-fr", shotsUse: [.otherUsers],
                                             session: ("CARD_CHECK_FOLDER", [.programs, .otherUsers, .sockets]), timeout: 300) { run in

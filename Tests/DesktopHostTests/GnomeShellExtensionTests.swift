@@ -1,6 +1,7 @@
 import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import SiteTestSupport
 import Testing
@@ -125,20 +126,4 @@ import TestingTraits
         #expect(uninstall.status == 0, "\(uninstall)")
         #expect(!FileManager.default.fileExists(atPath: "\(stage)/usr/share/dbmultiverse/cards"))
     }
-}
-
-/// The extension's names, as the tests check them.
-enum GnomeShellExtension {
-    static let uuid = "dbmultiverse@nobadi.com"
-    /// What each build holds (a build's folder, an installed extension, a packed zip): the catalogue
-    /// of each language of po/LINGUAS among them (the metadata's gettext-domain).
-    static let files = ["metadata.json", "extension.js", "cardModel.js", "card.js", "indicator.js", "widgetClient.js",
-                        "stylesheet.css", "icons/com.nobadi.DBMultiverse.svg"]
-        + Translations.languages.map { "locale/\($0)/LC_MESSAGES/dbmultiverse.mo" }
-}
-
-/// Whether `tool` is an executable on PATH.
-func isOnPath(_ tool: String) -> Bool {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    return path.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
 }

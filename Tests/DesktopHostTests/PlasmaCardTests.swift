@@ -1,5 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Testing
 import TestingTraits
@@ -19,7 +20,7 @@ import TestingTraits
     /// The same widget in a French session (`plasma-card-check.sh --french`: LANG=fr_FR.UTF-8 for the
     /// viewer, the service and the CLI): the view reads French (po/fr.po), and so does the widget's
     /// own placeholder with no service (its i18n catalogue under contents/locale).
-    @Test(.enabled(if: TranslationTests.frenchLocaleExists, "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)"))
+    @Test(.enabled(if: Translations.frenchLocaleExists, "no fr_FR.UTF-8 locale (scripts/test/install-deps.sh makes it)"))
     func theCardReadsFrenchInAFrenchSession() async throws {
         let (run, shots) = try await runHostCheck("plasma-card-check.sh", ["--french"], name: "plasma-fr", shotsUse: [.otherUsers], timeout: 200)
         #expect(run.status == 0, "\(run)")

@@ -1,6 +1,7 @@
 import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import WidgetTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Testing
 import TestingTraits

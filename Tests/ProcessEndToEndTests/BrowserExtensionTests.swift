@@ -1,11 +1,12 @@
 import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
-@testable import Recorder
+import Recorder
 import Testing
 import TestingTraits
-@testable import Widget
+import Widget
 
 /// The WebExtension's source (`browser/`, docs/browser-extension.md) and its packing: one MV3 manifest for both
 /// browser families with the least privilege, the ids the host manifests allow, and the archives

@@ -1,7 +1,8 @@
-@testable import ComicDomain
+import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Recorder
+import EndToEndSupport
+import Recorder
 import Foundation
 import Testing
 import TestingTraits

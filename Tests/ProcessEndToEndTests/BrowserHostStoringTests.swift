@@ -1,5 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Recorder
 import Foundation
 import SiteTestSupport
@@ -12,11 +13,9 @@ import TestingTraits
 /// field and in its exact text; the bus shows what was stored.
 @Suite(.timeLimit(.minutes(10)), .holds(.privateBuses), .offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
 struct BrowserHostStoringTests {
-    typealias Setup = PageCommandTests.Setup
-
     static func frame(_ text: String) -> [UInt8] { NativeMessageFraming.frame(Array(text.utf8)) }
 
-    static func pageRequest(_ setup: Setup, _ page: Int, _ language: String = "en") -> [UInt8] {
+    static func pageRequest(_ setup: PageSession, _ page: Int, _ language: String = "en") -> [UInt8] {
         frame(#"{"type":"page","url":"\#(setup.site.origin)/\#(language)/page-\#(page).html"}"#)
     }
 
@@ -39,7 +38,7 @@ struct BrowserHostStoringTests {
     }
 
     @Test func chromiumsPageOfAnotherChapterThenFirefoxsPageOfTheSameOne() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         let first = try HostProcess.run(arguments: HostProcess.chromiumArguments, input: Self.pageRequest(setup, 130),
                                         environment: setup.environment, timeout: 30)
         #expect(first.status == 0 && first.unframed.isEmpty, "\(first)")
@@ -67,7 +66,7 @@ struct BrowserHostStoringTests {
     /// One stream, as a host kept open would get it: a special's page, a chapter whose name needs
     /// escaping in JSON, a page no chapter holds (refused, nothing stored), then a Japanese name.
     @Test func oneStreamOfPagesGetsOneExactReplyEach() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         let input = Self.pageRequest(setup, 101) + Self.pageRequest(setup, 30) + Self.pageRequest(setup, 5000) + Self.pageRequest(setup, 96)
         let result = try HostProcess.run(arguments: HostProcess.chromiumArguments, input: input, environment: setup.environment, timeout: 60)
         #expect(result.status == 0 && result.unframed.isEmpty && result.replies.count == 4, "\(result)")
@@ -88,7 +87,7 @@ struct BrowserHostStoringTests {
     /// A page of the site the catalogue does not hold, after one was stored: refused with the
     /// site's reason, and nothing the service stored changes.
     @Test func aPageNoChapterHoldsIsRefusedAndChangesNothing() async throws {
-        let setup = try await Setup()
+        let setup = try await PageSession()
         let first = try HostProcess.run(arguments: HostProcess.chromiumArguments, input: Self.pageRequest(setup, 140),
                                         environment: setup.environment, timeout: 30)
         #expect(first.replies.count == 1, "\(first)")

@@ -1,8 +1,9 @@
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Widget
-@testable import Recorder
+import EndToEndSupport
+import Widget
+import Recorder
 import Foundation
 import Glibc
 import SiteTestSupport

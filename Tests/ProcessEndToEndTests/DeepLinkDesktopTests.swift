@@ -1,8 +1,9 @@
-@testable import ComicDomain
+import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Widget
+import EndToEndSupport
+import Widget
 import Foundation
 import Glibc
 import SiteTestSupport
@@ -128,7 +129,7 @@ import TestingTraits
         #expect(try await session.nextOpenRequested() == OpenRequest(chapter: 0, uri: "dbmultiverse://page/130"), "no catalogue: 0")
 
         // A French reader with the French catalogue.
-        let french = try #require(SiteLanguage(code: "fr"))
+        let french = try SiteLanguage(validating: "fr")
         try storeCatalogue(of: .small, language: french, in: session.home.root.path + "/data")
         let update = try session.dbmultiverse(["update", "--chapter", "5", "--name", "Cinq", "--progress", "8", "--page", "130", "--language", "fr"])
         #expect(update.status == 0, "\(update)")

@@ -1,7 +1,8 @@
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Widget
+import EndToEndSupport
+import Widget
 import Foundation
 import Testing
 import TestingTraits
@@ -21,7 +22,7 @@ struct FolderWatchLogTests {
         defer { bus.stop() }
         let service = try ServiceProcess(bus: bus, folder: folder)
         let client = try await BusClient.connect(.address(bus.address))
-        for _ in 0..<2 { try await client.call(WidgetClient().reloadAllTimelines(), timeout: .seconds(10)) }
+        for _ in 0..<2 { try await client.call(Widget1.reloadAllTimelines.call(on: WidgetBus.object), timeout: .seconds(10)) }
         var last = 0
         for _ in 0..<2 { last = try service.waitForLine(containing: "reloaded (requested)", from: last) + 1 }
 

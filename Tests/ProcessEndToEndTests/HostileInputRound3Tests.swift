@@ -2,6 +2,7 @@ import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Glibc
 import Testing
@@ -17,7 +18,7 @@ struct HostileInputRound3Tests {
     /// The French catalogue damaged two ways: cut after 2000 bytes (`head -c 2000`), and every
     /// original string's offset pointing 2 GB past the file; each in a locale folder of its own.
     static func damagedCatalogues() throws -> [(folder: String, catalogue: String)] {
-        let built = try TranslationTests.built()
+        let built = try Translations.built()
         defer { try? FileManager.default.removeItem(atPath: built) }
         let french = Array(try Data(contentsOf: URL(fileURLWithPath: built + "/locale/fr/LC_MESSAGES/dbmultiverse.mo")))
         var farOffsets = french

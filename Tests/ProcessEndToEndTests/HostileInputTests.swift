@@ -1,7 +1,8 @@
-@testable import ComicDomain
+import ComicDomain
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Glibc
 import Testing

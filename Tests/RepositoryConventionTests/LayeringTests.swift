@@ -7,7 +7,8 @@ import TestingTraits
 /// The desktop targets' layering (README "How it is built"), read from the manifest as SwiftPM
 /// evaluates it: the long-running processes (and the doctor, which only reads) never link the site
 /// code or HTTP, and only the recorder does. And the tests' own layering: each test target tests
-/// one target, reaching its internals with `@testable import` and no higher layer's.
+/// one target, reaching its internals with `@testable import` and no higher layer's; the suites
+/// above every layer (the end-to-end ones) reach no target's internals.
 @Suite(.timeLimit(.minutes(10)), .offThePool) struct LayeringTests {
     /// The manifest's targets: each one's type ("regular", "test", "executable", "system", …) and
     /// dependencies within the package, as declared and transitively.
@@ -88,20 +89,25 @@ import TestingTraits
     /// The libraries only tests use: fixtures, stand-ins and helpers, no code under test.
     static let supportLibraries: Set = [
         "DBusTestSupport", "TestingTraits", "SiteTestSupport", "BrowserHistoryFixtures", "DesktopTestSupport", "WidgetTestSupport",
+        "EndToEndSupport",
     ]
 
-    /// The suites that run the built products, the package and the real desktops: above every layer.
-    static let endToEnd = "EndToEndTests"
+    /// The suites above every layer, by what they prove: the built products over the bus, the
+    /// cards on real desktop hosts, the package and its distribution, the repository's conventions.
+    /// They may import any target, none `@testable`; EndToEndSupport is theirs alone.
+    static let endToEnd: Set = [
+        "CommandEndToEndTests", "ProcessEndToEndTests", "DesktopHostTests", "DistributionTests", "RepositoryConventionTests",
+    ]
 
     /// What test target `test` may import or depend on: its subject (`<Target>Tests` tests
     /// `<Target>`), the targets its subject depends on, and the support libraries; the desktop
     /// layer's (which runs the service and notifier in-process) only for the targets above Widget.
     static func allowed(_ test: String, in manifest: Manifest) -> (subject: String, lower: Set<String>)? {
-        guard test.hasSuffix("Tests"), test != endToEnd else { return nil }
+        guard test.hasSuffix("Tests"), !endToEnd.contains(test) else { return nil }
         let subject = String(test.dropLast("Tests".count))
         guard manifest.types[subject] != nil else { return nil }
         let lower = (manifest.closures[subject] ?? []).filter { manifest.types[$0] != nil }
-        var support = supportLibraries
+        var support = supportLibraries.subtracting(["EndToEndSupport"])
         if !lower.contains("Widget") { support.remove("DesktopTestSupport") }
         return (subject, lower.union(support))
     }
@@ -112,8 +118,8 @@ import TestingTraits
     @Test func eachTestTargetDependsOnlyOnItsSubjectAndBelow() throws {
         let manifest = try Self.manifest()
         let tests = manifest.types.filter { $0.value == "test" }.keys.sorted()
-        #expect(tests.contains(Self.endToEnd) && tests.count >= 13, "\(tests)")
-        for test in tests where test != Self.endToEnd {
+        #expect(Self.endToEnd.isSubset(of: tests) && tests.count >= 17, "\(tests)")
+        for test in tests where !Self.endToEnd.contains(test) {
             let (subject, lower) = try #require(Self.allowed(test, in: manifest), "\(test) names no target of the package")
             // As declared: what the support libraries link is theirs (the in-process service and notifier).
             let declared = Set(try #require(manifest.direct[test])).filter { manifest.types[$0] != nil && $0 != subject }
@@ -121,35 +127,68 @@ import TestingTraits
         }
     }
 
+    /// An import of one of the package's targets in a Swift source: the file, the module, and
+    /// whether it is `@testable`.
+    struct TargetImport {
+        var file: String
+        var module: String
+        var testable: Bool
+    }
+
+    /// The imports of the package's targets in the Swift sources under `folder` (a path in the
+    /// repository), each file named relative to `Tests/` or `TestSupport/`.
+    static func targetImports(under folder: String, in manifest: Manifest) throws -> [TargetImport] {
+        let root = repositoryRoot.appendingPathComponent(folder)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }
+        return try files.sorted().flatMap { file in
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            return text.split(separator: "\n").compactMap { line -> TargetImport? in
+                let words = line.split(separator: " ").map(String.init)
+                guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
+                      words[..<at].allSatisfy({ ["@testable", "internal", "package", "public", "private"].contains($0) }),
+                      manifest.types[words[at + 1]] != nil // not Foundation, Testing, Logging, …
+                else { return nil }
+                let name = (folder.split(separator: "/").last.map(String.init) ?? folder) + "/" + file
+                return TargetImport(file: name, module: words[at + 1], testable: words.contains("@testable"))
+            }
+        }
+    }
+
     /// In each test target's sources: `@testable import` only of its subject or what its subject
     /// depends on, and no import of a target outside its subject, what it links and the support
-    /// libraries. EndToEndTests, above all layers, may import any.
+    /// libraries. The end-to-end suites, above all layers, may import any (but none `@testable`).
     @Test func eachTestTargetImportsOnlyItsSubjectAndBelow() throws {
         let manifest = try Self.manifest()
-        let folder = repositoryRoot.appendingPathComponent("Tests")
         var checked = 0, problems: [String] = []
-        for test in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        where manifest.types[test] == "test" && test != Self.endToEnd {
+        for test in try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Tests").path).sorted()
+        where manifest.types[test] == "test" && !Self.endToEnd.contains(test) {
             let (subject, lower) = try #require(Self.allowed(test, in: manifest), "\(test) names no target of the package")
-            let files = try FileManager.default.subpathsOfDirectory(atPath: folder.appendingPathComponent(test).path).filter { $0.hasSuffix(".swift") }
-            for file in files.sorted() {
-                let text = try String(contentsOf: folder.appendingPathComponent(test).appendingPathComponent(file), encoding: .utf8)
-                for line in text.split(separator: "\n") {
-                    let words = line.split(separator: " ").map(String.init)
-                    guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
-                          words[..<at].allSatisfy({ ["@testable", "internal", "package", "public", "private"].contains($0) }) else { continue }
-                    let module = words[at + 1]
-                    guard manifest.types[module] != nil, module != subject else { continue } // Foundation, Testing, Logging, …
-                    checked += 1
-                    if words.contains("@testable") && !lower.subtracting(Self.supportLibraries).contains(module) {
-                        problems.append("\(test)/\(file): @testable import \(module), not \(subject) or below it")
-                    } else if !lower.contains(module) {
-                        problems.append("\(test)/\(file): import \(module), above \(subject)")
-                    }
+            for found in try Self.targetImports(under: "Tests/" + test, in: manifest) where found.module != subject {
+                checked += 1
+                if found.testable && !lower.subtracting(Self.supportLibraries).contains(found.module) {
+                    problems.append("\(found.file): @testable import \(found.module), not \(subject) or below it")
+                } else if !lower.contains(found.module) {
+                    problems.append("\(found.file): import \(found.module), above \(subject)")
                 }
             }
         }
-        #expect(checked >= 50, "only \(checked) imports of the package's targets read under \(folder.path)")
+        #expect(checked >= 50, "only \(checked) imports of the package's targets read under Tests/")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// The end-to-end suites and their support prove what the products do, through what the
+    /// products offer: the built executables, the bus, and the targets' `package` declarations.
+    /// None imports a target `@testable`: a test of a target's internals belongs in its own test
+    /// target.
+    @Test func theEndToEndSuitesReachNoTargetsInternals() throws {
+        let manifest = try Self.manifest()
+        var checked = 0, problems: [String] = []
+        for folder in Self.endToEnd.sorted().map({ "Tests/" + $0 }) + ["TestSupport/EndToEndSupport"] {
+            let imports = try Self.targetImports(under: folder, in: manifest)
+            checked += imports.count
+            problems += imports.filter(\.testable).map { "\($0.file): @testable import \($0.module)" }
+        }
+        #expect(checked >= 100, "only \(checked) imports of the package's targets read in the end-to-end suites")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 }

@@ -1,6 +1,7 @@
-@testable import ComicDomain
+import ComicDomain
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Testing
 import TestingTraits
@@ -78,7 +79,7 @@ struct ReadmeTests {
         "sudo apt install ./dbmultiverse_*_amd64.deb ./dbmultiverse-apt-source_*_all.deb ./dbmultiverse-archive-keyring_*_all.deb":
             ("scripts/real-hosts/apt-repository-check.sh",
              "apt_get install \"/srv/debs/dbmultiverse_${v1}_amd64.deb\" \"/srv/debs/dbmultiverse-apt-source_${v1}_all.deb\" \"/srv/debs/dbmultiverse-archive-keyring_${v1}_all.deb\""),
-        "make run": ("Tests/EndToEndTests/RunServiceScriptTests.swift", "scripts/dev/run-service.sh"),
+        "make run": ("Tests/CommandEndToEndTests/RunServiceScriptTests.swift", "scripts/dev/run-service.sh"),
         "make test": (".ci/run", "make test"),
     ]
     /// The `dbmultiverse` commands this suite runs.
@@ -121,7 +122,7 @@ struct ReadmeTests {
     /// anchor one of its headings (pictures are DocumentationImageTests').
     @Test func everyLinkResolves() throws {
         var broken: [String] = []
-        for page in try DocumentationImageTests.pages() + [repositoryRoot.appendingPathComponent("SECURITY.md")] {
+        for page in try DocumentationPages.all() + [repositoryRoot.appendingPathComponent("SECURITY.md")] {
             let text = try String(contentsOf: page, encoding: .utf8)
             for link in Self.links(in: Self.withoutCodeBlocks(text)) where !link.hasPrefix("http") && !link.hasPrefix("mailto:") && !link.hasSuffix(".png") {
                 let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)

@@ -1,7 +1,8 @@
 import DBus
 import DBusTestSupport
 import DesktopTestSupport
-@testable import Follower
+import EndToEndSupport
+import Follower
 import Foundation
 import ComicDomain
 import SiteTestSupport
@@ -14,14 +15,6 @@ import TestingTraits
 @Suite(.timeLimit(.minutes(10)), .offThePool) struct TranslationTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/build/translations.sh").path
     static let required = ["fr", "it", "es", "pt_BR", "pl", "de"]
-
-    /// `scripts/build/translations.sh build` into a folder of its own: the catalogues and merged files.
-    static func built() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("translations-\(UUID().uuidString)").path
-        let result = try runCommand([script, "build", folder], timeout: 60)
-        #expect(result.status == 0, "\(result)")
-        return folder
-    }
 
     /// A French session: LANG alone names the language (the other variables would win over it).
     static func french(_ environment: [String: String], locales: String) -> [String: String] {
@@ -44,10 +37,6 @@ import TestingTraits
     static func frenchNotifier(_ service: ActivatedService, locales: String, _ options: String...) throws -> StreamingCommand {
         let environment = french(service.environment.merging(["DBMULTIVERSE_DATA_DIR": service.folder]) { $1 }, locales: locales)
         return try StreamingCommand(["sh", "-c", "exec \"$0\" notifier \"$@\" 2>&1", Binary.dbmultiverse] + options, environment: environment)
-    }
-
-    static var frenchLocaleExists: Bool {
-        ((try? runCommand(["locale", "-a"]).stdout) ?? "").lowercased().split(separator: "\n").contains("fr_fr.utf8")
     }
 
     /// Every message of the sources is in po/dbmultiverse.pot (msgcmp fails naming the one
@@ -86,7 +75,7 @@ import TestingTraits
 
     /// The installed desktop files and metainfo are the merged ones: still valid, and French.
     @Test func theMergedDesktopFilesAndMetainfoAreValid() throws {
-        let folder = try Self.built()
+        let folder = try Translations.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for file in ["com.nobadi.DBMultiverse.desktop", "com.nobadi.DBMultiverse.Notifier.desktop"] {
             let validated = try runCommand(["desktop-file-validate", folder + "/" + file])
@@ -102,9 +91,9 @@ import TestingTraits
 
     /// `doctor` under a French session: its human lines in French, its JSON's keys the same as
     /// under C, byte for byte.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && Translations.frenchLocaleExists))
     func doctorReadsFrenchAndItsJSONKeysDoNotChange() throws {
-        let folder = try Self.built()
+        let folder = try Translations.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var plain = ProcessInfo.processInfo.environment
         plain["HOME"] = folder
@@ -133,9 +122,9 @@ import TestingTraits
     /// swift-argument-parser's own headings stay as they are; under C, with the same catalogues
     /// at hand, it is the stored snapshot byte for byte (what the man page and the shells'
     /// completions are made from).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && Translations.frenchLocaleExists))
     func helpReadsFrenchAndUnderCIsTheSnapshot() throws {
-        let folder = try Self.built()
+        let folder = try Translations.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var plain = testEnvironment()
         for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LINES"] { plain[variable] = nil }
@@ -166,9 +155,9 @@ import TestingTraits
 
     /// The chapter notification of the built notifier, as the recording server gets it, under a
     /// French session.
-    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && Translations.frenchLocaleExists))
     func theNotificationReadsFrench() async throws {
-        let folder = try Self.built()
+        let folder = try Translations.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let service = try Self.frenchService(locales: folder)
         defer { service.stop() }
@@ -191,7 +180,7 @@ import TestingTraits
     /// looked for their catalogues in `<prefix>/libexec/share/locale`, so notifications stayed
     /// English in a French session. The installed service (activated) and notifier, with no
     /// `DBMULTIVERSE_LOCALE_DIR`, find the catalogues of their prefix.
-    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && Translations.frenchLocaleExists))
     func theInstalledNotifierAndServiceReadFrench() async throws {
         let home = try DesktopHome()
         let install = try DesktopInstall.make(["install", "PREFIX=\(home.prefix)", "CARD_LINKS=no"], environment: home.environment)
@@ -226,9 +215,9 @@ import TestingTraits
 
     /// The tray item of the built notifier under a French session, read over the bus as a panel
     /// reads it: the tooltip (SNI `ToolTip`) and the menu's labels (dbusmenu `GetLayout`).
-    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && Translations.frenchLocaleExists))
     func theTrayMenuAndTooltipReadFrench() async throws {
-        let folder = try Self.built()
+        let folder = try Translations.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let service = try Self.frenchService(locales: folder)
         defer { service.stop() }
@@ -264,9 +253,9 @@ import TestingTraits
 
     /// `entry` under a French session: its text formats in French; the JSON of `entry`, `watch
     /// --next` and `doctor` has the same keys under fr and C, byte for byte.
-    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && frenchLocaleExists))
+    @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse) && Translations.frenchLocaleExists))
     func entryReadsFrenchAndTheJSONKeysDoNotChange() throws {
-        let folder = try Self.built()
+        let folder = try Translations.built()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // The same entry from a service in a French session and from one in a C session.
         let service = try Self.frenchService(locales: folder)
@@ -349,7 +338,7 @@ import TestingTraits
     /// language: French under LANG=fr_FR.UTF-8.
     @Test(.holds(.privateBuses), .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
     func updatePageUnderAFrenchDesktopReadsTheFrenchCatalogue() async throws {
-        let setup = try await PageCommandTests.Setup()
+        let setup = try await PageSession()
         setup.site.publish(.small, language: "fr")
         setup.environment = Self.french(setup.environment, locales: setup.service.folder)
         let update = try setup.cli("update", "--page", "130")
