@@ -3,7 +3,6 @@ import DBusTestSupport
 import DesktopTestSupport
 import EndToEndSupport
 import Foundation
-import Recorder
 import Testing
 import TestingTraits
 import Widget

@@ -3,7 +3,6 @@ import DBusTestSupport
 import DesktopTestSupport
 import EndToEndSupport
 import Widget
-import Recorder
 import Foundation
 import Glibc
 import SiteTestSupport

@@ -3,10 +3,8 @@ import DesktopTestSupport
 import EndToEndSupport
 import Foundation
 import Glibc
-import Recorder
 import Testing
 import TestingTraits
-import Widget
 
 /// `make install` / `make uninstall` (docs/install.md) into temporary prefixes, with the debug-built
 /// binary (`BINARY=`) so no release build is needed, and the desktop file checked by the stock
