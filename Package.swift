@@ -304,7 +304,7 @@ let package = Package(
             dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain", "DBusTestSupport"]
         ),
         // One test target per desktop target, each `@testable import` of its own (LayeringTests
-        // checks what each imports); the suites that run the built products are EndToEndTests'.
+        // checks what each imports); the suites that run the built products are the five below.
         .testTarget(name: "WidgetTests", dependencies: ["Widget", "ComicDomain", "DBus", "WidgetTestSupport"]),
         .testTarget(
             name: "ServiceTests",
@@ -325,14 +325,55 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Widget", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "TestingTraits"]),
-        // The built products end to end: the command line, the processes as systemd and the
-        // browsers run them, install and the package, the real desktops' hosts, the repository's
-        // own conventions (layering, suites, docs).
+        // What the end-to-end suites share: the built products run as processes (the service, the
+        // browser host, headless Chromium, Syncthing), `make install` into a temporary home, the
+        // fault scenarios, the real-host checks' runner. Test-only, so Foundation's Process is fine.
+        .target(
+            name: "EndToEndSupport",
+            dependencies: ["Widget", "Recorder", "DBus", "ComicDomain", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport"],
+            path: "TestSupport/EndToEndSupport"
+        ),
+        // The suites above every layer, by what they prove; none imports a target `@testable`
+        // (LayeringTests checks): they run the built products, or use what the targets declare.
+        // The command line as built, against the service on a private bus.
         .testTarget(
-            name: "EndToEndTests",
+            name: "CommandEndToEndTests",
             dependencies: [
-                "Widget", "Follower", "Recorder", "Doctor", "DBus", "ComicDomain", "DesktopTestSupport", "DBusTestSupport",
-                "SiteTestSupport", "TestingTraits", "BrowserHistoryFixtures", "WidgetTestSupport",
+                "Widget", "Follower", "DBus", "ComicDomain", "EndToEndSupport", "DesktopTestSupport", "DBusTestSupport",
+                "SiteTestSupport", "TestingTraits", "BrowserHistoryFixtures",
+            ]
+        ),
+        // The processes as the system, the desktop and the browsers start them: install, deep links,
+        // the browser host and the browsers, the notifier under systemd, hostile input, faults.
+        .testTarget(
+            name: "ProcessEndToEndTests",
+            dependencies: [
+                "Widget", "Recorder", "DBus", "ComicDomain", "EndToEndSupport", "DesktopTestSupport", "DBusTestSupport",
+                "SiteTestSupport", "TestingTraits",
+            ]
+        ),
+        // The cards and faces on real desktop hosts: GNOME Shell, Plasma, tray hosts, dunst, and
+        // the documentation's images they make.
+        .testTarget(
+            name: "DesktopHostTests",
+            dependencies: [
+                "ComicDomain", "EndToEndSupport", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport", "TestingTraits",
+                "WidgetTestSupport",
+            ]
+        ),
+        // The Debian package, Debian's QA of it, the apt repository, the release's version and
+        // artefacts, the source package, the workflows.
+        .testTarget(
+            name: "DistributionTests",
+            dependencies: ["ComicDomain", "EndToEndSupport", "DesktopTestSupport", "DBusTestSupport", "TestingTraits"]
+        ),
+        // The repository's own conventions: layering, the suites' conventions, the README, the
+        // translations, the help snapshots, the test run's summary and dependencies.
+        .testTarget(
+            name: "RepositoryConventionTests",
+            dependencies: [
+                "Follower", "DBus", "ComicDomain", "EndToEndSupport", "DesktopTestSupport", "DBusTestSupport", "SiteTestSupport",
+                "TestingTraits",
             ]
         ),
     ]

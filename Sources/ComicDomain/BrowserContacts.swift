@@ -21,7 +21,7 @@ public struct BrowserContacts: Sendable, Equatable {
         /// `chromium`, `chrome`, `brave`, `vivaldi-bin`, `msedge`…), "" when unknown.
         public var browser: String
 
-        init(at: Int64, browser: String) {
+        package init(at: Int64, browser: String) {
             self.at = at
             self.browser = browser
         }
@@ -44,7 +44,7 @@ public struct BrowserContacts: Sendable, Equatable {
     }
 
     /// Decodes the file; see the type's format.
-    static func decode(_ bytes: [UInt8]) throws(ComicError) -> BrowserContacts {
+    package static func decode(_ bytes: [UInt8]) throws(ComicError) -> BrowserContacts {
         let reader = try JSONObjectReader(bytes: bytes, limit: maxFileBytes)
         var contacts: [Family: Contact] = [:]
         for family in Family.allCases {

@@ -5,7 +5,7 @@ public enum CoverImage {
     /// The JPEG start-of-image marker followed by the start of the next marker.
     static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF]
     /// The PNG file signature.
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Accepts JPEG or PNG bytes (by magic number) of at most `Limits.maxCoverBytes`, whose
     /// header states no side over `Limits.maxCoverSide` pixels.

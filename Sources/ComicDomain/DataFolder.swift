@@ -13,7 +13,7 @@ public struct DataFolder: Sendable, Equatable {
     /// The current chapter's cover (JPEG or PNG, whatever the extension says).
     public static let coverImageFile = "chapterCoverImage.jpg"
     /// The last state a reload was signalled for.
-    static let syncStateFile = "widgetSyncState.json"
+    package static let syncStateFile = "widgetSyncState.json"
 
     /// The site code's politeness state (last requests, Retry-After deadlines, the feed's validators).
     public static let siteRequestsFile = "siteRequests.json"

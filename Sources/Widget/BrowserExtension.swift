@@ -6,7 +6,7 @@ package enum BrowserExtension {
     package static let firefoxID = "dbmultiverse@nobadi.com"
     /// The Chromium family's id for the extension, fixed by the public key in the manifest's `key`
     /// (the first 32 hex digits of the key's SHA-256, written with the letters a…p).
-    static let chromiumID = "ggedickjhdkhcjapnhgdobjneiagnckh"
+    package static let chromiumID = "ggedickjhdkhcjapnhgdobjneiagnckh"
     /// The origin Chromium-family browsers pass the host.
     package static let chromiumOrigin = "chrome-extension://\(chromiumID)/"
 }

@@ -13,7 +13,7 @@ import WidgetTestSupport
 /// a face that derived a text, a state or a "changed?" rule from the fields would show another.
 /// (The view itself and the command line's formats: WidgetTests' EntryViewTests; the cards:
 /// PlasmoidQMLTests, GnomeShellCardTests, PlasmaCardTests; that no face holds a copy of the view's
-/// texts or rules: EndToEndTests' FaceLayeringTests.)
+/// texts or rules: RepositoryConventionTests' FaceLayeringTests.)
 @Suite(.timeLimit(.minutes(1))) struct ViewStateTests {
     @Test(arguments: ViewState.all)
     func theTrayDrawsTheView(_ state: ViewState) throws {

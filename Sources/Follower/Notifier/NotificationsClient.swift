@@ -28,21 +28,21 @@ package enum Notifications: DBusInterface {
 /// The arguments of `Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions,
 /// a{sv} hints, i expire_timeout)`, in wire order.
 package struct NotificationRequest: Sendable, Equatable {
-    var appName: String
+    package var appName: String
     /// The id of the notification this one replaces in place, or 0 for a new one.
-    var replacesID: UInt32
+    package var replacesID: UInt32
     /// An icon-theme name or a `file://` URI; "" for none.
-    var appIcon: String
+    package var appIcon: String
     /// Plain text: the specification gives the summary no markup.
-    var summary: String
+    package var summary: String
     /// May hold the server's body markup when it advertises `body-markup` (see `body(_:for:)`).
-    var body: String
+    package var body: String
     /// Flat pairs as on the wire: key, label, key, label… (`"default"` is the click on the bubble).
-    var actions: [String]
+    package var actions: [String]
     /// `urgency` (`y`), `category` (`s`), `desktop-entry` (`s`), `image-path` (`s`), …
-    var hints: [String: Variant]
+    package var hints: [String: Variant]
     /// Milliseconds; -1 lets the server choose, 0 never expires.
-    var expireTimeout: Int32
+    package var expireTimeout: Int32
 
     /// `text` as a body for a server with `capabilities`: escaped (`&`, `<`, `>`) for one that
     /// advertises `body-markup`, as it is for one that does not — the specification has those
