@@ -15,6 +15,10 @@ import TestingTraits
         var types: [String: String] = [:]
         var direct: [String: [String]] = [:]
         var closures: [String: Set<String>] = [:]
+        /// Each target's folder: its `path:`, else SwiftPM's default (`Sources/<name>`, …).
+        var folders: [String: String] = [:]
+        /// The products' targets.
+        var products: Set<String> = []
     }
 
     /// Each target's dependencies within the package, transitively.
@@ -31,9 +35,12 @@ import TestingTraits
         let targets = try #require(manifest["targets"] as? [[String: Any]])
         var direct: [String: [String]] = [:]
         var types: [String: String] = [:]
+        var folders: [String: String] = [:]
         for target in targets {
             let name = try #require(target["name"] as? String)
             types[name] = target["type"] as? String
+            let defaultFolder = ["test": "Tests", "plugin": "Plugins"][types[name] ?? ""] ?? "Sources"
+            folders[name] = target["path"] as? String ?? "\(defaultFolder)/\(name)"
             let dependencies = target["dependencies"] as? [[String: Any]] ?? []
             // {"byName": [name, condition]} or {"target": [name, condition]}; other packages' products,
             // {"product": [name, package, ...]}, as "product:<name>".
@@ -45,11 +52,12 @@ import TestingTraits
         func closure(_ name: String, _ seen: inout Set<String>) {
             for dependency in direct[name] ?? [] where seen.insert(dependency).inserted { closure(dependency, &seen) }
         }
+        let products = (manifest["products"] as? [[String: Any]] ?? []).flatMap { $0["targets"] as? [String] ?? [] }
         return Manifest(types: types, direct: direct, closures: direct.keys.reduce(into: [:]) { all, name in
             var seen = Set<String>()
             closure(name, &seen)
             all[name] = seen
-        })
+        }, folders: folders, products: Set(products))
     }
 
     @Test func onlyTheRecorderLinksTheSite() throws {
@@ -150,6 +158,34 @@ import TestingTraits
             }
         }
         #expect(checked >= 50, "only \(checked) imports of the package's targets read under \(folder.path)")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}
+
+/// Sources/ is the product: what ships, and only that. What the tests share lives in TestSupport/
+/// and the benchmarks in Benchmarks/, which no product target links.
+extension LayeringTests {
+    /// Every target's folder is named after it, in Sources/ (the product), TestSupport/ or
+    /// Benchmarks/; every executable in Sources/ is a product, every other target there is linked by
+    /// one, and none links test support or a benchmark.
+    @Test func sourcesHoldTheProductAndNothingElse() throws {
+        let manifest = try Self.manifest()
+        let folders = manifest.folders.filter { !["test", "plugin"].contains(manifest.types[$0.key]) }
+        let shipped = Set(folders.filter { $0.value.hasPrefix("Sources/") }.keys)
+        let harness = Set(folders.filter { $0.value.hasPrefix("TestSupport/") || $0.value.hasPrefix("Benchmarks/") }.keys)
+        var problems: [String] = []
+        for (target, folder) in folders.sorted(by: { $0.key < $1.key })
+        where !["Sources", "TestSupport", "Benchmarks"].contains(where: { folder == "\($0)/\(target)" }) {
+            problems.append("\(target) is in \(folder), not in a folder of its name in Sources/, TestSupport/ or Benchmarks/")
+        }
+        let linkedByProducts = manifest.products.reduce(into: manifest.products) { $0.formUnion(manifest.closures[$1] ?? []) }
+        for target in shipped.sorted() {
+            let linked = (manifest.closures[target] ?? []).intersection(harness)
+            if !linked.isEmpty { problems.append("\(target) (Sources/) links \(linked.sorted()), test support or benchmarks") }
+            if !linkedByProducts.contains(target) { problems.append("\(target) is in Sources/, but no product is or links it") }
+        }
+        #expect(manifest.products.count >= 4 && shipped.count >= 20 && harness.count >= 12,
+                "products \(manifest.products.sorted()), Sources/ \(shipped.sorted()), support and benchmarks \(harness.sorted())")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 }
