@@ -163,8 +163,20 @@ import TestingTraits
 }
 
 /// Sources/ is the product: what ships, and only that. What the tests share lives in TestSupport/
-/// and the benchmarks in Benchmarks/, which no product target links.
+/// and the benchmarks in Benchmarks/, which no product target links. One access rule, since the
+/// package has no library product: `package` for what another of its targets uses, never `public`.
+/// The product loads no Foundation; test support, benchmarks and tests may.
 extension LayeringTests {
+    /// The folders that hold the package's Swift.
+    static let swiftFolders = ["Sources", "TestSupport", "Benchmarks", "Plugins", "Tests"]
+    /// A declaration or import made `public` (or `open`), after the attributes and modifiers that
+    /// may stand before the access level.
+    static let publicDeclaration =
+        #"^\s*((@\w+(\([^)]*\))?|nonisolated|static|class|final|override|mutating|convenience|required|indirect|lazy|dynamic)\s+)*(public|open)(\(set\))?\s"#
+    /// An import of Foundation or one of its parts (FoundationEssentials, …), whole or one symbol.
+    static let foundationImport =
+        #"^\s*(@\w+\s+)*((public|package|internal|fileprivate|private)\s+)?import\s+((struct|class|enum|protocol|func|var|let|typealias)\s+)?Foundation\w*([.\s]|$)"#
+
     /// Every target's folder is named after it, in Sources/ (the product), TestSupport/ or
     /// Benchmarks/; every executable in Sources/ is a product, every other target there is linked by
     /// one, and none links test support or a benchmark.
@@ -187,5 +199,47 @@ extension LayeringTests {
         #expect(manifest.products.count >= 4 && shipped.count >= 20 && harness.count >= 12,
                 "products \(manifest.products.sorted()), Sources/ \(shipped.sorted()), support and benchmarks \(harness.sorted())")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// No Swift file of the package declares or imports anything `public`; no file in Sources/
+    /// imports Foundation.
+    @Test func nothingIsPublicAndTheProductImportsNoFoundation() throws {
+        let publicDeclaration = try Regex(Self.publicDeclaration), foundationImport = try Regex(Self.foundationImport)
+        var read: [String: Int] = [:], problems: [String] = []
+        for folder in Self.swiftFolders {
+            let root = repositoryRoot.appendingPathComponent(folder)
+            for file in try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted() where file.hasSuffix(".swift") {
+                let path = "\(folder)/\(file)"
+                let lines = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                read[folder, default: 0] += 1
+                for (number, line) in lines.enumerated() {
+                    if line.contains(publicDeclaration) { problems.append("\(path):\(number + 1): public, not package: \(line)") }
+                    if folder == "Sources", line.contains(foundationImport) { problems.append("\(path):\(number + 1): Foundation in the product: \(line)") }
+                }
+            }
+        }
+        #expect((read["Sources"] ?? 0) >= 100 && (read["TestSupport"] ?? 0) >= 20 && (read["Benchmarks"] ?? 0) >= 10, "Swift files read: \(read)")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// The two patterns find what they forbid (a check that cannot fail is no check), and pass
+    /// over the words in comments and names.
+    @Test func theAccessAndFoundationPatternsFindWhatTheyForbid() throws {
+        let publicDeclaration = try Regex(Self.publicDeclaration), foundationImport = try Regex(Self.foundationImport)
+        for line in ["public struct Entry {", "    @discardableResult public func call() -> Int {", "public import DBus",
+                     "    public(set) var count = 0", "    nonisolated public static let name = \"\"", "open class Base {",
+                     "    @TaskLocal public static var held: Set<Int> = []"] {
+            #expect(line.contains(publicDeclaration), "not found: \(line)")
+        }
+        for line in ["/// fixed by the public key in the manifest", "package struct Entry {", "    let publicKey = 1",
+                     "    open(link)", "package import DBus"] {
+            #expect(!line.contains(publicDeclaration), "found: \(line)")
+        }
+        for line in ["import Foundation", "package import FoundationEssentials", "import struct Foundation.Data", "@preconcurrency import Foundation"] {
+            #expect(line.contains(foundationImport), "not found: \(line)")
+        }
+        for line in ["import DBus", "// without Foundation", "import JSON // not Foundation"] {
+            #expect(!line.contains(foundationImport), "found: \(line)")
+        }
     }
 }
