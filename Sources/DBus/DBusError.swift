@@ -34,8 +34,6 @@ extension DBusError {
         package static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
         package static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
         package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
-        package static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
-        package static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
         /// Not a wire name: a call given up by its caller (task cancellation).
         package static let cancelled = "org.freedesktop.DBus.Error.Cancelled"
     }
