@@ -28,7 +28,7 @@ package struct BrowserProfile: Sendable, Hashable, CustomStringConvertible {
     package var databasePath: String { folder + "/" + format.databaseName }
 
     /// Who owns it, for a line of output: `firefox`, `brave (flatpak)`, `chromium-family`.
-    package var ownerLabel: String {
+    var ownerLabel: String {
         switch owner {
         case .browser(let browser, .system): browser.rawValue
         case .browser(let browser, let installation): "\(browser.rawValue) (\(installation.rawValue))"

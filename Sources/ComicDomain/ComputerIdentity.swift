@@ -6,7 +6,7 @@ package struct ComputerIdentity: Sendable, Equatable {
     /// The environment variable that sets the machine id (tests, or a reader with two sessions).
     package static let environmentVariable = "DBMULTIVERSE_MACHINE_ID"
     /// The config file's key for the name people read.
-    package static let nameKey = "computer-name"
+    static let nameKey = "computer-name"
 
     /// 1 to 64 ASCII letters, digits, `-` or `_`: the record's file name is `<machine>.json`.
     package let machine: String
@@ -59,7 +59,7 @@ package struct ComputerIdentity: Sendable, Equatable {
     }
 
     /// Whether `text` can name a record: 1 to 64 of `A-Z a-z 0-9 - _`.
-    package static func isValidMachineID(_ text: String) -> Bool {
+    static func isValidMachineID(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
             && text.utf8.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }

@@ -7,8 +7,8 @@ package struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
     package let device: UInt64
     package let inode: UInt64
     package let size: Int64
-    package let changedSeconds: Int
-    package let changedNanoseconds: Int
+    let changedSeconds: Int
+    let changedNanoseconds: Int
 
     /// The identity of the file at `path` (symlinks followed), or nil when there is none.
     package init?(path: String) {

@@ -81,7 +81,7 @@ package struct ReadingSync: Sendable {
     }
 
     /// Whether `local` is the current reading's position.
-    package func isCurrent(_ local: ChapterData) -> Bool {
+    func isCurrent(_ local: ChapterData) -> Bool {
         current?.reading.isSamePosition(as: local) ?? false
     }
 

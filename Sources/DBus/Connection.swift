@@ -35,11 +35,11 @@ package final class Connection {
     /// and never answers (frozen, or a stray socket) fails after this instead of hanging.
     package static let connectTimeout = Duration.seconds(5)
     /// How long `close` and `flush` wait for queued messages to be written.
-    package static let flushTimeout = Duration.seconds(2)
+    static let flushTimeout = Duration.seconds(2)
     /// How long a set-up call to the bus itself (RequestName, AddMatch, GetNameOwner) may take:
     /// the bus answers these at once unless it is frozen, and a process must not hang at start-up
     /// behind libdbus's 25-second default.
-    package static let busCallTimeout = Duration.seconds(5)
+    static let busCallTimeout = Duration.seconds(5)
 
     /// The bus's address as connected to, or how it was found ("the session bus") when libdbus
     /// chose it: for messages that name the bus.

@@ -21,7 +21,7 @@ extension DBusError {
     /// The standard error names of the D-Bus specification that this binding produces or reports.
     package enum Name {
         package static let failed = "org.freedesktop.DBus.Error.Failed"
-        package static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
+        static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
         package static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
         package static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
         package static let noReply = "org.freedesktop.DBus.Error.NoReply"

@@ -43,7 +43,7 @@ package final class Message: @unchecked Sendable {
     }
 
     /// An error reply to this method call carrying `error`'s name and message.
-    package func makeErrorReply(_ error: DBusError) -> Message {
+    func makeErrorReply(_ error: DBusError) -> Message {
         // An invalid name from a handler must not become a malformed message: fall back to Failed.
         let name = (try? ErrorName(error.name))?.rawValue ?? DBusError.Name.failed
         let text = error.message.replacingNULs()
@@ -66,7 +66,7 @@ package final class Message: @unchecked Sendable {
     }
 
     /// True when the caller asked for no reply.
-    package var noReplyExpected: Bool {
+    var noReplyExpected: Bool {
         get { dbus_message_get_no_reply(raw) != 0 }
         set { dbus_message_set_no_reply(raw, newValue ? 1 : 0) }
     }
@@ -88,9 +88,9 @@ package final class Message: @unchecked Sendable {
     package var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
     package var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
     package var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
-    package var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
     package var serial: UInt32 { dbus_message_get_serial(raw) }
-    package var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+    var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
     /// The signature of the whole body.
     package var signature: String { String(cString: dbus_message_get_signature(raw)) }
 

@@ -34,7 +34,7 @@ package struct MessageReader {
     }
 
     /// The signature of the next argument ("" at the end).
-    package var currentSignature: String {
+    var currentSignature: String {
         var copy = iter
         guard !isAtEnd, let s = dbus_message_iter_get_signature(&copy) else { return "" }
         defer { dbus_free(s) }

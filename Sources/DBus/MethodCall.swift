@@ -26,7 +26,7 @@ package struct MethodCall<Reply>: Sendable {
     }
 
     /// The reply's values; `InvalidArgs` when its signature is not the declared one.
-    package func decodeReply(_ reply: Message) throws(DBusError) -> Reply { try decode(reply) }
+    func decodeReply(_ reply: Message) throws(DBusError) -> Reply { try decode(reply) }
 
     /// The same call, whose reply is further turned into `T` (a throwing `transform` fails the call).
     package func map<T>(_ transform: @escaping @Sendable (Reply) throws(DBusError) -> T) -> MethodCall<T> {

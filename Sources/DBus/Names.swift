@@ -42,7 +42,7 @@ package struct BusName: ValidatedName {
         rawValue = string
     }
     init(unchecked: String) { rawValue = unchecked }
-    package var isUnique: Bool { rawValue.hasPrefix(":") }
+    var isUnique: Bool { rawValue.hasPrefix(":") }
 }
 
 /// An object path: `/`, `/com/example/App`. Invalid: `""`, `com`, `/com/`, `//com`, `/com-example`.

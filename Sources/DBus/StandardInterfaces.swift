@@ -2,7 +2,7 @@
 package enum Peer: DBusInterface {
     package static let name: InterfaceName = "org.freedesktop.DBus.Peer"
     package static let ping = method("Ping", inputs: (), outputs: ())
-    package static let getMachineID = method("GetMachineId", inputs: (), outputs: Arg<String>("machine_uuid"))
+    static let getMachineID = method("GetMachineId", inputs: (), outputs: Arg<String>("machine_uuid"))
 }
 
 /// `org.freedesktop.DBus.Introspectable`, which every object has (the object server answers it).
@@ -21,7 +21,7 @@ package enum Properties: DBusInterface {
         "GetAll", inputs: Arg<String>("interface_name"), outputs: Arg<[String: Variant]>("properties"))
     package static let set = method(
         "Set", inputs: (Arg<String>("interface_name"), Arg<String>("property_name"), Arg<Variant>("value")), outputs: ())
-    package static let propertiesChanged = signal(
+    static let propertiesChanged = signal(
         "PropertiesChanged", Arg<String>("interface_name"), Arg<[String: Variant]>("changed_properties"),
         Arg<[String]>("invalidated_properties"))
 }
@@ -37,7 +37,7 @@ package enum BusDriver: DBusInterface {
     package static let nameHasOwner = method("NameHasOwner", inputs: Arg<String>("name"), outputs: Arg<Bool>("has_owner"))
     package static let requestName = method(
         "RequestName", inputs: (Arg<String>("name"), Arg<UInt32>("flags")), outputs: Arg<UInt32>("reply"))
-    package static let releaseName = method("ReleaseName", inputs: Arg<String>("name"), outputs: Arg<UInt32>("reply"))
+    static let releaseName = method("ReleaseName", inputs: Arg<String>("name"), outputs: Arg<UInt32>("reply"))
     package static let addMatch = method("AddMatch", inputs: Arg<String>("rule"), outputs: ())
     package static let listNames = method("ListNames", inputs: (), outputs: Arg<[String]>("names"))
     /// The names the bus can start (those with an activation file in its service folders).

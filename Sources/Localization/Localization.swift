@@ -12,7 +12,7 @@ package enum Localization {
     /// The text domain: the catalogues' file name, `dbmultiverse.mo`.
     package static let domain = "dbmultiverse"
     /// Overrides where the catalogues are found (the tests, an uninstalled build).
-    package static let localeDirectoryVariable = "DBMULTIVERSE_LOCALE_DIR"
+    static let localeDirectoryVariable = "DBMULTIVERSE_LOCALE_DIR"
 
     /// Takes the session's language for messages (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
     /// reads them: `sessionLanguages`) and binds the text domain to the catalogues installed in

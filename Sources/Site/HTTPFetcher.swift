@@ -24,9 +24,9 @@ struct HTTPResponse: Sendable {
 
 /// How long and how far a request may go (docs/usage.md#the-comics-site: connect 10 s, total 30 s, 5 redirects).
 package struct FetchLimits: Sendable, Equatable {
-    package var connectTimeoutMilliseconds: Int
-    package var totalTimeoutMilliseconds: Int
-    package var maxRedirects: Int
+    var connectTimeoutMilliseconds: Int
+    var totalTimeoutMilliseconds: Int
+    var maxRedirects: Int
 
     package static let standard = FetchLimits(connectTimeoutMilliseconds: 10_000, totalTimeoutMilliseconds: 30_000, maxRedirects: 5)
 

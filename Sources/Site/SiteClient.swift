@@ -24,7 +24,7 @@ package struct SiteConfiguration: Sendable {
 
     /// The test-only variable that shortens the total timeout (milliseconds), so a test of a
     /// trickling server does not wait 30 s. Documented in README's Development section.
-    package static let totalTimeoutVariable = "DBMULTIVERSE_SITE_TIMEOUT_MS"
+    static let totalTimeoutVariable = "DBMULTIVERSE_SITE_TIMEOUT_MS"
 
     /// The configuration of a command run with `environment`: the site or its override, the data
     /// folder, the standard limits (the total timeout overridable for tests).
