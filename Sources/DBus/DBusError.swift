@@ -21,7 +21,6 @@ extension DBusError {
     /// The standard error names of the D-Bus specification that this binding produces or reports.
     package enum Name {
         package static let failed = "org.freedesktop.DBus.Error.Failed"
-        static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
         package static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
         package static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
         package static let noReply = "org.freedesktop.DBus.Error.NoReply"
@@ -36,6 +35,8 @@ extension DBusError {
         package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
         /// Not a wire name: a call given up by its caller (task cancellation).
         package static let cancelled = "org.freedesktop.DBus.Error.Cancelled"
+        /// The binding's own: the loop could not watch or time the connection.
+        static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
     }
 
     package static func failed(_ message: String) -> DBusError { DBusError(name: Name.failed, message: message) }
