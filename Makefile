@@ -276,7 +276,7 @@ screenshots: deps
 
 # The benchmark: the release-built service and notifier on a private bus, linked
 # statically and dynamically, each measured against the Ping floor of the same run, beside a C
-# libdbus and a C GDBus reference service (bench/gdbus-reference-service.c; libglib2.0-dev).
+# libdbus and a C GDBus reference service (Benchmarks/gdbus-reference-service.c; libglib2.0-dev).
 BENCH_BIN = $(shell swift build -c release --show-bin-path 2>/dev/null)/dbmultiverse-bench
 DYNAMIC_BIN = $(shell swift build -c release --scratch-path .build-dynamic --show-bin-path 2>/dev/null)/dbmultiverse
 IDLE_SECONDS ?= 60
@@ -285,7 +285,7 @@ IDLE_SECONDS ?= 60
 bench: build
 	swift build $(RELEASE_FLAGS) --product dbmultiverse-bench
 	swift build $(RELEASE_FLAGS) --product dbus-reference-service
-	$(CC) -O2 -o "$(dir $(BENCH_BIN))gdbus-reference-service" bench/gdbus-reference-service.c $$(pkg-config --cflags --libs gio-2.0)
+	$(CC) -O2 -o "$(dir $(BENCH_BIN))gdbus-reference-service" Benchmarks/gdbus-reference-service.c $$(pkg-config --cflags --libs gio-2.0)
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-service
 	swift build -c release --scratch-path .build-dynamic --product dbmultiverse-notifier

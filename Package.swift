@@ -237,7 +237,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(releaseLinkerFlags + ["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The thin command-line front end. `service` and `notifier` exec their own executables
-        // (built beside it: `make build` builds all three products).
+        // (built beside it: `make build` builds all four products).
         .executableTarget(
             name: "dbmultiverse",
             dependencies: [
@@ -250,30 +250,34 @@ let package = Package(
         // A build tool, not a product: prints dbus/com.nobadi.DBMultiverse.Widget1.xml from the
         // Swift declaration (`make interface` writes it).
         .executableTarget(name: "widget-interface", dependencies: ["Widget"], path: "BuildTools/widget-interface"),
+        // Sources/ holds what ships, and only that. What the tests share lives in TestSupport/ and
+        // the benchmarks in Benchmarks/, each target in a folder of its name (`path:`); test-only,
+        // so Foundation is fine there (LayeringTests keeps it out of Sources/).
         // Shared test helpers: the private dbus-daemon fixture, running stock tools, timeouts.
         // Test-only, so Foundation's Process is fine here.
-        .target(name: "DBusTestSupport", dependencies: ["DBus", "EventLoop"]),
+        .target(name: "DBusTestSupport", dependencies: ["DBus", "EventLoop"], path: "TestSupport/DBusTestSupport"),
         // Swift Testing traits of the suites: `.offThePool` for tests that block.
-        .target(name: "TestingTraits", dependencies: ["DBusTestSupport"]),
+        .target(name: "TestingTraits", dependencies: ["DBusTestSupport"], path: "TestSupport/TestingTraits"),
         // zlib, for the fixture site's gzip bodies (test support only).
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZlib", path: "TestSupport/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The fixture site: a loopback HTTP/1.1 server with the comic's pages, feeds and faults.
-        .target(name: "SiteTestSupport", dependencies: ["CZlib"]),
+        .target(name: "SiteTestSupport", dependencies: ["CZlib"], path: "TestSupport/SiteTestSupport"),
         // A sample object served on the bus: activated by the binding's tests, measured idle.
-        .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "EventLoop", "DBusTestSupport"]),
+        .executableTarget(name: "dbus-sample-service", dependencies: ["DBus", "EventLoop", "DBusTestSupport"], path: "TestSupport/dbus-sample-service"),
         // The benchmark's reference peer: a minimal C libdbus service with the same reply.
-        .executableTarget(name: "dbus-reference-service", dependencies: ["CDBus"]),
+        .executableTarget(name: "dbus-reference-service", dependencies: ["CDBus"], path: "TestSupport/dbus-reference-service"),
         // `make bench`: the benchmark of the release-built service, notifier and browser host on a
         // private bus (the host's pages from the fixture site).
         .executableTarget(
             name: "dbmultiverse-bench",
-            dependencies: ["DBus", "EventLoop", "Widget", "Follower", "Recorder", "ComicDomain", "DBusTestSupport", "SiteTestSupport"]
+            dependencies: ["DBus", "EventLoop", "Widget", "Follower", "Recorder", "ComicDomain", "DBusTestSupport", "SiteTestSupport"],
+            path: "Benchmarks/dbmultiverse-bench"
         ),
         // `make bench-site`: the site code's figures (parsing beside lxml and BeautifulSoup, sync on a 304).
-        .executableTarget(name: "dbmultiverse-site-bench", dependencies: ["Site", "ComicDomain", "SiteTestSupport"]),
+        .executableTarget(name: "dbmultiverse-site-bench", dependencies: ["Site", "ComicDomain", "SiteTestSupport"], path: "Benchmarks/dbmultiverse-site-bench"),
         // Browser profiles with history databases in the browsers' real schemas, for the tests
         // and the history benchmark. Test-only, so Foundation's Process is fine here.
-        .target(name: "BrowserHistoryFixtures", dependencies: ["DBusTestSupport"]),
+        .target(name: "BrowserHistoryFixtures", dependencies: ["DBusTestSupport"], path: "TestSupport/BrowserHistoryFixtures"),
         // What the desktop targets' tests share: the built products and the repository, a real
         // service in-process on a manual clock, the stand-ins for the peers that are not ours (the
         // notification server, the tray's watcher), the fixture catalogue and the entry's
@@ -283,15 +287,17 @@ let package = Package(
             dependencies: [
                 "Widget", "Service", "Follower", "DBus", "EventLoop", "ComicDomain", "DBusTestSupport", "SiteTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "TestSupport/DesktopTestSupport"
         ),
         // The one table of the view's states every face is tested in (the view's own tests, the
         // tray's, the notifier's, the cards'). Test-only.
-        .target(name: "WidgetTestSupport", dependencies: ["Widget", "ComicDomain", "DBus"]),
+        .target(name: "WidgetTestSupport", dependencies: ["Widget", "ComicDomain", "DBus"], path: "TestSupport/WidgetTestSupport"),
         // `make bench-history`: the import-history lookup on a 100 000-visit history.
         .executableTarget(
             name: "dbmultiverse-history-bench",
-            dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain"]
+            dependencies: ["BrowserHistory", "BrowserHistoryFixtures", "ComicDomain"],
+            path: "Benchmarks/dbmultiverse-history-bench"
         ),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "DBusTestSupport", "TestingTraits"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),

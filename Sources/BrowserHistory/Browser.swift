@@ -1,13 +1,13 @@
-public import ComicDomain
+import ComicDomain
 /// How a browser keeps its history: the file in a profile folder, and what is in it.
-public enum HistoryFormat: String, Sendable, Hashable, CaseIterable {
+package enum HistoryFormat: String, Sendable, Hashable, CaseIterable {
     /// Firefox: `places.sqlite`, visit times in µs since 1970-01-01 UTC.
     case firefox
     /// Chromium and the browsers built on it: `History`, visit times in µs since 1601-01-01 UTC.
     case chromium
 
     /// The history database's name in a profile folder.
-    public var databaseName: String {
+    package var databaseName: String {
         switch self {
         case .firefox: "places.sqlite"
         case .chromium: "History"
@@ -16,12 +16,12 @@ public enum HistoryFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A browser whose profiles `import-history` finds by itself.
-public enum Browser: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum Browser: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case firefox, chromium, chrome, brave, vivaldi, edge
 
     /// The browser named `name` (`firefox`, `chromium`, `chrome`, `brave`, `vivaldi`, `edge`).
     /// - Throws: `invalidArgument`, naming the valid names.
-    public init(validating name: String) throws(HistoryError) {
+    package init(validating name: String) throws(HistoryError) {
         guard let browser = Browser(rawValue: name) else {
             throw HistoryError(.invalidArgument,
                                "unknown browser \"\(name)\": the browsers are \(Browser.allCases.map(\.rawValue).joined(separator: ", ")) and all")
@@ -29,9 +29,9 @@ public enum Browser: String, Sendable, Hashable, CaseIterable, CustomStringConve
         self = browser
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public var format: HistoryFormat { self == .firefox ? .firefox : .chromium }
+    package var format: HistoryFormat { self == .firefox ? .firefox : .chromium }
 
     /// The user-data folder below `$XDG_CONFIG_HOME` of a Chromium-family browser (nil for Firefox).
     var chromiumConfigFolder: String? {

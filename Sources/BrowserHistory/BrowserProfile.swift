@@ -1,7 +1,7 @@
 /// A browser profile folder that holds a history database.
-public struct BrowserProfile: Sendable, Hashable, CustomStringConvertible {
+package struct BrowserProfile: Sendable, Hashable, CustomStringConvertible {
     /// How the browser that owns the profile is installed.
-    public enum Installation: String, Sendable, Hashable {
+    package enum Installation: String, Sendable, Hashable {
         /// A package of the system (or a tarball): its folders under `$HOME` and `$XDG_CONFIG_HOME`.
         case system
         /// A snap, with its folders under `~/snap/<name>/common`.
@@ -12,23 +12,23 @@ public struct BrowserProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// Whose profile it is: a browser found where it keeps its profiles, or a folder given by
     /// the user, whose browser is known only by the history file it holds.
-    public enum Owner: Sendable, Hashable {
+    package enum Owner: Sendable, Hashable {
         case browser(Browser, Installation)
         case givenFolder
     }
 
-    public let owner: Owner
-    public let format: HistoryFormat
+    package let owner: Owner
+    package let format: HistoryFormat
     /// The folder's name (`abcd.default-release`, `Default`, `Profile 2`), or the path given.
-    public let name: String
+    package let name: String
     /// The profile folder.
-    public let folder: String
+    package let folder: String
 
     /// The history database in the folder.
-    public var databasePath: String { folder + "/" + format.databaseName }
+    package var databasePath: String { folder + "/" + format.databaseName }
 
     /// Who owns it, for a line of output: `firefox`, `brave (flatpak)`, `chromium-family`.
-    public var ownerLabel: String {
+    var ownerLabel: String {
         switch owner {
         case .browser(let browser, .system): browser.rawValue
         case .browser(let browser, let installation): "\(browser.rawValue) (\(installation.rawValue))"
@@ -37,5 +37,5 @@ public struct BrowserProfile: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `firefox profile abcd.default-release`, `chromium (snap) profile Default`.
-    public var description: String { "\(ownerLabel) profile \(printableName(name))" }
+    package var description: String { "\(ownerLabel) profile \(printableName(name))" }
 }

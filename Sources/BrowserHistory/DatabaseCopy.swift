@@ -28,7 +28,7 @@ package struct DatabaseCopy: ~Copyable {
     /// The copy of the database, with its companions beside it under the same name.
     package let path: String
     /// The bytes copied (database and companions), in the copy that was kept.
-    package let byteCount: Int64
+    let byteCount: Int64
 
     /// Copies `source` and its companions into a new folder in `temporaryRoot`.
     /// - Throws: `unreadable` (cannot read, not a regular file, cannot write the copy),

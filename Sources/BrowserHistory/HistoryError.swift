@@ -1,8 +1,8 @@
-public import ComicDomain
+package import ComicDomain
 
 /// Why the reading position could not be read from a browser's history: what went wrong, and a
 /// precise message naming the file or value at fault.
-public typealias HistoryError = KindedError<HistoryFailure>
+package typealias HistoryError = KindedError<HistoryFailure>
 
 /// The kinds of `HistoryError`:
 /// - `invalidArgument`: a bad `--browser` name or `--profile` folder, the caller's mistake;
@@ -13,6 +13,6 @@ public typealias HistoryError = KindedError<HistoryFailure>
 /// - `notADatabase`, `corrupt`: the file is not an SQLite database, or a damaged one;
 /// - `unknownSchema`: the database lacks a table or column the lookup reads (another browser's
 ///   file, or a browser version this command does not know).
-public enum HistoryFailure: Sendable, Equatable, CaseIterable {
+package enum HistoryFailure: Sendable, Equatable, CaseIterable {
     case invalidArgument, noProfile, unreadable, tooLarge, changing, notADatabase, corrupt, unknownSchema
 }

@@ -1,18 +1,18 @@
-public import ComicDomain
+package import ComicDomain
 
 /// A visit to a page of the comic, read from a browser's history.
-public struct HistoryVisit: Sendable, Equatable, CustomStringConvertible {
+package struct HistoryVisit: Sendable, Equatable, CustomStringConvertible {
     /// The page visited.
-    public let page: SitePage
+    package let page: SitePage
     /// The URL as the browser recorded it.
-    public let url: String
+    package let url: String
     /// When, in microseconds since 1970-01-01 UTC.
-    public let time: Int64
+    package let time: Int64
     /// Whose history it is in.
-    public let profile: BrowserProfile
+    package let profile: BrowserProfile
 
     /// `firefox profile abcd.default-release: en page 980, read 2026-11-20 21:14 UTC`.
-    public var description: String {
+    package var description: String {
         "\(profile): \(page), read \(UTCTime(unixSeconds: time.floorDividing(by: 1_000_000)))"
     }
 }

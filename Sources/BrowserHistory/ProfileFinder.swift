@@ -1,15 +1,15 @@
-public import ComicDomain
+import ComicDomain
 import Glibc
 
 /// Finds browser profiles where the browsers keep them, below the user's home and
 /// `$XDG_CONFIG_HOME`: their system, snap and Flatpak installations.
-public struct ProfileFinder: Sendable {
+package struct ProfileFinder: Sendable {
     /// The home folder: `$HOME` when absolute, else the password database's.
-    public let home: String?
+    package let home: String?
     /// `$XDG_CONFIG_HOME` when absolute (the XDG spec ignores a relative one), else `~/.config`.
-    public let configHome: String?
+    package let configHome: String?
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let home = Posix.homeFolder(environment: environment)
         self.home = home
         self.configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.config" }
@@ -17,13 +17,13 @@ public struct ProfileFinder: Sendable {
 
     /// What a search found: the profiles holding a history database, each once, and the
     /// problems met on the way (an unreadable `profiles.ini`), which do not stop it.
-    public struct Search: Sendable {
-        public var profiles: [BrowserProfile] = []
-        public var problems: [HistoryError] = []
+    package struct Search: Sendable {
+        package var profiles: [BrowserProfile] = []
+        package var problems: [HistoryError] = []
     }
 
     /// Every profile of `browsers` that holds a history database.
-    public func profiles(of browsers: [Browser]) -> Search {
+    package func profiles(of browsers: [Browser]) -> Search {
         var search = Search()
         var seen = Set<String>()
         for browser in browsers {
@@ -44,7 +44,7 @@ public struct ProfileFinder: Sendable {
     }
 
     /// The error for a search that found nothing: which browsers, and where it looked.
-    public func nothingFound(for browsers: [Browser]) -> HistoryError {
+    package func nothingFound(for browsers: [Browser]) -> HistoryError {
         let names = browsers.map(\.rawValue)
         let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1] : names.joined()
         guard let home else {
@@ -57,7 +57,7 @@ public struct ProfileFinder: Sendable {
     /// The profile in a folder the user names: the browser is told by the history database it
     /// holds (`places.sqlite` for Firefox, `History` for the Chromium family).
     /// - Throws: `invalidArgument` when the folder does not exist or holds neither file.
-    public static func profiles(inFolder folder: String) throws(HistoryError) -> [BrowserProfile] {
+    package static func profiles(inFolder folder: String) throws(HistoryError) -> [BrowserProfile] {
         guard FileSystem.isDirectory(folder) else {
             let why = FileSystem.exists(folder) ? "it is not a folder" : "it does not exist"
             throw HistoryError(.invalidArgument, "profile folder \(quotedPath(folder)): \(why)")

@@ -7,19 +7,19 @@ import JSON
 /// Stored as `browserContacts.json`:
 /// `{"firefox":{"at":1795640000,"browser":"firefox-esr"},"chromium":{"at":1795640100,"browser":"chromium"}}`.
 /// Unknown keys are ignored; a family whose record is malformed reads as never.
-public struct BrowserContacts: Sendable, Equatable {
+package struct BrowserContacts: Sendable, Equatable {
     /// The two families the extension is built for (their hosts' arguments tell them apart).
-    public enum Family: String, Sendable, CaseIterable {
+    package enum Family: String, Sendable, CaseIterable {
         case firefox, chromium
     }
 
     /// One family's last contact.
-    public struct Contact: Sendable, Equatable {
+    package struct Contact: Sendable, Equatable {
         /// Unix seconds.
-        public var at: Int64
+        package var at: Int64
         /// The file name of the browser's executable that started the host (`firefox-esr`,
         /// `chromium`, `chrome`, `brave`, `vivaldi-bin`, `msedge`…), "" when unknown.
-        public var browser: String
+        package var browser: String
 
         package init(at: Int64, browser: String) {
             self.at = at
@@ -27,19 +27,19 @@ public struct BrowserContacts: Sendable, Equatable {
         }
     }
 
-    public private(set) var contacts: [Family: Contact]
+    package private(set) var contacts: [Family: Contact]
 
     /// The file's size limit: two small records.
     static let maxFileBytes = 4096
     /// The longest browser name kept (an executable's file name).
     static let maxBrowserNameBytes = 64
 
-    public init(contacts: [Family: Contact] = [:]) {
+    package init(contacts: [Family: Contact] = [:]) {
         self.contacts = contacts
     }
 
     /// Records that `family`'s extension started the host at `at`.
-    public mutating func record(_ family: Family, at: Int64, browser: String) {
+    package mutating func record(_ family: Family, at: Int64, browser: String) {
         contacts[family] = Contact(at: at, browser: String(decoding: browser.utf8.prefix(Self.maxBrowserNameBytes), as: UTF8.self))
     }
 
@@ -60,7 +60,7 @@ public struct BrowserContacts: Sendable, Equatable {
     }
 
     /// The file's bytes, families in a fixed order.
-    public func encodeJSON() -> [UInt8] {
+    package func encodeJSON() -> [UInt8] {
         JSONValue.object(Family.allCases.compactMap { family in
             contacts[family].map { contact in
                 (family.rawValue, JSONValue.object([("at", .integer(Int(contact.at))), ("browser", .string(contact.browser))]))

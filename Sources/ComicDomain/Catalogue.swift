@@ -4,23 +4,23 @@
 ///
 /// A value always satisfies the checks of `init(language:chapters:latestPage:fetch:)`: at least
 /// one chapter, every field in range. Built by the site's extractors or read from the file.
-public struct Catalogue: Sendable, Equatable {
+package struct Catalogue: Sendable, Equatable {
     /// One chapter of the main story or of a special.
-    public struct Chapter: Sendable, Equatable {
+    package struct Chapter: Sendable, Equatable {
         /// The chapter's number; specials number theirs from 1 again.
-        public let number: Int
+        package let number: Int
         /// The chapter's name (trimmed, `Limits.nameLength` characters).
-        public let name: String
+        package let name: String
         /// Its first and last page on the site.
-        public let startPage: Int
-        public let endPage: Int
+        package let startPage: Int
+        package let endPage: Int
         /// nil for the main story, else the special universe (Broly's is 20).
-        public let universe: Int?
+        package let universe: Int?
         /// The thumbnail's absolute URL, or "" when the list shows none.
-        public let thumbnailURL: String
+        package let thumbnailURL: String
 
         /// - Throws: `invalidChapter`, `invalidName` or `invalidPage` for a value out of range.
-        public init(number: Int, name: String, startPage: Int, endPage: Int, universe: Int?, thumbnailURL: String) throws(ComicError) {
+        package init(number: Int, name: String, startPage: Int, endPage: Int, universe: Int?, thumbnailURL: String) throws(ComicError) {
             self.number = try ChapterData.validChapter(number)
             self.name = try ChapterData.validName(name)
             guard Limits.pages.contains(startPage), Limits.pages.contains(endPage), startPage <= endPage else {
@@ -43,7 +43,7 @@ public struct Catalogue: Sendable, Equatable {
 
         /// How far into the chapter `page` is, in percent (the iOS app's formula):
         /// (page − start + 1) × 100 ÷ (end − start + 1), clamped to 0…100.
-        public func progress(atPage page: Int) -> Int {
+        package func progress(atPage page: Int) -> Int {
             let pages = endPage - startPage + 1
             return min(max((page - startPage + 1) * 100 / pages, 0), 100)
         }
@@ -51,13 +51,13 @@ public struct Catalogue: Sendable, Equatable {
 
     /// How the chapter list was fetched: its URL, the validators for the next conditional
     /// request, and when (Unix seconds).
-    public struct FetchMetadata: Sendable, Equatable {
-        public let url: String
-        public let etag: String?
-        public let lastModified: String?
-        public let fetchedAt: Int64
+    package struct FetchMetadata: Sendable, Equatable {
+        package let url: String
+        package let etag: String?
+        package let lastModified: String?
+        package let fetchedAt: Int64
 
-        public init(url: String, etag: String?, lastModified: String?, fetchedAt: Int64) {
+        package init(url: String, etag: String?, lastModified: String?, fetchedAt: Int64) {
             self.url = url
             self.etag = etag
             self.lastModified = lastModified
@@ -66,20 +66,20 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// The longest URL or validator kept.
-    public static let maxURLBytes = 2048
+    package static let maxURLBytes = 2048
     /// The most chapters a catalogue holds (the real one has about a hundred).
     static let maxChapters = 5000
 
-    public let language: SiteLanguage
+    package let language: SiteLanguage
     /// In the site's order: the main story, then the specials.
-    public let chapters: [Chapter]
+    package let chapters: [Chapter]
     /// The latest page published, as far as known: at least the last page of every chapter.
-    public let latestPage: Int
-    public let fetch: FetchMetadata
+    package let latestPage: Int
+    package let fetch: FetchMetadata
 
     /// - Throws: `invalidPage` without chapters, with too many, or with `latestPage` out of range.
     ///   `latestPage` is raised to the last chapter page when lower.
-    public init(language: SiteLanguage, chapters: [Chapter], latestPage: Int, fetch: FetchMetadata) throws(ComicError) {
+    package init(language: SiteLanguage, chapters: [Chapter], latestPage: Int, fetch: FetchMetadata) throws(ComicError) {
         guard !chapters.isEmpty else { throw ComicError(.invalidPage, "a catalogue without chapters") }
         guard chapters.count <= Self.maxChapters else {
             throw ComicError(.invalidPage, "\(chapters.count) chapters, more than \(Self.maxChapters)")
@@ -94,15 +94,15 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// The same catalogue with another latest page (never lower than the chapters' last page).
-    public func withLatestPage(_ page: Int) throws(ComicError) -> Catalogue {
+    package func withLatestPage(_ page: Int) throws(ComicError) -> Catalogue {
         try Catalogue(language: language, chapters: chapters, latestPage: page, fetch: fetch)
     }
 
     /// The last page any chapter holds.
-    public var lastChapterPage: Int { chapters.map(\.endPage).max() ?? latestPage }
+    package var lastChapterPage: Int { chapters.map(\.endPage).max() ?? latestPage }
 
     /// The first and last page of all chapters.
-    public var pageRange: ClosedRange<Int> {
+    package var pageRange: ClosedRange<Int> {
         (chapters.map(\.startPage).min() ?? 1)...lastChapterPage
     }
 
@@ -110,7 +110,7 @@ public struct Catalogue: Sendable, Equatable {
 
     /// Where page `page` is: the chapter whose range holds it (the main story's first, when a
     /// special's range overlaps) and the progress through it; nil when no chapter holds it.
-    public func position(ofPage page: Int) -> ReadingPosition? {
+    package func position(ofPage page: Int) -> ReadingPosition? {
         let holding = chapters.filter { $0.contains(page: page) }
         guard let chapter = holding.first(where: { $0.universe == nil }) ?? holding.first else { return nil }
         return ReadingPosition(chapter: chapter, page: page, progress: chapter.progress(atPage: page))
@@ -118,7 +118,7 @@ public struct Catalogue: Sendable, Equatable {
 
     /// The main-story chapter holding `page` (what a `dbmultiverse://page/N` link's chapter is);
     /// nil for a special's page or a page no chapter holds.
-    public func mainStoryChapter(holding page: Int) -> Chapter? {
+    package func mainStoryChapter(holding page: Int) -> Chapter? {
         chapters.first { $0.universe == nil && $0.contains(page: page) }
     }
 
@@ -166,7 +166,7 @@ public struct Catalogue: Sendable, Equatable {
 
     /// Whether `fetched` may replace this stored catalogue: nil when it may, else the reason it
     /// may not (a fetch with fewer chapters is a broken or changed page, never a shorter comic).
-    public func reasonToKeep(over fetched: Catalogue) -> String? {
+    package func reasonToKeep(over fetched: Catalogue) -> String? {
         guard fetched.chapters.count >= chapters.count else {
             return "the site's chapter list now yields \(fetched.chapters.count) chapters, fewer than the \(chapters.count) stored; keeping the stored catalogue (the page's markup may have changed)"
         }
@@ -175,9 +175,9 @@ public struct Catalogue: Sendable, Equatable {
 }
 
 /// The reader's place in the comic: a page, its chapter, and the progress through the chapter.
-public struct ReadingPosition: Sendable, Equatable {
-    public let chapter: Catalogue.Chapter
-    public let page: Int
+package struct ReadingPosition: Sendable, Equatable {
+    package let chapter: Catalogue.Chapter
+    package let page: Int
     /// 0…100.
-    public let progress: Int
+    package let progress: Int
 }

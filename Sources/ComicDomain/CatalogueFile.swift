@@ -13,13 +13,13 @@ import JSON
 /// anything wrong is an error with the reason, never a trap.
 extension Catalogue {
     /// The file name for `language`.
-    public static func fileName(for language: SiteLanguage) -> String { "chapters-\(language.code).json" }
+    package static func fileName(for language: SiteLanguage) -> String { "chapters-\(language.code).json" }
 
     /// The largest catalogue file read (the real comic's is about 20 KiB).
     static let maxFileBytes = 1024 * 1024
 
     /// Compact JSON, keys in a stable order; `decode(encodeJSON(), language:) == self`.
-    public func encodeJSON() -> [UInt8] {
+    package func encodeJSON() -> [UInt8] {
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
         let chapterValues: [JSONValue] = chapters.map { chapter in
             .object([

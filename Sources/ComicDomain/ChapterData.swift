@@ -5,27 +5,27 @@ import JSON
 /// `universe`.
 ///
 /// A value always satisfies `Limits`; build one with the validating initializer or `decode`.
-public struct ChapterData: Sendable, Equatable {
+package struct ChapterData: Sendable, Equatable {
     /// Chapter number, in `Limits.chapters`.
-    public let number: Int
+    package let number: Int
     /// Chapter name, trimmed, `Limits.nameLength` characters.
-    public let name: String
+    package let name: String
     /// Read progress in percent, in `Limits.progress`.
-    public let progress: Int
+    package let progress: Int
     /// The cover as stored by the writer: absolute, relative to the data folder, or "" for none.
     /// Served only through `DataFolder.resolvedCoverPath(_:)`.
-    public let coverImagePath: String
+    package let coverImagePath: String
     /// Last page read on the comic's site, in `Limits.pages`.
-    public let page: Int?
+    package let page: Int?
     /// Site language code, one of `SiteLanguage.all`.
-    public let language: String?
+    package let language: String?
     /// The language a stored file names that is none of `SiteLanguage.all` (a later version's, or
     /// another writer's): the chapter is read without it (the reader's language is used) and it is
     /// written back as it was while nothing replaces it. Nil when `language` is set.
-    public private(set) var unknownLanguage: String?
+    package private(set) var unknownLanguage: String?
     /// The special universe the chapter belongs to (in `Limits.chapters`), nil for the main story.
     /// Specials number their chapters from 1 again, so a special's chapter comes with its `page`.
-    public let universe: Int?
+    package let universe: Int?
 
     /// Validates and builds chapter data. Checks run in this order: chapter, name, progress,
     /// then the options (`page`, `language`, `universe`), so the first broken rule is the one
@@ -34,7 +34,7 @@ public struct ChapterData: Sendable, Equatable {
     /// The name is trimmed of whitespace and newlines at both ends only.
     /// - Throws: `invalidChapter`, `invalidName`, `invalidProgress` or `invalidOption` (also for a
     ///   special's chapter without its page).
-    public init(
+    package init(
         validatingNumber number: Int, name: String, progress: Int, coverImagePath: String = "",
         page: Int? = nil, language: String? = nil, universe: Int? = nil
     ) throws(ComicError) {
@@ -67,7 +67,7 @@ public struct ChapterData: Sendable, Equatable {
 
     /// The same data with another progress.
     /// - Throws: `invalidProgress` when `progress` is outside `Limits.progress`.
-    public func updatingProgress(_ progress: Int) throws(ComicError) -> ChapterData {
+    package func updatingProgress(_ progress: Int) throws(ComicError) -> ChapterData {
         var data = try ChapterData(
             validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
             page: page, language: language, universe: universe)
@@ -76,7 +76,7 @@ public struct ChapterData: Sendable, Equatable {
     }
 
     /// The same data showing the cover at `coverImagePath`.
-    public func showingCover(_ coverImagePath: String) throws(ComicError) -> ChapterData {
+    package func showingCover(_ coverImagePath: String) throws(ComicError) -> ChapterData {
         var data = try ChapterData(
             validatingNumber: number, name: name, progress: progress, coverImagePath: coverImagePath,
             page: page, language: language, universe: universe)
@@ -94,7 +94,7 @@ public struct ChapterData: Sendable, Equatable {
 
     /// The chapter and progress, as the sync rules see them, with the latest page of the catalogue
     /// of the reader's language when one is known.
-    public func syncState(latestPage: SyncState.LatestPage? = nil) -> SyncState {
+    package func syncState(latestPage: SyncState.LatestPage? = nil) -> SyncState {
         SyncState(chapter: number, progress: progress, universe: universe ?? 0, latestPage: latestPage)
     }
 
@@ -130,7 +130,7 @@ public struct ChapterData: Sendable, Equatable {
     /// Compact JSON with a stable key order: number, name, progress, coverImagePath, then page,
     /// language (or the unknown one) and universe when present, then `others` (a stored file's
     /// keys this version does not know, as they were). `decode(encodeJSON()) == self`.
-    public func encodeJSON() -> [UInt8] { encodeJSON(keeping: []) }
+    package func encodeJSON() -> [UInt8] { encodeJSON(keeping: []) }
 
     func encodeJSON(keeping others: [(key: String, value: JSONValue)]) -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [
@@ -154,7 +154,7 @@ public struct ChapterData: Sendable, Equatable {
     }
 
     /// - Throws: `invalidProgress` unless `progress` is in `Limits.progress`.
-    public static func validProgress(_ progress: Int) throws(ComicError) -> Int {
+    package static func validProgress(_ progress: Int) throws(ComicError) -> Int {
         guard Limits.progress.contains(progress) else { throw progressOutOfRange(String(progress)) }
         return progress
     }

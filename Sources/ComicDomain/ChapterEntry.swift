@@ -1,50 +1,50 @@
 /// One widget entry (docs/dbus-api.md): what the widget shows for a chapter, or the placeholder.
-public struct ChapterEntry: Sendable, Equatable {
+package struct ChapterEntry: Sendable, Equatable {
     /// Chapter number.
-    public var chapter: Int
+    package var chapter: Int
     /// Chapter name.
-    public var name: String
+    package var name: String
     /// Read progress in percent.
-    public var progress: Int
+    package var progress: Int
     /// Absolute path of the cover image, or "" when there is none.
-    public var imagePath: String
+    package var imagePath: String
     /// When the entry was made, Unix seconds.
-    public var date: Int64
+    package var date: Int64
     /// The widget size the entry is for.
-    public var family: WidgetFamily
+    package var family: WidgetFamily
     /// True when no chapter has been read yet.
-    public var isPlaceholder: Bool
+    package var isPlaceholder: Bool
     /// Last page read on the comic's site, when known (on the bus only inside a special's
     /// `deep-link`).
-    public var page: Int?
+    package var page: Int?
     /// Site language code, when known (not part of the D-Bus entry).
-    public var language: String?
+    package var language: String?
     /// The special universe of the chapter, 0 for the main story (`universe`).
-    public var universe: Int
+    package var universe: Int
     /// The latest page of the comic in the reader's language, 0 when unknown (`latest-page`).
-    public var latestPage: Int
+    package var latestPage: Int
     /// Main-story pages published after the reader's page, 0 when unknown (`new-pages`; see
     /// `Catalogue.mainStoryPages(after:)`).
-    public var newPages: Int
+    package var newPages: Int
     /// The first of those pages (`first-unread-page`), skipping the pages of specials published
     /// among them; 0 without new pages.
-    public var firstUnreadPage: Int
+    package var firstUnreadPage: Int
     /// The main-story chapter after this one (`next-chapter`), 0 when there is none to offer: for
     /// the placeholder, in a special (its chapter numbers would name the main story's), and when
     /// the catalogue has no such chapter (after the last one published, or with no catalogue).
-    public var nextChapter: Int
+    package var nextChapter: Int
     /// The name of the next main-story chapter (`next-chapter-name`), "" when the catalogue does
     /// not know it.
-    public var nextChapterName: String
+    package var nextChapterName: String
     /// The name of the computer this reading was made on, when it is another one whose reading
     /// the sync folder brought here (`continued-on`, docs/sync.md); "" for a reading made here.
-    public var continuedOn: String = ""
+    package var continuedOn: String = ""
 
     /// The name the placeholder shows: the title of chapter 1.
     static let placeholderName = "A Really Strange Tournament!"
 
     /// An entry from its fields, e.g. as received over D-Bus.
-    public init(
+    package init(
         chapter: Int, name: String, progress: Int, imagePath: String, date: Int64,
         family: WidgetFamily, isPlaceholder: Bool, page: Int? = nil, language: String? = nil,
         universe: Int = 0, latestPage: Int = 0, newPages: Int = 0, firstUnreadPage: Int = 0, nextChapter: Int = 0,
@@ -73,7 +73,7 @@ public struct ChapterEntry: Sendable, Equatable {
     /// published: a page past the stored list is counted before the newer list is stored), the
     /// next main-story chapter and its name when it has one, and `newPages` and the first of them while the reader is on a known
     /// page of the main story (0 otherwise).
-    public init(data: ChapterData, imagePath: String, family: WidgetFamily, date: Int64, catalogue: Catalogue? = nil) {
+    package init(data: ChapterData, imagePath: String, family: WidgetFamily, date: Int64, catalogue: Catalogue? = nil) {
         var latestPage = 0, newPages = 0, firstUnreadPage = 0, nextChapter = 0, nextChapterName = ""
         if let catalogue {
             latestPage = max(catalogue.latestPage, data.page ?? 0)
@@ -94,7 +94,7 @@ public struct ChapterEntry: Sendable, Equatable {
     }
 
     /// The entry shown before anything was read: chapter 1, no image, progress 0.
-    public static func placeholder(family: WidgetFamily, date: Int64) -> ChapterEntry {
+    package static func placeholder(family: WidgetFamily, date: Int64) -> ChapterEntry {
         ChapterEntry(
             chapter: 1, name: placeholderName, progress: 0, imagePath: "", date: date,
             family: family, isPlaceholder: true)
@@ -102,7 +102,7 @@ public struct ChapterEntry: Sendable, Equatable {
 
     /// `dbmultiverse://chapter/<chapter>`; while the reader is in a special (whose chapter numbers
     /// would name the main story's), the page link `dbmultiverse://page/<page>` of the page read.
-    public var deepLink: String {
+    package var deepLink: String {
         if universe != 0, let page { return ComicLink.uri(page: page) }
         return DeepLink.uri(chapter: chapter)
     }

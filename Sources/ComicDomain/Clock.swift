@@ -2,34 +2,34 @@
 ///
 /// The sync rules take instants as arguments instead of reading a clock, so tests drive them
 /// with made-up instants; the desktop layer passes the loop's `CLOCK_MONOTONIC` time.
-public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
+package struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.
-    public var nanoseconds: Int64
+    package var nanoseconds: Int64
 
     /// The instant `nanoseconds` after the origin.
-    public init(nanoseconds: Int64) {
+    package init(nanoseconds: Int64) {
         self.nanoseconds = nanoseconds
     }
 
-    public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+    package static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
     }
 
     /// `instant` moved by `duration` (saturating at the ends of the range).
-    public static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
+    package static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
         let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(duration.totalNanoseconds)
         if overflow { return MonotonicInstant(nanoseconds: duration < .zero ? .min : .max) }
         return MonotonicInstant(nanoseconds: sum)
     }
 
     /// The time from `rhs` to `lhs` (negative when `lhs` is earlier).
-    public static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
+    package static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
         let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
         if overflow { return .nanoseconds(lhs < rhs ? Int64.min : Int64.max) }
         return .nanoseconds(difference)
     }
 
-    public var description: String { "\(nanoseconds) ns" }
+    package var description: String { "\(nanoseconds) ns" }
 }
 
 extension Duration {

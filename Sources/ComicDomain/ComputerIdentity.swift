@@ -2,18 +2,18 @@ import Glibc
 
 /// Which computer this is, for the sync folder (docs/sync.md): the machine id its record is named
 /// by, and the name people read ("Continued on Laptop").
-public struct ComputerIdentity: Sendable, Equatable {
+package struct ComputerIdentity: Sendable, Equatable {
     /// The environment variable that sets the machine id (tests, or a reader with two sessions).
-    public static let environmentVariable = "DBMULTIVERSE_MACHINE_ID"
+    package static let environmentVariable = "DBMULTIVERSE_MACHINE_ID"
     /// The config file's key for the name people read.
-    public static let nameKey = "computer-name"
+    static let nameKey = "computer-name"
 
     /// 1 to 64 ASCII letters, digits, `-` or `_`: the record's file name is `<machine>.json`.
-    public let machine: String
+    package let machine: String
     /// This computer's name for people.
-    public let name: String
+    package let name: String
 
-    public init(machine: String, name: String) {
+    package init(machine: String, name: String) {
         self.machine = machine
         self.name = name
     }
@@ -25,7 +25,7 @@ public struct ComputerIdentity: Sendable, Equatable {
     /// the host name. `root` prefixes the system files read (tests).
     /// - Throws: `storageFailed` when `$DBMULTIVERSE_MACHINE_ID` is not a machine id, or when there
     ///   is neither it nor a machine id in `/etc/machine-id` (or `/var/lib/dbus/machine-id`).
-    public static func current(environment: [String: String], config: ConfigFile, root: String = "") throws(ComicError) -> ComputerIdentity {
+    package static func current(environment: [String: String], config: ConfigFile, root: String = "") throws(ComicError) -> ComputerIdentity {
         let host = hostName()
         let machine: String
         if let chosen = environment[environmentVariable], !chosen.isEmpty {
@@ -59,7 +59,7 @@ public struct ComputerIdentity: Sendable, Equatable {
     }
 
     /// Whether `text` can name a record: 1 to 64 of `A-Z a-z 0-9 - _`.
-    public static func isValidMachineID(_ text: String) -> Bool {
+    static func isValidMachineID(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
             && text.utf8.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }

@@ -7,9 +7,9 @@ import Glibc
 ///
 /// Reading never fails: a missing, unreadable or oversized file, or a line without `=`, is
 /// simply no setting (the file is a convenience; the commands say when a value is invalid).
-public struct ConfigFile: Sendable, Equatable {
+package struct ConfigFile: Sendable, Equatable {
     /// The file's name inside `dbmultiverse/`.
-    public static let fileName = "config"
+    package static let fileName = "config"
     /// The largest file read; anything longer is ignored as not a settings file.
     static let maxBytes = 16 * 1024
 
@@ -34,11 +34,11 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// The value of `key`, or nil when it is not set.
-    public subscript(key: String) -> String? { values[key] }
+    package subscript(key: String) -> String? { values[key] }
 
     /// `$XDG_CONFIG_HOME/dbmultiverse/config` when that is absolute, else
     /// `$HOME/.config/dbmultiverse/config`; nil without either.
-    public static func path(environment: [String: String]) -> String? {
+    package static func path(environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/dbmultiverse/" + fileName }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/dbmultiverse/" + fileName }
         return nil
@@ -46,14 +46,14 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// The user's settings (empty when there is no usable file), with the desktop's language.
     /// Read on every call, so an edited file applies at once.
-    public static func load(environment: [String: String]) -> ConfigFile {
+    package static func load(environment: [String: String]) -> ConfigFile {
         var config = path(environment: environment).map { load(path: $0) } ?? ConfigFile(text: "")
         config.desktopLanguage = SiteLanguage.desktop(environment: environment)
         return config
     }
 
     /// The settings in the file at `path` (empty when it cannot be used).
-    public static func load(path: String) -> ConfigFile {
+    package static func load(path: String) -> ConfigFile {
         guard case .success(let fd) = Posix.openAt(AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) else {
             return ConfigFile(text: "")
         }
@@ -67,7 +67,7 @@ public struct ConfigFile: Sendable, Equatable {
     /// `key`'s yes-or-no value: `yes`, `true`, `on` or `1` are on, `no`, `false`, `off` or `0` off,
     /// in any case; unset or empty is `defaultValue`. Anything else is `defaultValue` with the
     /// reason it was not understood (for the log).
-    public func switchValue(_ key: String, default defaultValue: Bool) -> (isOn: Bool, problem: String?) {
+    package func switchValue(_ key: String, default defaultValue: Bool) -> (isOn: Bool, problem: String?) {
         switch values[key]?.lowercased() {
         case nil, "": (defaultValue, nil)
         case "yes", "true", "on", "1": (true, nil)
@@ -79,7 +79,7 @@ public struct ConfigFile: Sendable, Equatable {
     /// The default language of the site commands: `language = …`, else the desktop's
     /// (`desktopLanguage`, English when the site lacks it).
     /// - Throws: `invalidLanguage` when the file names a language the site does not have.
-    public func language() throws(ComicError) -> SiteLanguage {
+    package func language() throws(ComicError) -> SiteLanguage {
         guard let code = values["language"], !code.isEmpty else { return desktopLanguage }
         do {
             return try SiteLanguage(validating: code)
@@ -91,12 +91,12 @@ public struct ConfigFile: Sendable, Equatable {
 
 extension ConfigFile {
     /// The key of the sync folder (docs/sync.md).
-    public static let syncFolderKey = "sync-folder"
+    package static let syncFolderKey = "sync-folder"
 
     /// The sync folder: `sync-folder = PATH`, an absolute path or one starting with `~/` (the home
     /// folder `home`); nil when the line is absent or empty. Anything else is nil with the reason
     /// (for the log and doctor): a relative path would depend on the folder a program starts in.
-    public func syncFolder(home: String?) -> (folder: SyncFolder?, problem: String?) {
+    package func syncFolder(home: String?) -> (folder: SyncFolder?, problem: String?) {
         guard let value = values[Self.syncFolderKey], !value.isEmpty else { return (nil, nil) }
         if value.hasPrefix("/") { return (SyncFolder(path: value), nil) }
         if value == "~" || value.hasPrefix("~/"), let home, home.hasPrefix("/") {
@@ -131,7 +131,7 @@ extension ConfigFile {
     /// - Throws: `storageFailed` when there is no config folder (no HOME), the file is larger than
     ///   the reader takes or not a regular file, or it cannot be written.
     @discardableResult
-    public static func set(_ key: String, to value: String?, environment: [String: String]) throws(ComicError) -> String {
+    package static func set(_ key: String, to value: String?, environment: [String: String]) throws(ComicError) -> String {
         guard let configured = path(environment: environment) else {
             throw ComicError(.storageFailed, "no config folder: neither XDG_CONFIG_HOME nor HOME is an absolute path")
         }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The checks a cover image passes before it is stored.
-public enum CoverImage {
+package enum CoverImage {
     /// The JPEG start-of-image marker followed by the start of the next marker.
     static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF]
     /// The PNG file signature.
@@ -13,7 +13,7 @@ public enum CoverImage {
     /// Empty bytes are rejected here: callers treat an empty cover as "keep none" before
     /// validating.
     /// - Throws: `coverRejected` saying why.
-    public static func validate(_ bytes: [UInt8]) throws(ComicError) {
+    package static func validate(_ bytes: [UInt8]) throws(ComicError) {
         guard !bytes.isEmpty else {
             throw ComicError(.coverRejected, "cover is empty")
         }
@@ -28,7 +28,7 @@ public enum CoverImage {
 
     /// - Throws: `coverRejected` when the header states a side over `Limits.maxCoverSide` pixels.
     ///   A header that states none passes: the decoder refuses such a file on its own.
-    public static func validateSize(_ bytes: [UInt8]) throws(ComicError) {
+    package static func validateSize(_ bytes: [UInt8]) throws(ComicError) {
         guard let (width, height) = dimensions(bytes), max(width, height) > Limits.maxCoverSide else { return }
         throw ComicError(.coverRejected, "cover is \(width)×\(height) pixels, more than \(Limits.maxCoverSide) a side")
     }
@@ -70,7 +70,7 @@ public enum CoverImage {
     /// Reads a cover from a file (at most one byte past the limit, so an oversized file is
     /// recognised without reading it all) and validates it.
     /// - Throws: `coverRejected` naming the file and saying why.
-    public static func read(path: String) throws(ComicError) -> [UInt8] {
+    package static func read(path: String) throws(ComicError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw ComicError(.coverRejected, "cannot read the cover \(path): \(Posix.describe(errno))")

@@ -5,22 +5,22 @@ import JSON
 ///
 /// Reads are bounded and never follow a symlink at the file itself; writes are atomic
 /// (see `AtomicFile`). Nothing here traps on what it finds on disk.
-public struct DataFolder: Sendable, Equatable {
+package struct DataFolder: Sendable, Equatable {
     /// The environment variable that overrides the folder.
-    public static let environmentVariable = "DBMULTIVERSE_DATA_DIR"
+    package static let environmentVariable = "DBMULTIVERSE_DATA_DIR"
     /// The current chapter, in the iOS app's format.
-    public static let chapterDataFile = "currentChapterData.json"
+    package static let chapterDataFile = "currentChapterData.json"
     /// The current chapter's cover (JPEG or PNG, whatever the extension says).
-    public static let coverImageFile = "chapterCoverImage.jpg"
+    package static let coverImageFile = "chapterCoverImage.jpg"
     /// The last state a reload was signalled for.
     package static let syncStateFile = "widgetSyncState.json"
 
     /// The site code's politeness state (last requests, Retry-After deadlines, the feed's validators).
-    public static let siteRequestsFile = "siteRequests.json"
+    package static let siteRequestsFile = "siteRequests.json"
     /// The latest page the notifier has announced or seen caught up (`PageAnnouncements`).
     static let announcedPagesFile = "announcedPages.json"
     /// When the browser extension last started its host, per browser family (`BrowserContacts`).
-    public static let browserContactsFile = "browserContacts.json"
+    package static let browserContactsFile = "browserContacts.json"
     /// What the sync folder's rule keeps between runs (`SavedReading`, docs/sync.md).
     static let syncedReadingFile = "syncedReading.json"
 
@@ -35,11 +35,11 @@ public struct DataFolder: Sendable, Equatable {
     }
 
     /// Absolute path of the folder, without a trailing slash.
-    public let path: String
+    package let path: String
 
     /// The folder at `path`. A relative path is taken relative to the working directory;
     /// repeated and trailing slashes are dropped.
-    public init(path: String) {
+    package init(path: String) {
         var absolute = path
         if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
             absolute = String(cString: cwd) + "/" + path
@@ -59,7 +59,7 @@ public struct DataFolder: Sendable, Equatable {
     ///   shell's), and the data would be split. It is refused everywhere, as the XDG spec refuses a
     ///   relative `XDG_*` folder; unlike those, it is the user's own explicit choice, so it is an
     ///   error rather than ignored.
-    public static func resolve(environment: [String: String]) throws(ComicError) -> DataFolder {
+    package static func resolve(environment: [String: String]) throws(ComicError) -> DataFolder {
         if let explicit = environment[environmentVariable], !explicit.isEmpty {
             guard explicit.hasPrefix("/") else {
                 throw ComicError(.storageFailed, "\(environmentVariable) is \(quotedForMessage(explicit)), a relative path: "
@@ -74,16 +74,16 @@ public struct DataFolder: Sendable, Equatable {
     }
 
     /// Full path of `currentChapterData.json`.
-    public var chapterDataPath: String { path + "/" + Self.chapterDataFile }
+    package var chapterDataPath: String { path + "/" + Self.chapterDataFile }
     /// The folder holding this one ("/" for a folder at the root).
-    public var parentPath: String {
+    package var parentPath: String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }
     /// This folder's own name, the last component of `path`.
-    public var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
+    package var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
     /// Full path of `chapterCoverImage.jpg`.
-    public var coverImagePath: String { path + "/" + Self.coverImageFile }
+    package var coverImagePath: String { path + "/" + Self.coverImageFile }
     /// Full path of `widgetSyncState.json`.
     var syncStatePath: String { path + "/" + Self.syncStateFile }
 
@@ -93,7 +93,7 @@ public struct DataFolder: Sendable, Equatable {
     /// data directories). An existing folder is left as it is.
     /// - Throws: `storageFailed` when it (or a parent) exists and is not a directory, or cannot
     ///   be created.
-    public func create() throws(ComicError) {
+    package func create() throws(ComicError) {
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += "/" + component
@@ -122,7 +122,7 @@ public struct DataFolder: Sendable, Equatable {
     /// longer exists. A live writer's file (another pid that still runs, or this process) is kept.
     /// Call at start, before writing. Returns the names removed; failures are skipped (best effort).
     @discardableResult
-    public func removeStaleTemporaryFiles() -> [String] {
+    package func removeStaleTemporaryFiles() -> [String] {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var removed: [String] = []
@@ -152,31 +152,31 @@ public struct DataFolder: Sendable, Equatable {
     // MARK: Reading
 
     /// Reads `currentChapterData.json`; see `ReadResult` for the outcomes.
-    public func readChapterData() -> ReadResult<ChapterData> {
+    package func readChapterData() -> ReadResult<ChapterData> {
         read(Self.chapterDataFile) { bytes throws(ComicError) in try ChapterData.decode(bytes) }
     }
 
     /// Reads `widgetSyncState.json`; see `ReadResult` for the outcomes.
-    public func readSyncState() -> ReadResult<SyncState> {
+    package func readSyncState() -> ReadResult<SyncState> {
         read(Self.syncStateFile) { bytes throws(ComicError) in try SyncState.decode(bytes) }
     }
 
     /// Reads `chapters-<language>.json`; see `ReadResult` for the outcomes.
-    public func readCatalogue(_ language: SiteLanguage) -> ReadResult<Catalogue> {
+    package func readCatalogue(_ language: SiteLanguage) -> ReadResult<Catalogue> {
         read(Catalogue.fileName(for: language), limit: Catalogue.maxFileBytes) { bytes throws(ComicError) in
             try Catalogue.decode(bytes, language: language)
         }
     }
 
     /// Reads `announcedPages.json`; see `ReadResult` for the outcomes.
-    public func readAnnouncedPages() -> ReadResult<PageAnnouncements> {
+    package func readAnnouncedPages() -> ReadResult<PageAnnouncements> {
         read(Self.announcedPagesFile, limit: PageAnnouncements.maxFileBytes) { bytes throws(ComicError) in
             try PageAnnouncements.decode(bytes)
         }
     }
 
     /// Reads `browserContacts.json`; see `ReadResult` for the outcomes.
-    public func readBrowserContacts() -> ReadResult<BrowserContacts> {
+    package func readBrowserContacts() -> ReadResult<BrowserContacts> {
         read(Self.browserContactsFile, limit: BrowserContacts.maxFileBytes) { bytes throws(ComicError) in
             try BrowserContacts.decode(bytes)
         }
@@ -241,7 +241,7 @@ public struct DataFolder: Sendable, Equatable {
 
     /// Atomically replaces `currentChapterData.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
-    public func writeChapterData(_ data: ChapterData) throws(ComicError) {
+    package func writeChapterData(_ data: ChapterData) throws(ComicError) {
         let file = try chapterDataFile(data)
         try create()
         try AtomicFile.replace([file], in: path)
@@ -279,7 +279,7 @@ public struct DataFolder: Sendable, Equatable {
     /// the data (which then names no cover).
     /// - Throws: `coverRejected` or an oversized data file's `storageFailed` (nothing is written),
     ///   or `storageFailed`.
-    public func writeChapter(_ data: ChapterData, cover: [UInt8]) throws(ComicError) {
+    package func writeChapter(_ data: ChapterData, cover: [UInt8]) throws(ComicError) {
         if !cover.isEmpty { try CoverImage.validate(cover) }
         let dataFile = try chapterDataFile(data)
         try create()
@@ -293,25 +293,25 @@ public struct DataFolder: Sendable, Equatable {
 
     /// Atomically replaces `widgetSyncState.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
-    public func writeSyncState(_ state: SyncState) throws(ComicError) {
+    package func writeSyncState(_ state: SyncState) throws(ComicError) {
         try create()
         try AtomicFile.replace([(Self.syncStateFile, state.encodeJSON() + [0x0A])], in: path)
     }
 
     /// Atomically replaces `chapters-<language>.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
-    public func writeCatalogue(_ catalogue: Catalogue) throws(ComicError) {
+    package func writeCatalogue(_ catalogue: Catalogue) throws(ComicError) {
         try writeFile(Catalogue.fileName(for: catalogue.language), bytes: catalogue.encodeJSON() + [0x0A])
     }
 
     /// Atomically replaces `browserContacts.json` (mode 0600), creating the folder if needed.
-    public func writeBrowserContacts(_ contacts: BrowserContacts) throws(ComicError) {
+    package func writeBrowserContacts(_ contacts: BrowserContacts) throws(ComicError) {
         try writeFile(Self.browserContactsFile, bytes: contacts.encodeJSON() + [0x0A])
     }
 
     /// Atomically replaces `announcedPages.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
-    public func writeAnnouncedPages(_ announcements: PageAnnouncements) throws(ComicError) {
+    package func writeAnnouncedPages(_ announcements: PageAnnouncements) throws(ComicError) {
         try writeFile(Self.announcedPagesFile, bytes: announcements.encodeJSON() + [0x0A])
     }
 
@@ -324,7 +324,7 @@ public struct DataFolder: Sendable, Equatable {
 
     /// Removes `widgetSyncState.json` (after a reload to the placeholder); missing is fine.
     /// - Throws: `storageFailed`.
-    public func removeSyncState() throws(ComicError) {
+    package func removeSyncState() throws(ComicError) {
         try AtomicFile.remove(Self.syncStateFile, in: path)
     }
 
@@ -340,7 +340,7 @@ public struct DataFolder: Sendable, Equatable {
     /// (entry without image) when it is empty, cannot be resolved, is not strictly inside the
     /// folder once symlinks are resolved, is not a regular file, or is larger than
     /// `Limits.maxCoverBytes`. A relative path is taken relative to the folder.
-    public func resolvedCoverPath(_ coverImagePath: String) -> String? {
+    package func resolvedCoverPath(_ coverImagePath: String) -> String? {
         guard !coverImagePath.isEmpty, !coverImagePath.utf8.contains(0) else { return nil }
         let candidate = coverImagePath.hasPrefix("/") ? coverImagePath : path + "/" + coverImagePath
         guard let realFolder = Posix.realPath(path), let real = Posix.realPath(candidate) else { return nil }

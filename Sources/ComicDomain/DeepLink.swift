@@ -8,23 +8,23 @@
 /// Valid: `dbmultiverse://chapter/42`, `DBMultiverse://Chapter/42/`.
 /// Invalid: `dbmultiverse://chapter/042`, `dbmultiverse://chapter/42?page=3`,
 /// `dbmultiverse:chapter/42`, `dbmultiverse://chapter/%34%32`.
-public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
+package struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The URL scheme.
-    public static let scheme = "dbmultiverse"
+    package static let scheme = "dbmultiverse"
     /// The only host.
     static let host = "chapter"
 
     /// The chapter the link opens.
-    public let chapter: Int
+    package let chapter: Int
 
     /// The normalised form, `dbmultiverse://chapter/<chapter>`.
-    public var uri: String { Self.uri(chapter: chapter) }
+    package var uri: String { Self.uri(chapter: chapter) }
 
-    public var description: String { uri }
+    package var description: String { uri }
 
     /// The link to `chapter`.
     /// - Throws: `invalidChapter` when `chapter` is outside `Limits.chapters`.
-    public init(chapter: Int) throws(ComicError) {
+    package init(chapter: Int) throws(ComicError) {
         self.chapter = try ChapterData.validChapter(chapter)
     }
 
@@ -66,7 +66,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// `dbmultiverse://chapter/<chapter>`, unvalidated.
-    public static func uri(chapter: Int) -> String { "\(scheme)://\(host)/\(chapter)" }
+    package static func uri(chapter: Int) -> String { "\(scheme)://\(host)/\(chapter)" }
 
     /// Parses `text` without throwing.
     static func parse(_ text: String) -> Result<DeepLink, Failure> {
@@ -161,7 +161,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// links' rule: decimal digits, no sign, no leading zero, in 1…99999. A negative number is
     /// said to be out of range.
     /// - Throws: `invalidChapter` (`what` "chapter") or `invalidPage` with the reason.
-    public static func plainNumber(_ text: String, what: String) throws(ComicError) -> Int {
+    package static func plainNumber(_ text: String, what: String) throws(ComicError) -> Int {
         let kind: ComicError.Kind = what == "chapter" ? .invalidChapter : .invalidPage
         var digits = Array(text.utf8)[...]
         let negative = digits.first == UInt8(ascii: "-")
@@ -199,7 +199,7 @@ public struct DeepLink: Sendable, Equatable, Hashable, CustomStringConvertible {
 ///
 /// Valid: `dbmultiverse://page/980`, `DBMultiverse://Page/980/`, `dbmultiverse://chapter/42`.
 /// Invalid: `dbmultiverse://page/0980`, `dbmultiverse://page/980?lang=fr`, `dbmultiverse://pages/980`.
-public enum ComicLink: Sendable, Hashable, CustomStringConvertible {
+package enum ComicLink: Sendable, Hashable, CustomStringConvertible {
     case chapter(DeepLink)
     /// A page number in `Limits.pages`.
     case page(Int)
@@ -208,17 +208,17 @@ public enum ComicLink: Sendable, Hashable, CustomStringConvertible {
     static let pageHost = "page"
 
     /// `dbmultiverse://page/<page>`, unvalidated.
-    public static func uri(page: Int) -> String { "\(DeepLink.scheme)://\(pageHost)/\(page)" }
+    package static func uri(page: Int) -> String { "\(DeepLink.scheme)://\(pageHost)/\(page)" }
 
     /// The link to `page`.
     /// - Throws: `invalidPage` when `page` is outside `Limits.pages`.
-    public init(page: Int) throws(ComicError) {
+    package init(page: Int) throws(ComicError) {
         self = .page(try SitePage.validNumber(page))
     }
 
     /// Parses a chapter or page link.
     /// - Throws: `invalidDeepLink` quoting the link, saying what is wrong and what is expected.
-    public init(parsing text: String) throws(ComicError) {
+    package init(parsing text: String) throws(ComicError) {
         switch DeepLink.parseLink(text, hosts: [DeepLink.host, Self.pageHost]) {
         case .success(let link) where link.host == Self.pageHost:
             self = .page(link.number)
@@ -230,12 +230,12 @@ public enum ComicLink: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The normalised form.
-    public var uri: String {
+    package var uri: String {
         switch self {
         case .chapter(let link): link.uri
         case .page(let page): Self.uri(page: page)
         }
     }
 
-    public var description: String { uri }
+    package var description: String { uri }
 }

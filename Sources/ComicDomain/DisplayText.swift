@@ -8,7 +8,7 @@
 ///   would reorder the rest of the line.
 ///
 /// JSON outputs keep the exact string (JSON escapes it); this is for text only.
-public func displayLine(_ text: String) -> String {
+package func displayLine(_ text: String) -> String {
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
         switch scalar.value {

@@ -1,32 +1,32 @@
 /// A failure of one of the layers: what kind it is (`Kind`, each layer's own enum, so kinds can be
 /// added without breaking callers) and one precise line that says it. The comic domain's
 /// `ComicError`, the site's `SiteError` and the browser history's `HistoryError` are this struct.
-public struct KindedError<Failure: Sendable & Equatable>: Error, Sendable, Equatable, CustomStringConvertible {
+package struct KindedError<Failure: Sendable & Equatable>: Error, Sendable, Equatable, CustomStringConvertible {
     /// The layer's kinds of failure.
-    public typealias Kind = Failure
+    package typealias Kind = Failure
 
     /// What went wrong.
-    public let kind: Kind
+    package let kind: Kind
     /// Human-readable: what was wrong and, where there is one, the allowed range or the file at fault.
-    public let message: String
+    package let message: String
 
     /// Makes an error of `kind` explained by `message`.
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// The message alone, ready for stderr or a D-Bus error reply.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// An error of the comic domain: the rule that was broken, and a precise message.
-public typealias ComicError = KindedError<ComicErrorKind>
+package typealias ComicError = KindedError<ComicErrorKind>
 
 /// The rules of the comic domain. The raw values are the suffixes of the contract's D-Bus error
 /// names (`com.nobadi.DBMultiverse.Error.<rawValue>`: the case names, capitalised), except
 /// `invalidOption`, which the widget's bus layer reports as `org.freedesktop.DBus.Error.InvalidArgs`.
-public enum ComicErrorKind: CaseIterable, Sendable, RawRepresentable {
+package enum ComicErrorKind: CaseIterable, Sendable, RawRepresentable {
     case invalidChapter, invalidName, invalidProgress, invalidDeepLink, invalidFamily, unknownKind, unknownAction
     case coverRejected, noCurrentChapter, storageFailed
     /// A language the comic's site does not publish in (docs/usage.md#the-comics-site).
@@ -37,12 +37,12 @@ public enum ComicErrorKind: CaseIterable, Sendable, RawRepresentable {
     case invalidOption
 
     /// `InvalidChapter` for `invalidChapter`.
-    public var rawValue: String {
+    package var rawValue: String {
         let name = String(describing: self)
         return name.prefix(1).uppercased() + name.dropFirst()
     }
 
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
         self = kind
     }

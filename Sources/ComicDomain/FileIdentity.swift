@@ -3,15 +3,15 @@ import Glibc
 /// Which file a path names, cheaply: its device, inode, size and change time. A file put in its
 /// place (an atomic rewrite renames a new inode over it) or rewritten in place reads as another
 /// identity; an untouched file keeps its identity, across restarts too.
-public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    public let changedSeconds: Int
-    public let changedNanoseconds: Int
+package struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+    let changedSeconds: Int
+    let changedNanoseconds: Int
 
     /// The identity of the file at `path` (symlinks followed), or nil when there is none.
-    public init?(path: String) {
+    package init?(path: String) {
         guard !path.isEmpty, case .success(let status) = Posix.pathStatus(path) else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
@@ -21,5 +21,5 @@ public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `device:inode:size:seconds.nanoseconds`.
-    public var description: String { "\(device):\(inode):\(size):\(changedSeconds).\(changedNanoseconds)" }
+    package var description: String { "\(device):\(inode):\(size):\(changedSeconds).\(changedNanoseconds)" }
 }

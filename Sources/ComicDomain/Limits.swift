@@ -1,25 +1,25 @@
 /// The valid ranges of the shared storage and the widget interface (docs/storage.md).
-public enum Limits {
+package enum Limits {
     /// Chapter numbers.
-    public static let chapters: ClosedRange<Int> = 1...99999
+    package static let chapters: ClosedRange<Int> = 1...99999
     /// Read progress in percent.
-    public static let progress: ClosedRange<Int> = 0...100
+    package static let progress: ClosedRange<Int> = 0...100
     /// Chapter name length in characters (graphemes), after trimming whitespace and newlines at
     /// both ends.
-    public static let nameLength: ClosedRange<Int> = 1...256
+    package static let nameLength: ClosedRange<Int> = 1...256
     /// Largest chapter name in Unicode scalars and in UTF-8 bytes (after trimming): one character
     /// can hold any number of combining marks, so the character count alone bounds nothing.
     /// Escaped as JSON (at most 6 bytes a scalar) a name stays far below `maxChapterFileBytes`.
     static let maxNameScalars = 1024
     static let maxNameBytes = 4096
     /// Page numbers on the comic's site.
-    public static let pages: ClosedRange<Int> = 1...99999
+    package static let pages: ClosedRange<Int> = 1...99999
     /// Universes as written in storage and on the bus: 0 is the main story, others a special.
     static let universes: ClosedRange<Int> = 0...99999
     /// Largest `currentChapterData.json` / `widgetSyncState.json` that is read.
     static let maxChapterFileBytes = 64 * 1024
     /// Largest cover image that is stored or served.
-    public static let maxCoverBytes = 8 * 1024 * 1024
+    package static let maxCoverBytes = 8 * 1024 * 1024
     /// Longest side of a cover, in pixels, as its header states it (PNG IHDR, JPEG SOF): a small
     /// file can declare a huge image, whose decoding would stall the tray's loop for seconds.
     static let maxCoverSide = 4096

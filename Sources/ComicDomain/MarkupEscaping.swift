@@ -1,5 +1,5 @@
 /// `text` with `&`, `<` and `>` escaped for Pango / notification body markup.
-public func escapedForMarkup(_ text: String) -> String {
+package func escapedForMarkup(_ text: String) -> String {
     // Scalar by scalar: a combining mark after `&` must not hide it inside one Character.
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {

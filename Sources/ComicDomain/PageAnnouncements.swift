@@ -12,9 +12,9 @@ import JSON
 /// pages (`new-pages` is 0 there), so nothing is decided until the reader is back in the main story.
 ///
 /// Stored as `announcedPages.json`: `{"latestPage": 984}`.
-public struct PageAnnouncements: Sendable, Equatable {
+package struct PageAnnouncements: Sendable, Equatable {
     /// What an entry means for the announcements.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Announce the entry's new pages (its `new-pages`, opening its `first-unread-page`); its
         /// latest page is now dealt with.
         case announce
@@ -25,18 +25,18 @@ public struct PageAnnouncements: Sendable, Equatable {
     }
 
     /// The highest latest page announced or seen caught up; 0 for none.
-    public private(set) var latestPage: Int
+    package private(set) var latestPage: Int
 
     /// The file's size limit: it holds one number.
     static let maxFileBytes = 4096
 
-    public init(latestPage: Int = 0) {
+    package init(latestPage: Int = 0) {
         self.latestPage = latestPage
     }
 
     /// Applies the rule to `entry` and remembers its latest page when it is decided on; `reading`
     /// when the reader moved (a chapter change): then nothing is announced.
-    public mutating func consider(_ entry: ChapterEntry, reading: Bool = false) -> Decision {
+    package mutating func consider(_ entry: ChapterEntry, reading: Bool = false) -> Decision {
         guard !entry.isPlaceholder, entry.universe == 0, Limits.pages.contains(entry.latestPage),
               entry.latestPage > latestPage else { return .nothing }
         // An entry whose count cannot be right (negative, or more pages than exist) is not trusted.
@@ -57,7 +57,7 @@ public struct PageAnnouncements: Sendable, Equatable {
     }
 
     /// `{"latestPage":984}`.
-    public func encodeJSON() -> [UInt8] {
+    package func encodeJSON() -> [UInt8] {
         JSONValue.object([("latestPage", .integer(latestPage))]).serialized()
     }
 }

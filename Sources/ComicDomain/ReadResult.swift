@@ -1,6 +1,6 @@
 /// The outcome of reading a storage file. Reading never throws: bad content is a state the
 /// service serves as "no current chapter" and logs once.
-public enum ReadResult<Value> {
+package enum ReadResult<Value> {
     /// The file does not exist.
     case missing
     /// The file holds a valid value.
@@ -11,7 +11,7 @@ public enum ReadResult<Value> {
     case invalid(reason: String)
 
     /// The value when valid, else nil.
-    public var value: Value? {
+    package var value: Value? {
         if case .valid(let value) = self { return value }
         return nil
     }

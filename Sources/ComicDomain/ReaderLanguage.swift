@@ -5,14 +5,14 @@
 extension ConfigFile {
     /// - Throws: `invalidLanguage` when nothing is chosen and the file names a language the site
     ///   does not have.
-    public func readerLanguage(chosen: SiteLanguage?) throws(ComicError) -> SiteLanguage {
+    package func readerLanguage(chosen: SiteLanguage?) throws(ComicError) -> SiteLanguage {
         if let chosen { return chosen }
         return try language()
     }
 
     /// `readerLanguage(chosen:)` for the long-running processes, which go on with English when the
     /// file names a language the site does not have, and log `problem`.
-    public func readerLanguageOrEnglish(chosen: SiteLanguage?) -> (language: SiteLanguage, problem: ComicError?) {
+    package func readerLanguageOrEnglish(chosen: SiteLanguage?) -> (language: SiteLanguage, problem: ComicError?) {
         do {
             return (try readerLanguage(chosen: chosen), nil)
         } catch {
@@ -24,5 +24,5 @@ extension ConfigFile {
 extension ChapterData {
     /// The stored language when the site has it (a chapter stored by `UpdateChapter` may name any
     /// well-formed code), for `ConfigFile.readerLanguage(chosen:)`.
-    public var siteLanguage: SiteLanguage? { language.flatMap(SiteLanguage.init(code:)) }
+    package var siteLanguage: SiteLanguage? { language.flatMap(SiteLanguage.init(code:)) }
 }

@@ -6,22 +6,22 @@ import JSON
 /// `{"machine":"…","computer":"Laptop","readAt":1795640000,"time":1795640000123,"count":0,
 /// "chapter":50,"name":"…","progress":35,"page":1234,"language":"en"}` (`page`, `language` and
 /// `universe` when known). Unknown keys are ignored; every value is checked with the entry's rules.
-public struct ReadingRecord: Sendable, Equatable {
+package struct ReadingRecord: Sendable, Equatable {
     /// The reading: chapter, name, progress, page, language, universe (never a cover: the cover
     /// file stays on the computer that has it).
-    public let reading: ChapterData
+    package let reading: ChapterData
     /// What orders it among the others.
-    public let stamp: ReadingStamp
+    package let stamp: ReadingStamp
     /// The writer's name for people (`ComputerIdentity.name`): "Continued on Laptop".
-    public let computer: String
+    package let computer: String
     /// When it was read, Unix seconds, by the writer's clock (doctor's "last read").
-    public let readAt: Int64
+    package let readAt: Int64
 
     /// The largest record read: a record is a few hundred bytes; this is the data file's limit.
     static let maxFileBytes = Limits.maxChapterFileBytes
 
     /// A record of `reading` (its cover left out).
-    public init(reading: ChapterData, stamp: ReadingStamp, computer: String, readAt: Int64) {
+    package init(reading: ChapterData, stamp: ReadingStamp, computer: String, readAt: Int64) {
         self.reading = reading.withoutCover
         self.stamp = stamp
         self.computer = computer
@@ -58,7 +58,7 @@ public struct ReadingRecord: Sendable, Equatable {
     }
 
     /// Compact JSON with a stable key order (see the type's format); `decode(encodeJSON()) == self`.
-    public func encodeJSON() -> [UInt8] { jsonValue.serialized() }
+    package func encodeJSON() -> [UInt8] { jsonValue.serialized() }
 
     /// The record as a JSON object.
     var jsonValue: JSONValue {
@@ -82,7 +82,7 @@ public struct ReadingRecord: Sendable, Equatable {
 extension ChapterData {
     /// Whether `other` is the same reading position: chapter (and universe), page, progress and
     /// language — what crosses between computers. The name and the cover do not count.
-    public func isSamePosition(as other: ChapterData) -> Bool {
+    package func isSamePosition(as other: ChapterData) -> Bool {
         number == other.number && universe == other.universe && page == other.page && progress == other.progress
             && language == other.language
     }
@@ -95,7 +95,7 @@ extension ChapterData {
 
     /// This reading as the local data: the stored cover kept when it is the same chapter
     /// (`stored`'s), none otherwise (covers do not cross).
-    public func adopted(keepingCoverOf stored: ChapterData?) -> ChapterData {
+    package func adopted(keepingCoverOf stored: ChapterData?) -> ChapterData {
         guard let stored, stored.number == number, stored.universe == universe, !stored.coverImagePath.isEmpty else { return withoutCover }
         return (try? ChapterData(validatingNumber: number, name: name, progress: progress, coverImagePath: stored.coverImagePath,
                                  page: page, language: language, universe: universe)) ?? withoutCover

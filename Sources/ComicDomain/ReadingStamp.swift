@@ -7,50 +7,50 @@
 /// greater, whatever the two computers' clocks say; readings made without seeing each other are
 /// ordered by their clocks; two that tie are ordered by machine id, so every computer picks the
 /// same one.
-public struct ReadingStamp: Comparable, Hashable, Sendable, CustomStringConvertible {
+package struct ReadingStamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Unix milliseconds: `max(the writer's clock, every stamp it had seen)`.
-    public var time: Int64
+    package var time: Int64
     /// 0 when `time` is the writer's clock; else one more than the count of the greatest stamp seen
     /// at `time`.
-    public var count: Int64
+    package var count: Int64
     /// The writer's machine id (`ComputerIdentity`).
-    public var machine: String
+    package var machine: String
 
     /// The largest time and count a record may carry: 2⁵³ − 1, the largest integer every JSON
     /// reader keeps exactly (a time that far ahead is year 287 396).
     static let maxValue: Int64 = (1 << 53) - 1
 
-    public init(time: Int64, count: Int64, machine: String) {
+    package init(time: Int64, count: Int64, machine: String) {
         self.time = time
         self.count = count
         self.machine = machine
     }
 
-    public static func < (lhs: ReadingStamp, rhs: ReadingStamp) -> Bool {
+    package static func < (lhs: ReadingStamp, rhs: ReadingStamp) -> Bool {
         if lhs.time != rhs.time { return lhs.time < rhs.time }
         if lhs.count != rhs.count { return lhs.count < rhs.count }
         // Bytes, not characters: the same answer on every computer, whatever its Unicode tables.
         return lhs.machine.utf8.lexicographicallyPrecedes(rhs.machine.utf8)
     }
 
-    public var description: String { "\(time).\(count)@\(machine)" }
+    package var description: String { "\(time).\(count)@\(machine)" }
 }
 
 /// The hybrid logical clock of one computer: the greatest (time, count) it has stamped or seen.
 /// A new reading's stamp is greater than everything the clock holds, so a reading made after
 /// another was seen always wins over it, even when this computer's clock is behind.
-public struct ReadingClock: Sendable, Equatable {
+package struct ReadingClock: Sendable, Equatable {
     /// Unix milliseconds.
-    public private(set) var time: Int64
-    public private(set) var count: Int64
+    package private(set) var time: Int64
+    package private(set) var count: Int64
 
-    public init(time: Int64 = 0, count: Int64 = 0) {
+    package init(time: Int64 = 0, count: Int64 = 0) {
         self.time = time
         self.count = count
     }
 
     /// Takes `stamp` into account: the clock moves up to it when it is greater.
-    public mutating func observe(_ stamp: ReadingStamp) {
+    package mutating func observe(_ stamp: ReadingStamp) {
         if (stamp.time, stamp.count) > (time, count) {
             time = stamp.time
             count = stamp.count
@@ -60,7 +60,7 @@ public struct ReadingClock: Sendable, Equatable {
     /// A stamp for a reading made now (`now`: this computer's clock, Unix milliseconds): at
     /// `now` with count 0 when the clock is behind it, else at the clock's time with the count one
     /// up (a clock ahead of ours, or several readings in one millisecond).
-    public mutating func stamp(now: Int64, machine: String) -> ReadingStamp {
+    package mutating func stamp(now: Int64, machine: String) -> ReadingStamp {
         let now = min(now, ReadingStamp.maxValue)
         if now > time {
             time = now

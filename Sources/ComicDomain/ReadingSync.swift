@@ -12,27 +12,27 @@ import JSON
 /// - Every record seen in the folder moves the clock (`recordRead`); the greatest stamp of all
 ///   (ours included) is the reading everywhere: when another computer's is greater than the
 ///   current one, it is adopted, as if the reader had read it here.
-public struct ReadingSync: Sendable {
+package struct ReadingSync: Sendable {
     /// This computer.
-    public let identity: ComputerIdentity
-    public private(set) var clock: ReadingClock
+    package let identity: ComputerIdentity
+    package private(set) var clock: ReadingClock
     /// The reading the local position is: this computer's latest, or another's it adopted; nil
     /// before any.
-    public private(set) var current: ReadingRecord?
+    package private(set) var current: ReadingRecord?
     /// Whether `current` is this computer's and not written to its record yet.
-    public private(set) var unpublished = false
+    package private(set) var unpublished = false
     /// The usable records in the folder, by file name.
-    public private(set) var records: [String: ReadingRecord] = [:]
+    package private(set) var records: [String: ReadingRecord] = [:]
 
     /// The state kept in the data folder between runs (`SavedReading`), or nothing the first time.
-    public init(identity: ComputerIdentity, saved: SavedReading?) {
+    package init(identity: ComputerIdentity, saved: SavedReading?) {
         self.identity = identity
         clock = saved?.clock ?? ReadingClock()
         current = saved?.current
     }
 
     /// What is kept between runs: written after each publication and adoption.
-    public var saved: SavedReading { SavedReading(clock: clock, current: current) }
+    package var saved: SavedReading { SavedReading(clock: clock, current: current) }
 
     /// Sharing starts (the service starts, or the sync folder is set) with `local` stored, its file
     /// last written at `storedAt` (Unix milliseconds). A position that is not the saved reading
@@ -41,7 +41,7 @@ public struct ReadingSync: Sendable {
     /// published at once — so the reading a computer made most recently wins when a second
     /// computer joins, not the one that joined last.
     /// - Returns: the record to write now, if any.
-    public mutating func start(local: ChapterData?, storedAt: Int64, readAt: Int64) -> ReadingRecord? {
+    package mutating func start(local: ChapterData?, storedAt: Int64, readAt: Int64) -> ReadingRecord? {
         guard let local, !isCurrent(local) else { return nil }
         current = ownRecord(local, now: storedAt, readAt: readAt)
         unpublished = false
@@ -51,7 +51,7 @@ public struct ReadingSync: Sendable {
     /// `local` was stored here at `now` (Unix milliseconds; `readAt` in seconds): a reading of this
     /// computer unless it is the current position already (the echo of an adoption, a rename).
     /// Nothing stored (`nil`) leaves the reading as it is.
-    public mutating func localChanged(_ local: ChapterData?, now: Int64, readAt: Int64) {
+    package mutating func localChanged(_ local: ChapterData?, now: Int64, readAt: Int64) {
         guard let local, !isCurrent(local) else { return }
         current = ownRecord(local, now: now, readAt: readAt)
         unpublished = true
@@ -59,7 +59,7 @@ public struct ReadingSync: Sendable {
 
     /// The widget reloaded: the record to write when the reading is this computer's and not yet
     /// published, else nil.
-    public mutating func reloaded() -> ReadingRecord? {
+    package mutating func reloaded() -> ReadingRecord? {
         guard unpublished else { return nil }
         unpublished = false
         return current
@@ -68,7 +68,7 @@ public struct ReadingSync: Sendable {
     /// The file `name` of the folder now holds `record` (nil: removed or unusable, which takes back
     /// nothing adopted from it). Returns the record to adopt when the greatest stamp of all is now
     /// another reading than the current one.
-    public mutating func recordRead(_ name: String, _ record: ReadingRecord?) -> ReadingRecord? {
+    package mutating func recordRead(_ name: String, _ record: ReadingRecord?) -> ReadingRecord? {
         records[name] = record
         guard let record else { return nil }
         clock.observe(record.stamp)
@@ -81,13 +81,13 @@ public struct ReadingSync: Sendable {
     }
 
     /// Whether `local` is the current reading's position.
-    public func isCurrent(_ local: ChapterData) -> Bool {
+    func isCurrent(_ local: ChapterData) -> Bool {
         current?.reading.isSamePosition(as: local) ?? false
     }
 
     /// The name of the computer the current reading was made on when it is another one and `local`
     /// is that reading, else nil.
-    public func continued(_ local: ChapterData?) -> String? {
+    package func continued(_ local: ChapterData?) -> String? {
         guard let current, current.stamp.machine != identity.machine, let local, isCurrent(local) else { return nil }
         return current.computer
     }
@@ -100,11 +100,11 @@ public struct ReadingSync: Sendable {
 /// What a computer keeps of the sync folder's rule between runs, in its data folder
 /// (`syncedReading.json`): its clock and the reading its position is.
 /// `{"time":1795640000123,"count":0,"reading":{…a record…}}`.
-public struct SavedReading: Sendable, Equatable {
-    public var clock: ReadingClock
-    public var current: ReadingRecord?
+package struct SavedReading: Sendable, Equatable {
+    package var clock: ReadingClock
+    package var current: ReadingRecord?
 
-    public init(clock: ReadingClock, current: ReadingRecord?) {
+    package init(clock: ReadingClock, current: ReadingRecord?) {
         self.clock = clock
         self.current = current
     }
@@ -130,18 +130,18 @@ public struct SavedReading: Sendable, Equatable {
 
 extension DataFolder {
     /// Reads `syncedReading.json`; see `ReadResult` for the outcomes.
-    public func readSavedReading() -> ReadResult<SavedReading> {
+    package func readSavedReading() -> ReadResult<SavedReading> {
         readFile(Self.syncedReadingFile, limit: ReadingRecord.maxFileBytes) { bytes throws(ComicError) in try SavedReading.decode(bytes) }
     }
 
     /// Atomically replaces `syncedReading.json` (mode 0600), creating the folder if needed.
     /// - Throws: `storageFailed`.
-    public func writeSavedReading(_ saved: SavedReading) throws(ComicError) {
+    package func writeSavedReading(_ saved: SavedReading) throws(ComicError) {
         try writeFile(Self.syncedReadingFile, bytes: saved.encodeJSON() + [0x0A])
     }
 
     /// When `currentChapterData.json` was last written, Unix milliseconds (nil when it is missing).
-    public func chapterDataModified() -> Int64? {
+    package func chapterDataModified() -> Int64? {
         guard case .success(let status) = Posix.pathStatus(chapterDataPath, followLinks: false) else { return nil }
         return Int64(status.st_mtim.tv_sec) * 1000 + Int64(status.st_mtim.tv_nsec) / 1_000_000
     }

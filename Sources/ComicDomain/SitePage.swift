@@ -1,17 +1,17 @@
 /// A page of the comic on its site: `https://www.dragonball-multiverse.com/<language>/page-<number>.html`.
-public struct SitePage: Sendable, Hashable, CustomStringConvertible {
-    public let language: SiteLanguage
+package struct SitePage: Sendable, Hashable, CustomStringConvertible {
+    package let language: SiteLanguage
     /// The page number, in `Limits.pages`.
-    public let number: Int
+    package let number: Int
 
     /// - Throws: `invalidPage` when `number` is outside `Limits.pages`.
-    public init(language: SiteLanguage, number: Int) throws(ComicError) {
+    package init(language: SiteLanguage, number: Int) throws(ComicError) {
         self.language = language
         self.number = try Self.validNumber(number)
     }
 
     /// - Throws: `invalidPage` unless `number` is in `Limits.pages`.
-    public static func validNumber(_ number: Int) throws(ComicError) -> Int {
+    package static func validNumber(_ number: Int) throws(ComicError) -> Int {
         guard Limits.pages.contains(number) else {
             throw ComicError(.invalidPage, "page \(number) is out of range \(Limits.describe(Limits.pages))")
         }
@@ -19,12 +19,12 @@ public struct SitePage: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path of the page on any origin: `/<language>/page-<number>.html`.
-    public var path: String { "/\(language.code)/page-\(number).html" }
+    package var path: String { "/\(language.code)/page-\(number).html" }
 
-    public var description: String { "\(language.code) page \(number)" }
+    package var description: String { "\(language.code) page \(number)" }
 
     /// The host names the real site answers on (ASCII, compared case-insensitively).
-    public static let siteHosts = ["www.dragonball-multiverse.com", "dragonball-multiverse.com"]
+    package static let siteHosts = ["www.dragonball-multiverse.com", "dragonball-multiverse.com"]
 
     /// Reads a page URL of the comic's site: `http` or `https` (any case), a host of `siteHosts`
     /// or `extraOrigin`'s host and port, then exactly `/<language>/page-<N>.html` with a listed
@@ -40,7 +40,7 @@ public struct SitePage: Sendable, Hashable, CustomStringConvertible {
     /// `https://www.dragonball-multiverse.com/xx/page-42.html`, `https://www.dragonball-multiverse.com/en/chapters.html`.
     /// - Throws: `invalidPage` (another host, path or scheme, or a bad number), or
     ///   `invalidLanguage` for a well-formed page URL in an unknown language; the message quotes the URL.
-    public init(url text: String, extraOrigin: SiteOrigin? = nil) throws(ComicError) {
+    package init(url text: String, extraOrigin: SiteOrigin? = nil) throws(ComicError) {
         func reject(_ why: String) -> ComicError {
             ComicError(.invalidPage, "not a page of the comic's site \(quotedForMessage(text)): \(why)")
         }
@@ -79,16 +79,16 @@ public struct SitePage: Sendable, Hashable, CustomStringConvertible {
 
 /// Where the comic's site is reached: `https://www.dragonball-multiverse.com`, or the
 /// `$DBMULTIVERSE_SITE_URL` override (scheme, host, optional port; no path) for tests and mirrors.
-public struct SiteOrigin: Sendable, Hashable, CustomStringConvertible {
+package struct SiteOrigin: Sendable, Hashable, CustomStringConvertible {
     /// `http` or `https`.
-    public let scheme: String
+    package let scheme: String
     /// `host` or `host:port`, lower-cased.
-    public let authority: String
+    package let authority: String
 
     /// The real site.
-    public static let site = SiteOrigin(scheme: "https", authority: "www.dragonball-multiverse.com")
+    package static let site = SiteOrigin(scheme: "https", authority: "www.dragonball-multiverse.com")
     /// The environment variable that replaces the site's origin.
-    public static let environmentVariable = "DBMULTIVERSE_SITE_URL"
+    package static let environmentVariable = "DBMULTIVERSE_SITE_URL"
 
     private init(scheme: String, authority: String) {
         self.scheme = scheme
@@ -131,18 +131,18 @@ public struct SiteOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// The override from `environment`, else the real site.
     /// - Throws: `invalidOption` when the variable is set but not a valid origin.
-    public static func resolve(environment: [String: String]) throws(ComicError) -> SiteOrigin {
+    package static func resolve(environment: [String: String]) throws(ComicError) -> SiteOrigin {
         guard let value = environment[environmentVariable], !value.isEmpty else { return .site }
         return try SiteOrigin(parsing: value)
     }
 
     /// `scheme://authority`.
-    public var url: String { "\(scheme)://\(authority)" }
+    package var url: String { "\(scheme)://\(authority)" }
 
-    public var description: String { url }
+    package var description: String { url }
 
     /// The absolute URL of `path` (which starts with `/`) on this origin.
-    public func url(path: String) -> String { url + path }
+    package func url(path: String) -> String { url + path }
 }
 
 /// ASCII letters lower-cased, every other byte kept.

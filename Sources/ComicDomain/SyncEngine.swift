@@ -1,29 +1,29 @@
 /// Why a reload is signalled; the `reason` argument of `TimelinesReloaded`. A reason this
 /// version does not know (a later service's) is kept as sent, as NotificationCloseReason does.
-public struct ReloadReason: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct ReloadReason: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let chapterChange = ReloadReason(rawValue: "chapter-change")
+    package static let chapterChange = ReloadReason(rawValue: "chapter-change")
     static let progressChange = ReloadReason(rawValue: "progress-change")
     static let requested = ReloadReason(rawValue: "requested")
     static let periodic = ReloadReason(rawValue: "periodic")
     /// The catalogue's latest page grew (docs/notifications.md): new pages were published.
-    public static let pagesPublished = ReloadReason(rawValue: "pages-published")
+    package static let pagesPublished = ReloadReason(rawValue: "pages-published")
 
     /// The reasons this version signals.
-    public static let allCases: [ReloadReason] = [.chapterChange, .progressChange, .requested, .periodic, .pagesPublished]
+    package static let allCases: [ReloadReason] = [.chapterChange, .progressChange, .requested, .periodic, .pagesPublished]
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// A reload the caller must perform: write `widgetSyncState.json` (or remove it when `state`
 /// is nil), update the properties, and emit `TimelinesReloaded` once.
-public struct Reload: Sendable, Equatable {
+package struct Reload: Sendable, Equatable {
     /// Why.
-    public var reason: ReloadReason
+    package var reason: ReloadReason
     /// The state signalled; nil means no current chapter (the placeholder).
-    public var state: SyncState?
+    package var state: SyncState?
 
     /// A reload of `state` for `reason`.
     init(reason: ReloadReason, state: SyncState?) {
@@ -39,11 +39,11 @@ public struct Reload: Sendable, Equatable {
 /// `timerFired` when it expires. Every returned reload is considered done: the engine records
 /// its state as `lastSynced`, re-arms the hourly deadline an hour later and drops any pending
 /// debounce (a reload always carries the latest state).
-public struct SyncEngine: Sendable {
+package struct SyncEngine: Sendable {
     /// How long progress changes are debounced; each change restarts the wait.
     static let debounce: Duration = .seconds(2)
     /// The fallback refresh after the last reload (the timeline's `.after(1 hour)`).
-    public static let periodicInterval: Duration = .seconds(3600)
+    package static let periodicInterval: Duration = .seconds(3600)
     /// The progress movement, in points, that deserves a reload (reaching 100 always does).
     static let progressThreshold = 5
 
@@ -59,7 +59,7 @@ public struct SyncEngine: Sendable {
 
     /// An engine that last synced `lastSynced` (read from `widgetSyncState.json`, nil when
     /// missing or invalid). The hourly deadline is armed at `now` + 1 h; call `start` next.
-    public init(lastSynced: SyncState?, now: MonotonicInstant) {
+    package init(lastSynced: SyncState?, now: MonotonicInstant) {
         self.lastSynced = lastSynced
         self.current = nil
         self.debounceDeadline = nil
@@ -67,7 +67,7 @@ public struct SyncEngine: Sendable {
     }
 
     /// When the caller's timer must fire next: the earlier of the debounce and hourly deadlines.
-    public var nextDeadline: MonotonicInstant? {
+    package var nextDeadline: MonotonicInstant? {
         guard let debounceDeadline else { return periodicDeadline }
         return min(debounceDeadline, periodicDeadline)
     }
@@ -78,7 +78,7 @@ public struct SyncEngine: Sendable {
     /// grew meanwhile (pages published while the service was down) with `pages-published`; the
     /// same chapter with other progress starts the debounce (the progress rule then decides);
     /// equal states do nothing.
-    public mutating func start(current: SyncState?, now: MonotonicInstant) -> Reload? {
+    package mutating func start(current: SyncState?, now: MonotonicInstant) -> Reload? {
         // Until storage says otherwise, it holds what was last synced.
         self.current = lastSynced
         return storageChanged(current, now: now)
@@ -96,7 +96,7 @@ public struct SyncEngine: Sendable {
     ///   gone, a rollback, another language's) changes the entry's counts without new pages →
     ///   `requested` at once;
     /// - same chapter, other progress → the progress rule (debounced), nothing now.
-    public mutating func storageChanged(_ state: SyncState?, now: MonotonicInstant) -> Reload? {
+    package mutating func storageChanged(_ state: SyncState?, now: MonotonicInstant) -> Reload? {
         guard let state else { return chapterCleared(now: now) }
         guard state != current else { return nil }
         if !state.isSameChapter(as: lastSynced) {
@@ -113,20 +113,20 @@ public struct SyncEngine: Sendable {
 
     /// `UpdateChapter` stored `state`: reload at once, `chapter-change` when the chapter differs
     /// from `lastSynced` (or nothing is synced), else `requested`. Cancels a pending debounce.
-    public mutating func chapterUpdated(_ state: SyncState, now: MonotonicInstant) -> Reload {
+    package mutating func chapterUpdated(_ state: SyncState, now: MonotonicInstant) -> Reload {
         current = state
         return reload(state.isSameChapter(as: lastSynced) ? .requested : .chapterChange, now: now)
     }
 
     /// `UpdateProgress` stored `state`: (re)starts the debounce; `timerFired` decides later.
-    public mutating func progressUpdated(_ state: SyncState, now: MonotonicInstant) {
+    package mutating func progressUpdated(_ state: SyncState, now: MonotonicInstant) {
         current = state
         debounceDeadline = now + Self.debounce
     }
 
     /// `ReloadTimelines` / `ReloadAllTimelines`: reload `current` (storage just re-read) at once
     /// with reason `requested`.
-    public mutating func reloadRequested(current: SyncState?, now: MonotonicInstant) -> Reload {
+    package mutating func reloadRequested(current: SyncState?, now: MonotonicInstant) -> Reload {
         self.current = current
         return reload(.requested, now: now)
     }
@@ -152,7 +152,7 @@ public struct SyncEngine: Sendable {
     ///
     /// So at most one reload in practice; the array keeps callers simple. Calling it early is
     /// harmless: nothing is due, nothing happens.
-    public mutating func timerFired(now: MonotonicInstant) -> [Reload] {
+    package mutating func timerFired(now: MonotonicInstant) -> [Reload] {
         var reloads: [Reload] = []
         if let deadline = debounceDeadline, deadline <= now {
             debounceDeadline = nil
@@ -168,7 +168,7 @@ public struct SyncEngine: Sendable {
 
     /// `timerFired(now:)` after storage was re-read: `current` replaces the engine's view first
     /// (no rule is applied to the difference; the due reloads carry it).
-    public mutating func timerFired(now: MonotonicInstant, current: SyncState?) -> [Reload] {
+    package mutating func timerFired(now: MonotonicInstant, current: SyncState?) -> [Reload] {
         self.current = current
         return timerFired(now: now)
     }

@@ -4,28 +4,28 @@ import JSON
 ///
 /// `{"chapter": 42, "progress": 35}`, plus `"universe"` while the reader is in a special and
 /// `"latestPage"` with its `"language"` when a catalogue was known (all optional: older files read).
-public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible {
+package struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The latest page of one language's catalogue: compared only within that language, so that
     /// reading in another language is never taken for pages being published.
-    public struct LatestPage: Sendable, Equatable, Hashable {
-        public var page: Int
+    package struct LatestPage: Sendable, Equatable, Hashable {
+        package var page: Int
         /// The site language code of the catalogue.
-        public var language: String
+        package var language: String
 
-        public init(page: Int, language: String) {
+        package init(page: Int, language: String) {
             self.page = page
             self.language = language
         }
     }
 
     /// Chapter number.
-    public var chapter: Int
+    package var chapter: Int
     /// Read progress in percent.
-    public var progress: Int
+    package var progress: Int
     /// The special universe of the chapter, 0 for the main story.
-    public var universe: Int
+    package var universe: Int
     /// The catalogue's latest page for the reader's language; nil when no catalogue is known.
-    public var latestPage: LatestPage?
+    package var latestPage: LatestPage?
 
     /// A state; not validated (the engine only compares states).
     init(chapter: Int, progress: Int, universe: Int = 0, latestPage: LatestPage? = nil) {
@@ -65,7 +65,7 @@ public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible 
 
     /// Compact JSON: `{"chapter":N,"progress":P}`, then `universe` when not 0 and `latestPage`
     /// with `language` when known.
-    public func encodeJSON() -> [UInt8] {
+    package func encodeJSON() -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [("chapter", .integer(chapter)), ("progress", .integer(progress))]
         if universe != 0 { members.append(("universe", .integer(universe))) }
         if let latestPage {
@@ -76,7 +76,7 @@ public struct SyncState: Sendable, Equatable, Hashable, CustomStringConvertible 
     }
 
     /// "chapter 42 at 35%", "chapter 1 of universe 3 at 35%, latest en page 2450".
-    public var description: String {
+    package var description: String {
         let special = universe == 0 ? "" : " of universe \(universe)"
         let latest = latestPage.map { ", latest \($0.language) page \($0.page)" } ?? ""
         return "chapter \(chapter)\(special) at \(progress)%\(latest)"

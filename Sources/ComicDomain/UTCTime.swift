@@ -1,10 +1,10 @@
 /// A moment written as `2026-11-20 21:14 UTC` (ISO 8601's date and time, to the minute).
-public struct UTCTime: Sendable, Equatable, CustomStringConvertible {
+package struct UTCTime: Sendable, Equatable, CustomStringConvertible {
     let year: Int64, month: Int, day: Int, hour: Int, minute: Int
 
     /// The moment `unixSeconds` after 1970-01-01 00:00 UTC (negative before), in the proleptic
     /// Gregorian calendar.
-    public init(unixSeconds: Int64) {
+    package init(unixSeconds: Int64) {
         let days = unixSeconds.floorDividing(by: 86_400)
         let secondOfDay = Int((unixSeconds % 86_400 + 86_400) % 86_400)
         (year, month, day) = Self.civilDate(daysSinceEpoch: days)
@@ -12,7 +12,7 @@ public struct UTCTime: Sendable, Equatable, CustomStringConvertible {
         minute = secondOfDay % 3600 / 60
     }
 
-    public var description: String {
+    package var description: String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
         return "\(yearText)-\(two(month))-\(two(day)) \(two(hour)):\(two(minute)) UTC"

@@ -1,4 +1,4 @@
-public import EventLoop
+package import EventLoop
 
 /// A bus connection for async code (command-line tools, tests): it runs its own `EventLoop` on a
 /// dedicated thread, and every libdbus call hops onto that thread. Method calls are pending calls
@@ -6,8 +6,8 @@ public import EventLoop
 ///
 /// Long-running services should use `Connection` on their own loop instead: a Swift `Task` keeps
 /// libdispatch waking once a second for the life of the process.
-public final class BusClient: Sendable {
-    public var loop: EventLoop { thread.loop }
+package final class BusClient: Sendable {
+    package var loop: EventLoop { thread.loop }
     private let thread: LoopThread
     private let connection: LoopBound<Connection>
 
@@ -17,7 +17,7 @@ public final class BusClient: Sendable {
     }
 
     /// Connects to `address` on a new loop thread.
-    public static func connect(_ address: Connection.Address = .session) async throws -> BusClient {
+    package static func connect(_ address: Connection.Address = .session) async throws -> BusClient {
         let thread = try LoopThread(running: EventLoop())
         do {
             let connection = try await thread.perform { LoopBound(try Connection(address, loop: thread.loop)) }
@@ -34,19 +34,19 @@ public final class BusClient: Sendable {
     }
 
     /// Runs `body` on the loop thread with the connection (e.g. to export objects).
-    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    package func withConnection<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         let connection = self.connection
         return try await thread.perform { try body(connection.value) }
     }
 
     /// This connection's unique name.
-    public func uniqueName() async -> String {
+    package func uniqueName() async -> String {
         (try? await withConnection { $0.uniqueName }) ?? "" // fails only once closed: no name then
     }
 
     /// Sends a method call and awaits the reply. Throws the error reply as a `DBusError` (name and
     /// message kept), `NoReply` after `timeout`, or `CancellationError` when the task is cancelled.
-    public func call(_ message: Message, timeout: Duration = .seconds(25)) async throws -> Message {
+    package func call(_ message: Message, timeout: Duration = .seconds(25)) async throws -> Message {
         let connection = self.connection
         let loop = self.loop
         let state = LoopBound(CallState())
@@ -76,7 +76,7 @@ public final class BusClient: Sendable {
     }
 
     /// Calls `member` with `arguments` and awaits the reply.
-    public func call<each Argument: DBusArgument>(
+    package func call<each Argument: DBusArgument>(
         destination: BusName, path: ObjectPath, interface: InterfaceName, member: MemberName,
         _ arguments: repeat each Argument, timeout: Duration = .seconds(25)
     ) async throws -> Message {
@@ -86,12 +86,12 @@ public final class BusClient: Sendable {
     }
 
     /// Sends a declared call and awaits its decoded reply.
-    public func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = .seconds(25)) async throws -> Reply {
+    package func call<Reply>(_ call: MethodCall<Reply>, timeout: Duration = .seconds(25)) async throws -> Reply {
         try call.decodeReply(try await self.call(call.message, timeout: timeout))
     }
 
     /// Reads the property `name` of `interface` through `org.freedesktop.DBus.Properties.Get`.
-    public func property<Value: DBusArgument>(
+    package func property<Value: DBusArgument>(
         _ type: Value.Type, destination: BusName, path: ObjectPath, interface: InterfaceName, name: String
     ) async throws -> Value {
         let variant = try await call(Properties.get.call(on: RemoteObject(destination: destination, path: path), interface.rawValue, name))
@@ -100,7 +100,7 @@ public final class BusClient: Sendable {
 
     /// Signals matching `rule`, from the moment the bus has confirmed the match. Ending the stream
     /// (or dropping its consumer) removes the match.
-    public func signals(_ rule: MatchRule) async throws -> AsyncStream<Message> {
+    package func signals(_ rule: MatchRule) async throws -> AsyncStream<Message> {
         let (stream, continuation) = AsyncStream<Message>.makeStream()
         let loop = self.loop
         let subscription = try await withConnection { connection in
@@ -113,7 +113,7 @@ public final class BusClient: Sendable {
     }
 
     /// Emits a signal (to every subscriber, or only to `destination`).
-    public func emit<each Argument: DBusArgument>(
+    package func emit<each Argument: DBusArgument>(
         path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil, _ arguments: repeat each Argument
     ) async throws {
         let message = Message.signal(path: path, interface: interface, member: member, destination: destination)
@@ -122,7 +122,7 @@ public final class BusClient: Sendable {
     }
 
     /// Emits a declared signal from `path` (to every subscriber, or only to `destination`).
-    public func emit<Owner, each Argument: DBusArgument>(
+    package func emit<Owner, each Argument: DBusArgument>(
         _ signal: SignalDeclaration<Owner, Arguments<repeat each Argument>>, from path: ObjectPath, to destination: BusName? = nil,
         _ arguments: repeat each Argument
     ) async throws {

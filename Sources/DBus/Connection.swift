@@ -1,5 +1,5 @@
 import CDBus
-public import EventLoop
+package import EventLoop
 import Glibc
 
 /// A private connection to a message bus, driven by an `EventLoop`.
@@ -7,13 +7,13 @@ import Glibc
 /// Confined to the loop's thread: create it, call it, and receive its callbacks there. (For use
 /// from async code on other threads, see `BusClient`.) Messages are queued by `send` and written
 /// as the socket allows; nothing blocks but the explicit `…Blocking` set-up calls.
-public final class Connection {
+package final class Connection {
     let raw: OpaquePointer
-    public let loop: EventLoop
+    package let loop: EventLoop
     private var closed = false
 
     /// Called once when the connection to the bus is lost.
-    public var onDisconnect: (() -> Void)?
+    package var onDisconnect: (() -> Void)?
 
     // Signal subscriptions and the owners of the names they follow (ConnectionSignals.swift).
     var subscriptions: [UInt64: Subscription] = [:]
@@ -21,7 +21,7 @@ public final class Connection {
     var followedNames: [String: FollowedName] = [:]
 
     /// Which bus to connect to.
-    public enum Address: Sendable, Equatable {
+    package enum Address: Sendable, Equatable {
         /// `DBUS_SESSION_BUS_ADDRESS`, or libdbus's default for the session bus.
         case session
         /// The bus that started this process by activation (`DBUS_STARTER_ADDRESS`), falling back
@@ -33,22 +33,22 @@ public final class Connection {
 
     /// How long connecting may take: the socket, authentication and `Hello`. A bus that accepts
     /// and never answers (frozen, or a stray socket) fails after this instead of hanging.
-    public static let connectTimeout = Duration.seconds(5)
+    package static let connectTimeout = Duration.seconds(5)
     /// How long `close` and `flush` wait for queued messages to be written.
-    public static let flushTimeout = Duration.seconds(2)
+    static let flushTimeout = Duration.seconds(2)
     /// How long a set-up call to the bus itself (RequestName, AddMatch, GetNameOwner) may take:
     /// the bus answers these at once unless it is frozen, and a process must not hang at start-up
     /// behind libdbus's 25-second default.
-    public static let busCallTimeout = Duration.seconds(5)
+    static let busCallTimeout = Duration.seconds(5)
 
     /// The bus's address as connected to, or how it was found ("the session bus") when libdbus
     /// chose it: for messages that name the bus.
-    public let address: String
+    package let address: String
 
     /// Connects and registers on the bus (`Hello`), within `timeout`, then hands the connection to
     /// `loop`.
     /// - Throws: the connection's error, or `Timeout` naming the bus when it does not answer in time.
-    public init(_ address: Address, loop: EventLoop, timeout: Duration = Connection.connectTimeout) throws(DBusError) {
+    package init(_ address: Address, loop: EventLoop, timeout: Duration = Connection.connectTimeout) throws(DBusError) {
         dbus_threads_init_default()
         let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
         let resolved: String?
@@ -131,29 +131,29 @@ public final class Connection {
     }
 
     /// Closes the connection (private connections must be closed before their last unref).
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         flush()
         dbus_connection_close(raw)
     }
 
-    public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
+    package var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
 
     /// This connection's unique name on the bus (`:1.42`).
-    public var uniqueName: String {
+    package var uniqueName: String {
         dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
     }
 
     // MARK: Names
 
-    public enum NameOwnership: Sendable, Equatable {
+    package enum NameOwnership: Sendable, Equatable {
         case primaryOwner, inQueue, exists, alreadyOwner
     }
 
     /// Requests a well-known name (a blocking call, at most `timeout`: for start-up). By default it
     /// fails when another connection owns the name rather than queueing.
-    public func requestNameBlocking(
+    package func requestNameBlocking(
         _ name: BusName, allowReplacement: Bool = false, replaceExisting: Bool = false, queue: Bool = false,
         timeout: Duration = busCallTimeout
     ) throws(DBusError) -> NameOwnership {
@@ -171,7 +171,7 @@ public final class Connection {
     }
 
     /// Releases a well-known name (blocking, at most `busCallTimeout`: for shutdown).
-    public func releaseNameBlocking(_ name: BusName) {
+    package func releaseNameBlocking(_ name: BusName) {
         // Shutting down: a bus that cannot take the release drops the name with the connection anyway.
         _ = try? callBlocking(BusDriver.releaseName.call(on: BusDriver.object, name.rawValue).message)
     }
@@ -179,13 +179,13 @@ public final class Connection {
     // MARK: Sending
 
     /// Queues `message` for sending; it is written as soon as the socket takes it.
-    public func send(_ message: Message) {
+    package func send(_ message: Message) {
         _ = dbus_connection_send(raw, message.raw, nil)
     }
 
     /// Writes out everything queued (blocking, at most `flushTimeout`: a bus that stopped reading
     /// must not hold up an exit): before exiting.
-    public func flush() {
+    package func flush() {
         let deadline = ContinuousClock.now + Self.flushTimeout
         while dbus_connection_get_is_connected(raw) != 0, dbus_connection_has_messages_to_send(raw) != 0 {
             let remaining = deadline - ContinuousClock.now
@@ -194,7 +194,7 @@ public final class Connection {
     }
 
     /// A call in flight; cancelling it means its completion is called with `Cancelled` at once.
-    public final class PendingCall {
+    package final class PendingCall {
         fileprivate var pending: OpaquePointer?
         fileprivate var completion: ((Result<Message, DBusError>) -> Void)?
         /// What a `NoReply` says: that the peer did not answer in time (libdbus's own timeout), or
@@ -214,7 +214,7 @@ public final class Connection {
             completion(result)
         }
 
-        public func cancel() {
+        package func cancel() {
             if let pending { dbus_pending_call_cancel(pending) }
             complete(.failure(DBusError(name: DBusError.Name.cancelled, message: "the call was cancelled")))
         }
@@ -225,7 +225,7 @@ public final class Connection {
     /// peer leaves the bus before answering, its message saying which and naming the peer, the
     /// member and the bus.
     @discardableResult
-    public func call(
+    package func call(
         _ message: Message, timeout: Duration = .seconds(25),
         completion: @escaping (Result<Message, DBusError>) -> Void
     ) -> PendingCall {
@@ -247,7 +247,7 @@ public final class Connection {
     /// Sends a declared call; `completion` runs on the loop thread with the decoded reply, or the
     /// error (a reply of another signature than declared is `InvalidArgs`).
     @discardableResult
-    public func call<Reply>(
+    package func call<Reply>(
         _ call: MethodCall<Reply>, timeout: Duration = .seconds(25), completion: @escaping (Result<Reply, DBusError>) -> Void
     ) -> PendingCall {
         self.call(call.message, timeout: timeout) { result in

@@ -26,14 +26,14 @@ extension Connection {
     }
 
     /// A signal subscription; cancel it to stop delivery (and remove its match rule from the bus).
-    public final class SignalSubscription {
+    package final class SignalSubscription {
         fileprivate weak var connection: Connection?
         fileprivate let id: UInt64
         fileprivate init(connection: Connection, id: UInt64) {
             self.connection = connection
             self.id = id
         }
-        public func cancel() {
+        package func cancel() {
             connection?.unsubscribe(id)
             connection = nil
         }
@@ -46,7 +46,7 @@ extension Connection {
     /// returns, the bus has the match rule and the sender's owner is known, so nothing sent
     /// afterwards is missed and nothing forged gets through. A signal whose arguments are not the
     /// declared ones goes to `onMalformed` instead.
-    public func subscribe<Owner, each Argument: DBusArgument>(
+    package func subscribe<Owner, each Argument: DBusArgument>(
         _ signal: SignalDeclaration<Owner, Arguments<repeat each Argument>>, sender: BusName? = nil, path: ObjectPath? = nil,
         onMalformed: ((DBusError) -> Void)? = nil, _ handler: @escaping (repeat each Argument) -> Void
     ) throws(DBusError) -> SignalSubscription {
@@ -70,7 +70,7 @@ extension Connection {
     }
 
     /// `subscribe(signal, sender: object.destination, path: object.path)`: the signal as `object` emits it.
-    public func subscribe<Owner, each Argument: DBusArgument>(
+    package func subscribe<Owner, each Argument: DBusArgument>(
         _ signal: SignalDeclaration<Owner, Arguments<repeat each Argument>>, from object: RemoteObject,
         onMalformed: ((DBusError) -> Void)? = nil, _ handler: @escaping (repeat each Argument) -> Void
     ) throws(DBusError) -> SignalSubscription {
@@ -79,7 +79,7 @@ extension Connection {
 
     /// Calls `handler` on the loop thread whenever `name` changes owner, with the new owner's
     /// unique name, or nil when the name is left without one. Blocking, like `subscribe`.
-    public func onOwnerChange(of name: BusName, _ handler: @escaping (_ newOwner: String?) -> Void) throws(DBusError) -> SignalSubscription {
+    package func onOwnerChange(of name: BusName, _ handler: @escaping (_ newOwner: String?) -> Void) throws(DBusError) -> SignalSubscription {
         try followConfirmed(name.rawValue)
         return register(Subscription(rule: Self.ownerChanges(of: name.rawValue), ownsMatch: false, followed: name.rawValue) { message in
             // The rule admits only the bus's own (sss) signal: anything else is not the change followed.
@@ -91,7 +91,7 @@ extension Connection {
     /// Delivers signals matching `rule` to `handler` on the loop thread, undecoded. The match is
     /// added to the bus without waiting (or not at all with `addMatch: false`, when the caller
     /// has added it with `addMatchBlocking`); a well-known sender's owner is looked up meanwhile.
-    public func subscribe(_ rule: MatchRule, addMatch: Bool = true, handler: @escaping (Message) -> Void) -> SignalSubscription {
+    package func subscribe(_ rule: MatchRule, addMatch: Bool = true, handler: @escaping (Message) -> Void) -> SignalSubscription {
         let followed = Self.wellKnownSender(of: rule)
         if let followed { follow(followed) }
         if addMatch { dbus_bus_add_match(raw, rule.description, nil) } // NULL error: does not block
@@ -99,7 +99,7 @@ extension Connection {
     }
 
     /// Adds a match rule and waits for the bus to confirm it (blocking, at most `timeout`: for set-up).
-    public func addMatchBlocking(_ rule: MatchRule, timeout: Duration = Connection.busCallTimeout) throws(DBusError) {
+    package func addMatchBlocking(_ rule: MatchRule, timeout: Duration = Connection.busCallTimeout) throws(DBusError) {
         let add = BusDriver.addMatch.call(on: BusDriver.object, rule.description)
         try add.decodeReply(callBlocking(add.message, timeout: timeout))
     }

@@ -5,44 +5,43 @@ import CDBus
 ///
 /// Handlers throw it to choose the error name their caller sees; remote errors arrive as it with
 /// both name and message intact.
-public struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var name: String
-    public var message: String
+package struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var name: String
+    package var message: String
 
-    public init(name: String, message: String) {
+    package init(name: String, message: String) {
         self.name = name
         self.message = message
     }
 
-    public var description: String { "\(name): \(message)" }
+    package var description: String { "\(name): \(message)" }
 }
 
 extension DBusError {
     /// The standard error names of the D-Bus specification that this binding produces or reports.
-    public enum Name {
-        public static let failed = "org.freedesktop.DBus.Error.Failed"
-        public static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
-        public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
-        public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
-        public static let noReply = "org.freedesktop.DBus.Error.NoReply"
-        public static let timeout = "org.freedesktop.DBus.Error.Timeout"
-        public static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
-        public static let noServer = "org.freedesktop.DBus.Error.NoServer"
-        public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
-        public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
-        public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
-        public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
-        public static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
-        public static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
-        public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
-        public static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
+    package enum Name {
+        package static let failed = "org.freedesktop.DBus.Error.Failed"
+        package static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
+        package static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
+        package static let noReply = "org.freedesktop.DBus.Error.NoReply"
+        package static let timeout = "org.freedesktop.DBus.Error.Timeout"
+        package static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
+        package static let noServer = "org.freedesktop.DBus.Error.NoServer"
+        package static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+        package static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+        package static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+        package static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
+        package static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
+        package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
         /// Not a wire name: a call given up by its caller (task cancellation).
-        public static let cancelled = "org.freedesktop.DBus.Error.Cancelled"
+        package static let cancelled = "org.freedesktop.DBus.Error.Cancelled"
+        /// The binding's own: the loop could not watch or time the connection.
+        static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
     }
 
-    public static func failed(_ message: String) -> DBusError { DBusError(name: Name.failed, message: message) }
-    public static func invalidArgs(_ message: String) -> DBusError { DBusError(name: Name.invalidArgs, message: message) }
-    public static func disconnected(_ message: String) -> DBusError { DBusError(name: Name.disconnected, message: message) }
+    package static func failed(_ message: String) -> DBusError { DBusError(name: Name.failed, message: message) }
+    package static func invalidArgs(_ message: String) -> DBusError { DBusError(name: Name.invalidArgs, message: message) }
+    package static func disconnected(_ message: String) -> DBusError { DBusError(name: Name.disconnected, message: message) }
 
     /// Runs `body` with an initialised libdbus error and turns a set error into a `DBusError`.
     static func check<T>(_ body: (UnsafeMutablePointer<CDBus.DBusError>) -> T?) throws(DBusError) -> T {

@@ -17,7 +17,7 @@ import CDBus
 ///     static var empty: Pixmap { Pixmap() }
 /// }
 /// ```
-public protocol DBusStructure: DBusArgument {
+package protocol DBusStructure: DBusArgument {
     /// The fields in wire order.
     static var fields: [DBusField<Self>] { get }
     /// The value decoding starts from: each field is then set from the message, in order.
@@ -25,20 +25,20 @@ public protocol DBusStructure: DBusArgument {
 }
 
 /// One field of a `DBusStructure`: its signature, and how it is written from and read into the struct.
-public struct DBusField<Root>: Sendable {
+package struct DBusField<Root>: Sendable {
     let signature: Signature
     let encode: @Sendable (Root, inout MessageWriter) -> Void
     let decode: @Sendable (inout Root, inout MessageReader) throws(DBusError) -> Void
 
     /// The field at `path`, travelling as its own type.
-    public static func field<Value: DBusArgument>(_ path: any WritableKeyPath<Root, Value> & Sendable) -> DBusField {
+    package static func field<Value: DBusArgument>(_ path: any WritableKeyPath<Root, Value> & Sendable) -> DBusField {
         DBusField(signature: Value.dbusSignature,
                   encode: { root, writer in root[keyPath: path].encode(to: &writer) },
                   decode: { root, reader throws(DBusError) in root[keyPath: path] = try Value(from: &reader) })
     }
 
     /// The field at `path`, travelling as `Wire`: written through `encode`, read back through `decode`.
-    public static func field<Value, Wire: DBusArgument>(
+    package static func field<Value, Wire: DBusArgument>(
         _ path: any WritableKeyPath<Root, Value> & Sendable, as wire: Wire.Type,
         encode: @escaping @Sendable (Value) -> Wire, decode: @escaping @Sendable (Wire) throws(DBusError) -> Value
     ) -> DBusField {
@@ -49,7 +49,7 @@ public struct DBusField<Root>: Sendable {
 
     /// An array field travelling as `av`, each element in its own variant: how a struct holds
     /// itself (dbusmenu's layouts).
-    public static func variants<Element: DBusArgument>(_ path: any WritableKeyPath<Root, [Element]> & Sendable) -> DBusField {
+    package static func variants<Element: DBusArgument>(_ path: any WritableKeyPath<Root, [Element]> & Sendable) -> DBusField {
         field(path, as: [Variant].self, encode: { $0.map { Variant($0) } }) { variants throws(DBusError) in
             var elements: [Element] = []
             for variant in variants { elements.append(try variant.get(Element.self)) }
@@ -60,11 +60,11 @@ public struct DBusField<Root>: Sendable {
 
 extension DBusStructure {
     /// `(` and the fields' signatures `)`.
-    public static var dbusSignature: Signature {
+    package static var dbusSignature: Signature {
         Signature(unchecked: "(" + fields.map(\.signature.rawValue).joined() + ")")
     }
 
-    public init(from reader: inout MessageReader) throws(DBusError) {
+    package init(from reader: inout MessageReader) throws(DBusError) {
         let expected = Self.dbusSignature.rawValue
         var fields = try reader.enter(TypeCode.structure, signature: expected)
         var value = Self.empty
@@ -75,7 +75,7 @@ extension DBusStructure {
         self = value
     }
 
-    public func encode(to writer: inout MessageWriter) {
+    package func encode(to writer: inout MessageWriter) {
         writer.withContainer(TypeCode.structure, signature: nil) { fields in
             for field in Self.fields { field.encode(self, &fields) }
         }
@@ -83,7 +83,7 @@ extension DBusStructure {
 
     /// The value as a variant carries it: written to a scratch message and read back. The
     /// signature and the fields written come from the same list, so it always reads back.
-    public var dbusValue: DBusValue {
+    package var dbusValue: DBusValue {
         let scratch = Message.scratch()
         var writer = scratch.writer()
         encode(to: &writer)
@@ -92,7 +92,7 @@ extension DBusStructure {
         return value
     }
 
-    public init(dbusValue: DBusValue) throws(DBusError) {
+    package init(dbusValue: DBusValue) throws(DBusError) {
         guard dbusValue.signature == Self.dbusSignature else { throw mismatch(dbusValue, expected: Self.dbusSignature) }
         let scratch = Message.scratch()
         var writer = scratch.writer()
@@ -105,7 +105,7 @@ extension DBusStructure {
 extension Signature {
     /// The signature of a STRUCT of these field types, e.g. `.structure(Int32.self, String.self)`
     /// is `(is)`.
-    public static func structure<each Field: DBusArgument>(_ fields: repeat (each Field).Type) -> Signature {
+    package static func structure<each Field: DBusArgument>(_ fields: repeat (each Field).Type) -> Signature {
         var text = "("
         repeat text += (each fields).dbusSignature.rawValue
         return Signature(unchecked: text + ")")
@@ -114,14 +114,14 @@ extension Signature {
 
 extension MessageReader {
     /// Reads the next argument as `Value`; `InvalidArgs` when it has another type.
-    public mutating func read<Value: DBusArgument>(_ type: Value.Type = Value.self) throws(DBusError) -> Value {
+    package mutating func read<Value: DBusArgument>(_ type: Value.Type = Value.self) throws(DBusError) -> Value {
         try Value(from: &self)
     }
 }
 
 extension MessageWriter {
     /// Appends `value` (its signature follows from its Swift type).
-    public mutating func append<Value: DBusArgument>(_ value: Value) { value.encode(to: &self) }
+    package mutating func append<Value: DBusArgument>(_ value: Value) { value.encode(to: &self) }
 
     /// Appends `value` inside a variant.
     mutating func appendVariant<Value: DBusArgument>(_ value: Value) {

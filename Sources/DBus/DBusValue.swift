@@ -1,10 +1,10 @@
 /// Any D-Bus value, typed at run time: what a variant holds, and what a reader returns when the
 /// type is not known in advance.
-public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
-    public struct DictEntry: Sendable, Hashable {
-        public var key: DBusValue
-        public var value: DBusValue
-        public init(key: DBusValue, value: DBusValue) { self.key = key; self.value = value }
+package indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
+    package struct DictEntry: Sendable, Hashable {
+        package var key: DBusValue
+        package var value: DBusValue
+        package init(key: DBusValue, value: DBusValue) { self.key = key; self.value = value }
     }
 
     case byte(UInt8)
@@ -28,7 +28,7 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     case variant(DBusValue)
 
     /// The value's own signature (one complete type).
-    public var signature: Signature {
+    package var signature: Signature {
         switch self {
         case .byte: UInt8.dbusSignature
         case .boolean: Bool.dbusSignature
@@ -50,7 +50,7 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .byte(let v): "byte \(v)"
         case .boolean(let v): "\(v)"

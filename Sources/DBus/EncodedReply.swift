@@ -14,14 +14,14 @@ import CDBus
 /// `@unchecked Sendable`: the templates are only read or replaced through `reply(to:)`, which the
 /// object server calls on its connection's loop thread (one thread); replies are copies
 /// (`dbus_message_copy`), never the templates themselves.
-public final class EncodedReply<each Output: DBusArgument>: @unchecked Sendable {
+package final class EncodedReply<each Output: DBusArgument>: @unchecked Sendable {
     /// Templates for recent callers, most recent first: (destination, reply without a serial).
     private var templates: [(destination: String, message: Message)] = []
     /// The body alone, for callers without a template yet (and messages without a sender).
     private let body: Message
     private static var recentCallers: Int { 4 }
 
-    public init(_ outputs: repeat each Output) {
+    package init(_ outputs: repeat each Output) {
         body = Message(owning: dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN)!)
         body.append(repeat each outputs)
     }

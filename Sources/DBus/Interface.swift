@@ -1,11 +1,11 @@
 /// A method of the interface `Owner` bound to its handler. The handler takes and returns exactly
 /// the declared types, and runs only for a call whose arguments have them (else `InvalidArgs`).
-public struct Method<Owner: DBusInterface> {
+package struct Method<Owner: DBusInterface> {
     let bound: BoundMethod
 
     /// - Parameter body: receives the decoded inputs and returns the outputs. Throw a `DBusError`
     ///   (or a `DBusErrorConvertible`) to choose the error the caller sees.
-    public init<each In: DBusArgument, each Out: DBusArgument>(
+    package init<each In: DBusArgument, each Out: DBusArgument>(
         _ declaration: MethodDeclaration<Owner, Arguments<repeat each In>, Arguments<repeat each Out>>,
         _ body: @escaping (repeat each In) throws -> (repeat each Out)
     ) {
@@ -21,7 +21,7 @@ public struct Method<Owner: DBusInterface> {
 
     /// A method answered from an `EncodedReply`: for results read far more often than they
     /// change, marshalled once by the owner and copied into each reply.
-    public static func encoded<each In: DBusArgument, each Out: DBusArgument>(
+    package static func encoded<each In: DBusArgument, each Out: DBusArgument>(
         _ declaration: MethodDeclaration<Owner, Arguments<repeat each In>, Arguments<repeat each Out>>,
         _ body: @escaping (repeat each In) throws -> EncodedReply<repeat each Out>
     ) -> Method {
@@ -36,16 +36,16 @@ public struct Method<Owner: DBusInterface> {
 
 /// A property of the interface `Owner` bound to its getter (and, for a read-write property, its
 /// setter). The getter is also what `PropertiesChanged` reads, so the signal can't disagree with `Get`.
-public struct Property<Owner: DBusInterface> {
+package struct Property<Owner: DBusInterface> {
     let bound: BoundProperty
 
     /// A property whose value `get` returns when asked.
-    public init<Value>(_ declaration: PropertyDeclaration<Owner, Value>, get: @escaping () -> Value) {
+    package init<Value>(_ declaration: PropertyDeclaration<Owner, Value>, get: @escaping () -> Value) {
         bound = BoundProperty(info: declaration.info, encode: { $0.appendVariant(get()) }, write: nil)
     }
 
     /// A read-write property; `set` may throw to reject a value.
-    public init<Value>(_ declaration: PropertyDeclaration<Owner, Value>, get: @escaping () -> Value, set: @escaping (Value) throws -> Void) {
+    package init<Value>(_ declaration: PropertyDeclaration<Owner, Value>, get: @escaping () -> Value, set: @escaping (Value) throws -> Void) {
         bound = BoundProperty(info: declaration.info, encode: { $0.appendVariant(get()) }, write: { variant in try set(try variant.get(Value.self)) })
     }
 }
@@ -53,12 +53,12 @@ public struct Property<Owner: DBusInterface> {
 /// The implementation of the declared interface `Declaration`, ready to export with
 /// `ObjectServer.export`: a handler for each method, a getter for each property, and the signals
 /// it emits. Dispatch, argument checks, `Properties` and the introspection XML all come from it.
-public struct Interface<Declaration: DBusInterface> {
+package struct Interface<Declaration: DBusInterface> {
     let methods: [BoundMethod]
     let properties: [BoundProperty]
     let signals: [SignalInfo]
 
-    public init<each Payload>(
+    package init<each Payload>(
         methods: [Method<Declaration>] = [], properties: [Property<Declaration>] = [],
         signals: repeat SignalDeclaration<Declaration, each Payload>
     ) {
@@ -101,8 +101,8 @@ public struct Interface<Declaration: DBusInterface> {
 ///
 /// Like an sd-bus slot, it keeps the export alive: `unexport()`, or dropping the last reference,
 /// ends it. Confined to the connection's loop thread.
-public final class ExportedInterface<Declaration: DBusInterface> {
-    public let path: ObjectPath
+package final class ExportedInterface<Declaration: DBusInterface> {
+    package let path: ObjectPath
     private weak var server: ObjectServer?
 
     init(server: ObjectServer, path: ObjectPath) {
@@ -113,7 +113,7 @@ public final class ExportedInterface<Declaration: DBusInterface> {
     deinit { unexport() }
 
     /// Emits `signal` from this object, to every subscriber.
-    public func emit<each Argument: DBusArgument>(
+    package func emit<each Argument: DBusArgument>(
         _ signal: SignalDeclaration<Declaration, Arguments<repeat each Argument>>, _ arguments: repeat each Argument
     ) {
         guard let server else { return }
@@ -123,32 +123,32 @@ public final class ExportedInterface<Declaration: DBusInterface> {
     }
 
     /// Emits `PropertiesChanged` for `changes`, reading the values through the getters.
-    public func emitPropertiesChanged(_ changes: PropertyChanges<Declaration>) {
+    package func emitPropertiesChanged(_ changes: PropertyChanges<Declaration>) {
         server?.emitPropertiesChanged(changes.names, at: path, interface: Declaration.name)
     }
 
     /// Stops serving the interface at `path`. Later calls do nothing.
-    public func unexport() {
+    package func unexport() {
         server?.unexport(Declaration.name, at: path)
         server = nil
     }
 }
 
 /// The properties of `Declaration` that changed, for one `PropertiesChanged`.
-public struct PropertyChanges<Declaration: DBusInterface>: Sendable {
+package struct PropertyChanges<Declaration: DBusInterface>: Sendable {
     private(set) var names: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public init<each Value>(_ properties: repeat PropertyDeclaration<Declaration, each Value>) {
+    package init<each Value>(_ properties: repeat PropertyDeclaration<Declaration, each Value>) {
         repeat insert(each properties)
     }
 
-    public mutating func insert<Value>(_ property: PropertyDeclaration<Declaration, Value>) {
+    package mutating func insert<Value>(_ property: PropertyDeclaration<Declaration, Value>) {
         if !names.contains(property.name) { names.append(property.name) }
     }
 
-    public var isEmpty: Bool { names.isEmpty }
+    package var isEmpty: Bool { names.isEmpty }
 }
 
 // MARK: - What the object server keeps

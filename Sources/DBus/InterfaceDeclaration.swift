@@ -16,7 +16,7 @@
 ///     static let pinged = signal("Pinged", Arg<String>("text"), Arg<Int32>("count"))
 /// }
 /// ```
-public protocol DBusInterface {
+package protocol DBusInterface {
     /// The interface name, e.g. `org.example.Sample1`.
     static var name: InterfaceName { get }
     /// Shown as the interface's `org.gtk.GDBus.DocString` annotation; nil by default.
@@ -24,27 +24,27 @@ public protocol DBusInterface {
 }
 
 extension DBusInterface {
-    public static var doc: String? { nil }
+    package static var doc: String? { nil }
 
     /// Declares a method of this interface.
     /// - Parameters:
     ///   - inputs: the arguments' names and types, e.g. `(Arg<Int32>("chapter"), Arg<String>("name"))`; `()` for none.
     ///   - outputs: the results' names and types, likewise.
-    public static func method<each In: DBusArgument, each Out: DBusArgument>(
+    package static func method<each In: DBusArgument, each Out: DBusArgument>(
         _ name: MemberName, inputs: (repeat Arg<each In>), outputs: (repeat Arg<each Out>), doc: String? = nil
     ) -> MethodDeclaration<Self, Arguments<repeat each In>, Arguments<repeat each Out>> {
         MethodDeclaration(name: name, inputs: argumentInfos(repeat each inputs), outputs: argumentInfos(repeat each outputs), doc: doc)
     }
 
     /// Declares a signal of this interface.
-    public static func signal<each Argument: DBusArgument>(
+    package static func signal<each Argument: DBusArgument>(
         _ name: MemberName, _ arguments: repeat Arg<each Argument>, doc: String? = nil
     ) -> SignalDeclaration<Self, Arguments<repeat each Argument>> {
         SignalDeclaration(name: name, arguments: argumentInfos(repeat each arguments), doc: doc)
     }
 
     /// Declares a property of this interface: read-only and signalled with its value by default.
-    public static func property<Value: DBusArgument>(
+    package static func property<Value: DBusArgument>(
         _ name: String, _ type: Value.Type, access: PropertyAccess = .read, emits: ChangeEmission = .emitsValue, doc: String? = nil
     ) -> PropertyDeclaration<Self, Value> {
         PropertyDeclaration(name: name, access: access, emits: emits, doc: doc)
@@ -58,60 +58,60 @@ private func argumentInfos<each Value: DBusArgument>(_ arguments: repeat Arg<eac
 }
 
 /// A named argument of a method or signal, typed by its Swift type: `Arg<String>("family")`.
-public struct Arg<Value: DBusArgument>: Sendable {
-    public let name: String
-    public init(_ name: String, _ type: Value.Type = Value.self) { self.name = name }
+package struct Arg<Value: DBusArgument>: Sendable {
+    package let name: String
+    package init(_ name: String, _ type: Value.Type = Value.self) { self.name = name }
     var info: ArgumentInfo { ArgumentInfo(name: name, signature: Value.dbusSignature) }
 }
 
 /// An argument as introspection shows it.
-public struct ArgumentInfo: Sendable, Hashable {
-    public let name: String
-    public let signature: Signature
+package struct ArgumentInfo: Sendable, Hashable {
+    package let name: String
+    package let signature: Signature
 }
 
 /// The Swift types of a member's arguments, in order: only a type, never a value. (A generic type
 /// can have one parameter pack, and a method has two lists.)
-public struct Arguments<each Value: DBusArgument>: Sendable {}
+package struct Arguments<each Value: DBusArgument>: Sendable {}
 
 /// A method of the interface `Owner`, taking `Inputs` and returning `Outputs` (both
 /// `Arguments<…>`). Made by `DBusInterface.method`.
-public struct MethodDeclaration<Owner: DBusInterface, Inputs, Outputs>: Sendable {
-    public let name: MemberName
-    public let inputs: [ArgumentInfo]
-    public let outputs: [ArgumentInfo]
-    public let doc: String?
+package struct MethodDeclaration<Owner: DBusInterface, Inputs, Outputs>: Sendable {
+    package let name: MemberName
+    package let inputs: [ArgumentInfo]
+    package let outputs: [ArgumentInfo]
+    package let doc: String?
 
     var info: MethodInfo { MethodInfo(name: name, inputs: inputs, outputs: outputs, doc: doc) }
 }
 
 /// A signal of the interface `Owner` carrying `Payload` (an `Arguments<…>`). Made by
 /// `DBusInterface.signal`.
-public struct SignalDeclaration<Owner: DBusInterface, Payload>: Sendable {
-    public let name: MemberName
-    public let arguments: [ArgumentInfo]
-    public let doc: String?
+package struct SignalDeclaration<Owner: DBusInterface, Payload>: Sendable {
+    package let name: MemberName
+    package let arguments: [ArgumentInfo]
+    package let doc: String?
 
     var info: SignalInfo { SignalInfo(name: name, arguments: arguments, doc: doc) }
 }
 
 /// A property of the interface `Owner` holding a `Value`. Made by `DBusInterface.property`.
-public struct PropertyDeclaration<Owner: DBusInterface, Value: DBusArgument>: Sendable {
-    public let name: String
-    public let access: PropertyAccess
-    public let emits: ChangeEmission
-    public let doc: String?
+package struct PropertyDeclaration<Owner: DBusInterface, Value: DBusArgument>: Sendable {
+    package let name: String
+    package let access: PropertyAccess
+    package let emits: ChangeEmission
+    package let doc: String?
 
     var info: PropertyInfo { PropertyInfo(name: name, signature: Value.dbusSignature, access: access, emits: emits, doc: doc) }
 }
 
 /// Whether clients may write a property.
-public enum PropertyAccess: String, Sendable {
+package enum PropertyAccess: String, Sendable {
     case read, readwrite
 }
 
 /// How clients learn of a property's changes (the `org.freedesktop.DBus.Property.EmitsChangedSignal` annotation).
-public enum ChangeEmission: String, Sendable {
+package enum ChangeEmission: String, Sendable {
     /// `PropertiesChanged` carries the new value.
     case emitsValue = "true"
     /// `PropertiesChanged` lists the property as invalidated, without a value.
@@ -148,10 +148,10 @@ struct PropertyInfo: Sendable {
 }
 
 /// An error that knows the D-Bus error it should be sent as (domain errors adopt this).
-public protocol DBusErrorConvertible: Error {
+package protocol DBusErrorConvertible: Error {
     var dbusError: DBusError { get }
 }
 
 extension DBusError: DBusErrorConvertible {
-    public var dbusError: DBusError { self }
+    package var dbusError: DBusError { self }
 }

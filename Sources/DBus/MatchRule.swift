@@ -1,14 +1,14 @@
 /// A match rule for signals (D-Bus specification, "Match Rules"), built from validated parts so
 /// it is always well-formed. The bus uses it to route; the connection uses it to pick subscribers.
-public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
-    public var sender: BusName?
-    public var path: ObjectPath?
-    public var interface: InterfaceName?
-    public var member: MemberName?
+package struct MatchRule: Sendable, Hashable, CustomStringConvertible {
+    package var sender: BusName?
+    package var path: ObjectPath?
+    package var interface: InterfaceName?
+    package var member: MemberName?
     /// Matches the first argument when it is a string equal to this.
-    public var arg0: String?
+    package var arg0: String?
 
-    public init(sender: BusName? = nil, path: ObjectPath? = nil, interface: InterfaceName? = nil,
+    package init(sender: BusName? = nil, path: ObjectPath? = nil, interface: InterfaceName? = nil,
                 member: MemberName? = nil, arg0: String? = nil) {
         self.sender = sender
         self.path = path
@@ -18,7 +18,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The rule text, as AddMatch and RemoveMatch take it.
-    public var description: String {
+    package var description: String {
         var parts = ["type='signal'"]
         if let sender { parts.append("sender='\(sender.rawValue)'") }
         if let path { parts.append("path='\(path.rawValue)'") }

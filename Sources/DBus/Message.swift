@@ -5,8 +5,8 @@ import CDBus
 /// `@unchecked Sendable`: a message is built by one owner and becomes read-only once it is sent or
 /// received (libdbus locks it); readers only copy iterators, which never mutate the message. The
 /// reference count is atomic in libdbus, so sharing the handle across threads is safe.
-public final class Message: @unchecked Sendable {
-    public enum Kind: Sendable, Equatable {
+package final class Message: @unchecked Sendable {
+    package enum Kind: Sendable, Equatable {
         case methodCall, methodReturn, error, signal, unknown
     }
 
@@ -20,7 +20,7 @@ public final class Message: @unchecked Sendable {
 
     // MARK: Building
 
-    public static func methodCall(
+    package static func methodCall(
         destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName
     ) -> Message {
         Message(owning: dbus_message_new_method_call(
@@ -28,7 +28,7 @@ public final class Message: @unchecked Sendable {
     }
 
     /// A signal; with a `destination`, a unicast signal the bus delivers only to that peer.
-    public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil) -> Message {
+    package static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil) -> Message {
         let message = Message(owning: dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)!)
         if let destination {
             let destinationSet = dbus_message_set_destination(message.raw, destination.rawValue)
@@ -38,12 +38,12 @@ public final class Message: @unchecked Sendable {
     }
 
     /// A successful reply to this method call.
-    public func makeReply() -> Message {
+    package func makeReply() -> Message {
         Message(owning: dbus_message_new_method_return(raw)!)
     }
 
     /// An error reply to this method call carrying `error`'s name and message.
-    public func makeErrorReply(_ error: DBusError) -> Message {
+    func makeErrorReply(_ error: DBusError) -> Message {
         // An invalid name from a handler must not become a malformed message: fall back to Failed.
         let name = (try? ErrorName(error.name))?.rawValue ?? DBusError.Name.failed
         let text = error.message.replacingNULs()
@@ -51,29 +51,29 @@ public final class Message: @unchecked Sendable {
     }
 
     /// Appends arguments in order; their signatures follow from their Swift types.
-    public func append<each Argument: DBusArgument>(_ arguments: repeat each Argument) {
+    package func append<each Argument: DBusArgument>(_ arguments: repeat each Argument) {
         var writer = MessageWriter(appendingTo: self)
         repeat (each arguments).encode(to: &writer)
     }
 
     /// A writer appending at the end of the body.
-    public func writer() -> MessageWriter { MessageWriter(appendingTo: self) }
+    package func writer() -> MessageWriter { MessageWriter(appendingTo: self) }
 
     /// Asks the bus not to start a service for this call (no auto-start).
-    public var autoStart: Bool {
+    package var autoStart: Bool {
         get { dbus_message_get_auto_start(raw) != 0 }
         set { dbus_message_set_auto_start(raw, newValue ? 1 : 0) }
     }
 
     /// True when the caller asked for no reply.
-    public var noReplyExpected: Bool {
+    var noReplyExpected: Bool {
         get { dbus_message_get_no_reply(raw) != 0 }
         set { dbus_message_set_no_reply(raw, newValue ? 1 : 0) }
     }
 
     // MARK: Reading
 
-    public var kind: Kind {
+    package var kind: Kind {
         switch dbus_message_get_type(raw) {
         case DBUS_MESSAGE_TYPE_METHOD_CALL: .methodCall
         case DBUS_MESSAGE_TYPE_METHOD_RETURN: .methodReturn
@@ -83,16 +83,16 @@ public final class Message: @unchecked Sendable {
         }
     }
 
-    public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
-    public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
-    public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
-    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
-    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
-    public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
-    public var serial: UInt32 { dbus_message_get_serial(raw) }
-    public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+    package var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    package var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    package var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    package var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    package var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    package var serial: UInt32 { dbus_message_get_serial(raw) }
+    var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
     /// The signature of the whole body.
-    public var signature: String { String(cString: dbus_message_get_signature(raw)) }
+    package var signature: String { String(cString: dbus_message_get_signature(raw)) }
 
     /// Compares the body's signature without building a Swift string (the dispatch fast path).
     func hasSignature(_ signature: String) -> Bool {
@@ -100,10 +100,10 @@ public final class Message: @unchecked Sendable {
     }
 
     /// A reader positioned at the first argument.
-    public func reader() -> MessageReader { MessageReader(message: self) }
+    package func reader() -> MessageReader { MessageReader(message: self) }
 
     /// Decodes the whole body as exactly these types, checking the signature first.
-    public func decode<each Argument: DBusArgument>(
+    package func decode<each Argument: DBusArgument>(
         _ types: repeat (each Argument).Type
     ) throws(DBusError) -> (repeat each Argument) {
         var expected = ""
@@ -116,7 +116,7 @@ public final class Message: @unchecked Sendable {
     }
 
     /// For an error message: the error it carries (name and first string argument).
-    public var error: DBusError? {
+    package var error: DBusError? {
         guard kind == .error else { return nil }
         var reader = self.reader()
         let text = (try? String(from: &reader)) ?? "" // an error may carry no message: its name alone

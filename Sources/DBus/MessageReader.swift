@@ -3,7 +3,7 @@ import CDBus
 /// Reads a message body argument by argument, checking each argument's type before reading it.
 ///
 /// A type mismatch throws `InvalidArgs`: data from the bus never reaches a trap.
-public struct MessageReader {
+package struct MessageReader {
     var iter = DBusMessageIter()
     /// Keeps the message alive while the iterator points into it.
     let message: Message
@@ -28,13 +28,13 @@ public struct MessageReader {
         mutating get { atEnd ? TypeCode.invalid : dbus_message_iter_get_arg_type(&iter) }
     }
 
-    public var isAtEnd: Bool {
+    package var isAtEnd: Bool {
         var copy = self // libdbus's getters take a mutable iterator; reading never moves it
         return copy.currentType == TypeCode.invalid
     }
 
     /// The signature of the next argument ("" at the end).
-    public var currentSignature: String {
+    var currentSignature: String {
         var copy = iter
         guard !isAtEnd, let s = dbus_message_iter_get_signature(&copy) else { return "" }
         defer { dbus_free(s) }
@@ -109,7 +109,7 @@ public struct MessageReader {
     }
 
     /// Reads the next argument whatever its type.
-    public mutating func readValue() throws(DBusError) -> DBusValue {
+    package mutating func readValue() throws(DBusError) -> DBusValue {
         try DBusValue(from: &self)
     }
 }

@@ -9,7 +9,7 @@ extension Message {
     /// `reader()` and `decode` are as safe on it as on a message received from the bus.
     /// - Throws: `InvalidArgs` when the bytes are truncated, have bytes after the message, or are
     ///   not a valid message; `NoMemory` when libdbus runs out of memory.
-    public convenience init(wireBytes bytes: [UInt8]) throws(DBusError) {
+    package convenience init(wireBytes bytes: [UInt8]) throws(DBusError) {
         // libdbus's answer: 0 = not even a full fixed header yet, -1 = not a message header,
         // else the length of the whole message.
         let needed = bytes.withUnsafeBufferPointer { buffer -> Int32 in
@@ -39,7 +39,7 @@ extension Message {
     ///
     /// A message that was never sent has no serial yet, and serial 0 is not valid on the wire:
     /// such a message is marshalled as a copy with serial 1 (the message itself is unchanged).
-    public func wireBytes() -> [UInt8] {
+    package func wireBytes() -> [UInt8] {
         var source = self
         if serial == 0 {
             guard let copy = dbus_message_copy(raw) else { preconditionFailure("out of memory copying a D-Bus message") }

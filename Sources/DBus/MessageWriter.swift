@@ -3,7 +3,7 @@ import CDBus
 /// Appends arguments to a message body. Containers are opened and closed in `withContainer`.
 ///
 /// libdbus only fails to append when memory runs out; that is treated like any allocation failure.
-public struct MessageWriter {
+package struct MessageWriter {
     var iter = DBusMessageIter()
     let message: Message
 
@@ -56,5 +56,5 @@ public struct MessageWriter {
     }
 
     /// Appends any value (its signature comes from the value itself).
-    public mutating func append(_ value: DBusValue) { value.encode(to: &self) }
+    package mutating func append(_ value: DBusValue) { value.encode(to: &self) }
 }

@@ -1,10 +1,10 @@
 /// An object served by another connection: the bus name that reaches it (well-known, such as
 /// `org.freedesktop.Notifications`, or unique) and its path.
-public struct RemoteObject: Sendable, Hashable {
-    public let destination: BusName
-    public let path: ObjectPath
+package struct RemoteObject: Sendable, Hashable {
+    package let destination: BusName
+    package let path: ObjectPath
 
-    public init(destination: BusName, path: ObjectPath) {
+    package init(destination: BusName, path: ObjectPath) {
         (self.destination, self.path) = (destination, path)
     }
 }
@@ -15,9 +15,9 @@ public struct RemoteObject: Sendable, Hashable {
 /// callback on the loop thread (`Connection.call`) or awaited (`BusClient.call`).
 ///
 /// Each `MethodCall` carries one message: send it once.
-public struct MethodCall<Reply>: Sendable {
+package struct MethodCall<Reply>: Sendable {
     /// The call as it goes on the wire.
-    public let message: Message
+    package let message: Message
     private let decode: @Sendable (Message) throws(DBusError) -> Reply
 
     init(message: Message, decode: @escaping @Sendable (Message) throws(DBusError) -> Reply) {
@@ -26,17 +26,17 @@ public struct MethodCall<Reply>: Sendable {
     }
 
     /// The reply's values; `InvalidArgs` when its signature is not the declared one.
-    public func decodeReply(_ reply: Message) throws(DBusError) -> Reply { try decode(reply) }
+    func decodeReply(_ reply: Message) throws(DBusError) -> Reply { try decode(reply) }
 
     /// The same call, whose reply is further turned into `T` (a throwing `transform` fails the call).
-    public func map<T>(_ transform: @escaping @Sendable (Reply) throws(DBusError) -> T) -> MethodCall<T> {
+    package func map<T>(_ transform: @escaping @Sendable (Reply) throws(DBusError) -> T) -> MethodCall<T> {
         let decode = self.decode
         return MethodCall<T>(message: message) { reply throws(DBusError) in try transform(try decode(reply)) }
     }
 
     /// The same call, but one that does not start its destination by D-Bus activation: with no
     /// owner of the name it fails with `ServiceUnknown` at once.
-    public func withoutActivation() -> MethodCall {
+    package func withoutActivation() -> MethodCall {
         message.autoStart = false
         return self
     }
@@ -45,7 +45,7 @@ public struct MethodCall<Reply>: Sendable {
 extension MethodDeclaration {
     /// A call of this method on `object` with `arguments`; its reply is the declared outputs: a
     /// tuple of several, or `()`.
-    public func call<each In: DBusArgument, each Out: DBusArgument>(
+    package func call<each In: DBusArgument, each Out: DBusArgument>(
         on object: RemoteObject, _ arguments: repeat each In
     ) -> MethodCall<(repeat each Out)> where Inputs == Arguments<repeat each In>, Outputs == Arguments<repeat each Out> {
         MethodCall(message: message(to: object, repeat each arguments)) { reply throws(DBusError) in
@@ -56,7 +56,7 @@ extension MethodDeclaration {
     /// A call of this method on `object` with `arguments`; its reply is the one declared output.
     /// (The general form's one-element tuple is the same type, but Swift 6.3 fails to infer it
     /// where the reply meets a known type, as in `let sum: Int32 = try caller.call(…)`.)
-    public func call<each In: DBusArgument, Out: DBusArgument>(
+    package func call<each In: DBusArgument, Out: DBusArgument>(
         on object: RemoteObject, _ arguments: repeat each In
     ) -> MethodCall<Out> where Inputs == Arguments<repeat each In>, Outputs == Arguments<Out> {
         MethodCall(message: message(to: object, repeat each arguments)) { reply throws(DBusError) in try reply.decode(Out.self) }
@@ -72,7 +72,7 @@ extension MethodDeclaration {
 extension PropertyDeclaration {
     /// A read of this property of `object` (`org.freedesktop.DBus.Properties.Get`); its reply is
     /// the value, `InvalidArgs` when it has another type than declared.
-    public func get(from object: RemoteObject) -> MethodCall<Value> {
+    package func get(from object: RemoteObject) -> MethodCall<Value> {
         Properties.get.call(on: object, Owner.name.rawValue, name).map { variant throws(DBusError) in try variant.get(Value.self) }
     }
 }

@@ -2,19 +2,19 @@ import CDBus
 
 /// A name checked once against the D-Bus specification (by libdbus's own validators), so code
 /// holding one never has to check it again.
-public protocol ValidatedName: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+package protocol ValidatedName: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     var rawValue: String { get }
     /// Throws `InvalidArgs` naming the bad value when `string` is not valid.
     init(_ string: String) throws(DBusError)
 }
 
 extension ValidatedName {
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Literals are checked too: an invalid literal is a programming error, caught on first use.
     /// Note that `ObjectPath("/a")` with a literal argument is this literal form (SE-0213); names
     /// from data always go through the throwing `init(_:)` with a `String` value.
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure("invalid \(Self.self) literal: \(error.message)") }
     }
 }
@@ -35,32 +35,32 @@ func validate(_ string: String, what: String, with validator: CValidator) throws
 
 /// A bus name: unique (`:1.42`) or well-known (`com.example.App`).
 /// Invalid: `""`, `com`, `.com.example`, `com..example`, `1com.example`, names over 255 bytes.
-public struct BusName: ValidatedName {
-    public let rawValue: String
-    public init(_ string: String) throws(DBusError) {
+package struct BusName: ValidatedName {
+    package let rawValue: String
+    package init(_ string: String) throws(DBusError) {
         try validate(string, what: "bus name", with: dbus_validate_bus_name)
         rawValue = string
     }
     init(unchecked: String) { rawValue = unchecked }
-    public var isUnique: Bool { rawValue.hasPrefix(":") }
+    var isUnique: Bool { rawValue.hasPrefix(":") }
 }
 
 /// An object path: `/`, `/com/example/App`. Invalid: `""`, `com`, `/com/`, `//com`, `/com-example`.
-public struct ObjectPath: ValidatedName, Comparable {
-    public let rawValue: String
-    public init(_ string: String) throws(DBusError) {
+package struct ObjectPath: ValidatedName, Comparable {
+    package let rawValue: String
+    package init(_ string: String) throws(DBusError) {
         try validate(string, what: "object path", with: dbus_validate_path)
         rawValue = string
     }
     init(unchecked: String) { rawValue = unchecked }
-    public static let root = ObjectPath(unchecked: "/")
-    public static func < (lhs: ObjectPath, rhs: ObjectPath) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static let root = ObjectPath(unchecked: "/")
+    package static func < (lhs: ObjectPath, rhs: ObjectPath) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// An interface name: `org.freedesktop.DBus.Properties`. Invalid: `Properties`, `org..x`, `org.1x`.
-public struct InterfaceName: ValidatedName {
-    public let rawValue: String
-    public init(_ string: String) throws(DBusError) {
+package struct InterfaceName: ValidatedName {
+    package let rawValue: String
+    package init(_ string: String) throws(DBusError) {
         try validate(string, what: "interface name", with: dbus_validate_interface)
         rawValue = string
     }
@@ -68,9 +68,9 @@ public struct InterfaceName: ValidatedName {
 }
 
 /// A member (method or signal) name: `GetAll`. Invalid: `""`, `Get.All`, `1Get`, `Get-All`.
-public struct MemberName: ValidatedName {
-    public let rawValue: String
-    public init(_ string: String) throws(DBusError) {
+package struct MemberName: ValidatedName {
+    package let rawValue: String
+    package init(_ string: String) throws(DBusError) {
         try validate(string, what: "member name", with: dbus_validate_member)
         rawValue = string
     }
@@ -78,9 +78,9 @@ public struct MemberName: ValidatedName {
 }
 
 /// An error name, shaped like an interface name: `org.freedesktop.DBus.Error.Failed`.
-public struct ErrorName: ValidatedName {
-    public let rawValue: String
-    public init(_ string: String) throws(DBusError) {
+package struct ErrorName: ValidatedName {
+    package let rawValue: String
+    package init(_ string: String) throws(DBusError) {
         try validate(string, what: "error name", with: dbus_validate_error_name)
         rawValue = string
     }
@@ -88,18 +88,18 @@ public struct ErrorName: ValidatedName {
 
 /// A type signature: zero or more complete types, e.g. `""`, `s`, `a{sv}`, `(ii)as`.
 /// Invalid: `a`, `{sv}`, `a{vs}`, `(`, `z`.
-public struct Signature: ValidatedName {
-    public let rawValue: String
-    public init(_ string: String) throws(DBusError) {
+package struct Signature: ValidatedName {
+    package let rawValue: String
+    package init(_ string: String) throws(DBusError) {
         try validate(string, what: "signature", with: dbus_signature_validate)
         rawValue = string
     }
     init(unchecked: String) { rawValue = unchecked }
 
     /// True when the signature is exactly one complete type (what a variant may hold).
-    public var isSingleCompleteType: Bool {
+    package var isSingleCompleteType: Bool {
         rawValue.withCString { dbus_signature_validate_single($0, nil) } != 0
     }
 
-    public static let empty = Signature(unchecked: "")
+    package static let empty = Signature(unchecked: "")
 }

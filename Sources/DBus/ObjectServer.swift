@@ -8,13 +8,13 @@ import Glibc
 ///
 /// Confined to the connection's loop thread. Export objects *before* requesting a well-known
 /// name, so a call that activated the service finds them.
-public final class ObjectServer {
-    public let connection: Connection
+package final class ObjectServer {
+    package let connection: Connection
     private var objects: [ObjectPath: [InterfaceName: InterfaceEntry]] = [:]
     /// Told of a programming error: emitting a signal or a property change the exported interface
     /// does not have (it is not sent). By default an assertion failure in debug builds and a line
     /// on stderr in release builds; tests replace it to check that such a mistake is caught.
-    public var onMisuse: (String) -> Void = ObjectServer.reportMisuse
+    package var onMisuse: (String) -> Void = ObjectServer.reportMisuse
     private var registered = false
     /// The methods of the last few calls served, found again with libdbus's own string compares
     /// before any name in the call becomes a Swift String: widgets ask the same few methods again
@@ -41,7 +41,7 @@ public final class ObjectServer {
         }
     }
 
-    public init(connection: Connection) throws(DBusError) {
+    package init(connection: Connection) throws(DBusError) {
         self.connection = connection
         var vtable = DBusObjectPathVTable()
         vtable.message_function = objectServerMessage
@@ -54,7 +54,7 @@ public final class ObjectServer {
     deinit { unregister() }
 
     /// Stops serving all objects (the registration holds `self` unretained).
-    public func unregister() {
+    package func unregister() {
         guard registered else { return }
         registered = false
         _ = dbus_connection_unregister_object_path(connection.raw, "/")
@@ -63,7 +63,7 @@ public final class ObjectServer {
     /// Serves `interface` at `path` until the returned handle is dropped or unexported. Throws
     /// `InvalidArgs` listing every problem of the interface (a member bound twice, a property
     /// whose access and setter disagree), or when the path already has it.
-    public func export<Declaration>(_ interface: Interface<Declaration>, at path: ObjectPath) throws(DBusError) -> ExportedInterface<Declaration> {
+    package func export<Declaration>(_ interface: Interface<Declaration>, at path: ObjectPath) throws(DBusError) -> ExportedInterface<Declaration> {
         guard !Self.standardInterfaces.contains(Declaration.name) else {
             throw DBusError.invalidArgs("\(Declaration.name) is provided by the object server itself")
         }

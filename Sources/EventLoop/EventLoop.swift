@@ -16,23 +16,23 @@ import Synchronization
 /// `@unchecked Sendable`: the source and timer tables are confined to the loop thread; the only
 /// state touched from other threads is `crossThreadWork` (guarded by a `Mutex`) and the eventfd,
 /// whose writes are atomic in the kernel.
-public final class EventLoop: @unchecked Sendable {
-    public struct IOEvents: OptionSet, Sendable {
-        public let rawValue: UInt32
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
-        public static let readable = IOEvents(rawValue: UInt32(EPOLLIN.rawValue))
-        public static let writable = IOEvents(rawValue: UInt32(EPOLLOUT.rawValue))
-        public static let error = IOEvents(rawValue: UInt32(EPOLLERR.rawValue))
-        public static let hangup = IOEvents(rawValue: UInt32(EPOLLHUP.rawValue))
+package final class EventLoop: @unchecked Sendable {
+    package struct IOEvents: OptionSet, Sendable {
+        package let rawValue: UInt32
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+        package static let readable = IOEvents(rawValue: UInt32(EPOLLIN.rawValue))
+        package static let writable = IOEvents(rawValue: UInt32(EPOLLOUT.rawValue))
+        package static let error = IOEvents(rawValue: UInt32(EPOLLERR.rawValue))
+        package static let hangup = IOEvents(rawValue: UInt32(EPOLLHUP.rawValue))
     }
 
     /// A file descriptor being watched. Cancel it before closing the descriptor.
-    public final class IOSource {
-        public let fd: Int32
+    package final class IOSource {
+        package let fd: Int32
         fileprivate let token: UInt64
         fileprivate let handler: (IOEvents) -> Void
         fileprivate weak var loop: EventLoop?
-        public private(set) var events: IOEvents
+        package private(set) var events: IOEvents
 
         fileprivate init(fd: Int32, token: UInt64, events: IOEvents, loop: EventLoop, handler: @escaping (IOEvents) -> Void) {
             self.fd = fd
@@ -44,14 +44,14 @@ public final class EventLoop: @unchecked Sendable {
 
         /// Changes the events waited for (an empty set pauses the source). On failure the source
         /// keeps waiting for the events it had.
-        public func setEvents(_ newEvents: IOEvents) throws(SystemError) {
+        package func setEvents(_ newEvents: IOEvents) throws(SystemError) {
             guard newEvents != events, let loop else { return }
             try loop.control(EPOLL_CTL_MOD, fd: fd, token: token, events: newEvents)
             events = newEvents
         }
 
         /// Stops watching. Safe to call more than once, and from inside the handler.
-        public func cancel() {
+        package func cancel() {
             guard let loop else { return }
             self.loop = nil
             loop.removeSource(self)
@@ -59,10 +59,10 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// A one-shot timer on the monotonic clock. Re-arm it with `schedule(at:)`.
-    public final class Timer {
+    package final class Timer {
         fileprivate let handler: () -> Void
         fileprivate weak var loop: EventLoop?
-        public fileprivate(set) var deadline: Int64?
+        package fileprivate(set) var deadline: Int64?
 
         fileprivate init(loop: EventLoop, handler: @escaping () -> Void) {
             self.loop = loop
@@ -70,14 +70,14 @@ public final class EventLoop: @unchecked Sendable {
         }
 
         /// Arms (or moves) the timer to fire at `deadline` (monotonic nanoseconds).
-        public func schedule(at deadline: Int64) {
+        package func schedule(at deadline: Int64) {
             guard let loop else { return }
             self.deadline = deadline
             loop.timers[ObjectIdentifier(self)] = self
         }
 
         /// Disarms the timer; it can be scheduled again later.
-        public func cancel() {
+        package func cancel() {
             deadline = nil
             loop?.timers[ObjectIdentifier(self)] = nil
         }
@@ -93,7 +93,7 @@ public final class EventLoop: @unchecked Sendable {
     private let crossThreadWork = Mutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
 
-    public init() throws(SystemError) {
+    package init() throws(SystemError) {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw SystemError.last("epoll_create1") }
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -108,14 +108,14 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// The monotonic clock, in nanoseconds: the time base of timers.
-    public static func now() -> Int64 {
+    package static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
     /// The wall clock, in Unix seconds.
-    public static func unixTime() -> Int64 {
+    package static func unixTime() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec)
@@ -125,7 +125,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Watches `fd` for `events`; `handler` gets the events that occurred. Throws when epoll can't
     /// take the descriptor (out of memory, the user's watch limit, or a file epoll can't poll).
-    public func watch(fd: Int32, events: IOEvents, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
+    package func watch(fd: Int32, events: IOEvents, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
         let token = nextToken
         nextToken += 1
         try control(EPOLL_CTL_ADD, fd: fd, token: token, events: events)
@@ -153,11 +153,11 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Timers
 
     /// A timer, not yet armed.
-    public func makeTimer(_ handler: @escaping () -> Void) -> Timer { Timer(loop: self, handler: handler) }
+    package func makeTimer(_ handler: @escaping () -> Void) -> Timer { Timer(loop: self, handler: handler) }
 
     /// A timer armed to fire once at `deadline` (monotonic nanoseconds).
     @discardableResult
-    public func schedule(at deadline: Int64, _ handler: @escaping () -> Void) -> Timer {
+    package func schedule(at deadline: Int64, _ handler: @escaping () -> Void) -> Timer {
         let timer = makeTimer(handler)
         timer.schedule(at: deadline)
         return timer
@@ -166,16 +166,16 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Work
 
     /// Runs `work` on the loop thread after the current handler returns (loop thread only).
-    public func post(_ work: @escaping () -> Void) { posted.append(work) }
+    package func post(_ work: @escaping () -> Void) { posted.append(work) }
 
     /// Runs `work` on the loop thread; callable from any thread.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
+    package func execute(_ work: @escaping @Sendable () -> Void) {
         crossThreadWork.withLock { $0.append(work) }
         wake()
     }
 
     /// Makes `run()` return after the current iteration; callable from any thread.
-    public func stop() {
+    package func stop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         wake()
     }
@@ -192,7 +192,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Throws when `epoll_wait` fails for another reason than a signal (`EINTR`): only a loop
     /// whose epoll descriptor is broken gets there, and it can wait for nothing any more. Work
     /// posted before is run first.
-    public func run() throws(SystemError) {
+    package func run() throws(SystemError) {
         stopRequested.store(false, ordering: .sequentiallyConsistent)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopRequested.load(ordering: .sequentiallyConsistent) {

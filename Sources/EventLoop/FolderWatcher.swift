@@ -4,13 +4,13 @@ import Glibc
 /// Watches one folder with inotify, on the event loop, and reports the names of files that were
 /// written, moved in, or removed there (an atomic rename shows up as a move in), and when the
 /// folder itself goes away (removed, moved, or its file system unmounted: the watch ends then).
-public final class FolderWatcher {
+package final class FolderWatcher {
     /// What one read of queued events found.
-    public struct Batch {
+    package struct Batch {
         /// The names touched (deduplicated).
-        public var names: Set<String> = []
+        package var names: Set<String> = []
         /// The folder was removed or moved away: no more events will come.
-        public var folderGone = false
+        package var folderGone = false
     }
 
     private let fd: Int32
@@ -18,7 +18,7 @@ public final class FolderWatcher {
 
     /// `includeCreated` also reports names created there (a new folder, which is never written
     /// or moved). `changed` receives each batch of events.
-    public init(path: String, loop: EventLoop, includeCreated: Bool = false, changed: @escaping (Batch) -> Void) throws(SystemError) {
+    package init(path: String, loop: EventLoop, includeCreated: Bool = false, changed: @escaping (Batch) -> Void) throws(SystemError) {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw SystemError.last("inotify_init1") }
         var mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)

@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// If `EventLoop.run()` throws (its epoll descriptor is broken), the thread ends and `failure`
 /// tells why; work handed over after that never runs.
-public final class LoopThread: Sendable {
-    public let loop: EventLoop
+package final class LoopThread: Sendable {
+    package let loop: EventLoop
     private let thread: pthread_t
     private let state: Shared
 
@@ -25,7 +25,7 @@ public final class LoopThread: Sendable {
     }
 
     /// Starts a thread running `loop` until it is stopped.
-    public init(running loop: EventLoop) throws(SystemError) {
+    package init(running loop: EventLoop) throws(SystemError) {
         self.loop = loop
         // The thread holds the loop and the state, not `self`: dropping the last reference to a
         // LoopThread must be able to stop it.
@@ -48,13 +48,13 @@ public final class LoopThread: Sendable {
     }
 
     /// Why the loop ended on its own, if it did.
-    public var failure: SystemError? { state.mutex.withLock { $0.failure } }
+    package var failure: SystemError? { state.mutex.withLock { $0.failure } }
 
     /// Runs `work` on the loop thread; callable from any thread.
-    public func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
+    package func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
 
     /// Runs `body` on the loop thread and returns what it returns.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             loop.execute { continuation.resume(with: Result(catching: body)) }
         }
@@ -63,7 +63,7 @@ public final class LoopThread: Sendable {
     /// Runs `teardown` on the loop thread (closing what it serves), stops the loop and waits for
     /// the thread to end. When the loop had already ended, `teardown` runs on the calling thread,
     /// the only one left. Later calls do nothing. Not for the loop thread itself.
-    public func stop(_ teardown: @escaping @Sendable () -> Void = {}) {
+    package func stop(_ teardown: @escaping @Sendable () -> Void = {}) {
         let first = state.mutex.withLock { state in
             defer { state.stopped = true }
             return !state.stopped
@@ -114,7 +114,7 @@ private func startThread(_ body: @escaping @Sendable () -> Void) throws(SystemEr
 /// `@unchecked Sendable`: the wrapper crosses threads, but whoever holds it promises to read and
 /// write `value` only on the loop thread (or before the loop thread starts, or after it ended),
 /// where closures run one at a time.
-public final class LoopBound<Value>: @unchecked Sendable {
-    public var value: Value
-    public init(_ value: Value) { self.value = value }
+package final class LoopBound<Value>: @unchecked Sendable {
+    package var value: Value
+    package init(_ value: Value) { self.value = value }
 }

@@ -7,7 +7,7 @@ extension EventLoop {
     /// the mask (a signalfd only sees a signal that every thread blocks).
     ///
     /// Meant to be called once per process: the signals stay blocked and the descriptor open for its life.
-    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(SystemError) -> IOSource {
+    package func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(SystemError) -> IOSource {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }

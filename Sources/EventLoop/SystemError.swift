@@ -5,13 +5,13 @@ import Glibc
 /// The loop's own failures (epoll, eventfd, signalfd, inotify, a thread that can't be created)
 /// are runtime conditions — `ENOMEM`, `ENOSPC` when a watch limit is reached, `EMFILE` — not
 /// programming errors, so they are thrown, never trapped on.
-public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was attempted, e.g. `inotify_add_watch /home/me/data`.
-    public let operation: String
+    package let operation: String
     /// The `errno` value.
-    public let code: Int32
+    package let code: Int32
 
-    public init(_ operation: String, code: Int32) {
+    package init(_ operation: String, code: Int32) {
         self.operation = operation
         self.code = code
     }
@@ -20,10 +20,10 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     static func last(_ operation: String) -> SystemError { SystemError(operation, code: errno) }
 
     /// `inotify_add_watch /home/me/data: No such file or directory`
-    public var description: String { "\(operation): \(reason)" }
+    package var description: String { "\(operation): \(reason)" }
 
     /// The C library's text for `code`.
-    public var reason: String {
+    package var reason: String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }

@@ -93,7 +93,7 @@ package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertib
 
 extension JSONValue {
     /// The default limit of nested arrays and objects.
-    package static let defaultMaxDepth = 64
+    static let defaultMaxDepth = 64
 
     /// Parses one JSON text (RFC 8259) from UTF-8 bytes.
     ///

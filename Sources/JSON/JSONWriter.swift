@@ -39,7 +39,7 @@ extension JSONValue {
     package var jsonText: String { String(decoding: serialized(), as: UTF8.self) }
 
     /// Appends `text` as a quoted, escaped JSON string.
-    package static func writeString(_ text: String, into out: inout [UInt8]) {
+    static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

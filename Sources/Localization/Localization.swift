@@ -8,11 +8,11 @@ import Glibc
 /// finds (`make pot`), never a string built at run time; values go in through `%d` and `%s` (or
 /// `%1$d`, `%2$s` when a translation reorders them), never by interpolation or by joining pieces.
 /// Before `start` (and in the "C" locale) every function returns the English message, formatted.
-public enum Localization {
+package enum Localization {
     /// The text domain: the catalogues' file name, `dbmultiverse.mo`.
-    public static let domain = "dbmultiverse"
+    package static let domain = "dbmultiverse"
     /// Overrides where the catalogues are found (the tests, an uninstalled build).
-    public static let localeDirectoryVariable = "DBMULTIVERSE_LOCALE_DIR"
+    static let localeDirectoryVariable = "DBMULTIVERSE_LOCALE_DIR"
 
     /// Takes the session's language for messages (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
     /// reads them: `sessionLanguages`) and binds the text domain to the catalogues installed in
@@ -26,7 +26,7 @@ public enum Localization {
     /// program at its first message. When one fails, no catalogue is read (English) and the
     /// returned line, for the log, names it and says why.
     @discardableResult
-    public static func start(environment: [String: String]) -> String? {
+    package static func start(environment: [String: String]) -> String? {
         _ = setlocale(LC_CTYPE, "")
         _ = setlocale(LC_MESSAGES, "")
         if let directory = localeDirectory(environment: environment) {
@@ -78,7 +78,7 @@ public enum Localization {
 }
 
 /// `message` in the session's language, with `%d` / `%s` replaced by `arguments` in order.
-public func gettext(_ message: StaticString, _ arguments: any MessageArgument...) -> String {
+package func gettext(_ message: StaticString, _ arguments: any MessageArgument...) -> String {
     format(translated(message.description), arguments)
 }
 
@@ -89,7 +89,7 @@ public func gettext(_ message: StaticString, _ arguments: any MessageArgument...
 /// The singular or plural form of the message for `count` in the session's language (Polish has
 /// three forms, Japanese one: never choose with `count == 1`), formatted with `arguments`, or with
 /// `count` alone when there are none.
-public func ngettext(_ singular: StaticString, _ plural: StaticString, _ count: Int, _ arguments: any MessageArgument...) -> String {
+package func ngettext(_ singular: StaticString, _ plural: StaticString, _ count: Int, _ arguments: any MessageArgument...) -> String {
     let text = singular.description.withCString { singular in
         plural.description.withCString { plural in
             String(cString: dngettext(Localization.domain, singular, plural, UInt(clamping: max(count, 0))))
@@ -100,7 +100,7 @@ public func ngettext(_ singular: StaticString, _ plural: StaticString, _ count: 
 
 /// `message` in `context` (the same English words meaning different things, e.g. a button and a
 /// title), formatted with `arguments`.
-public func pgettext(_ context: StaticString, _ message: StaticString, _ arguments: any MessageArgument...) -> String {
+package func pgettext(_ context: StaticString, _ message: StaticString, _ arguments: any MessageArgument...) -> String {
     // What gettext.h's pgettext macro does: the context and the message joined by EOT; a message
     // without a translation comes back unchanged, context included.
     let key = context.description + "\u{4}" + message.description
@@ -113,25 +113,25 @@ private func translated(_ message: String) -> String {
 }
 
 /// A value a message's `%d` or `%s` stands for.
-public protocol MessageArgument {
+package protocol MessageArgument {
     /// The value as written into the message.
     var messageText: String { get }
 }
 
 extension Int: MessageArgument {
-    public var messageText: String { String(self) }
+    package var messageText: String { String(self) }
 }
 
 extension Int32: MessageArgument {
-    public var messageText: String { String(self) }
+    package var messageText: String { String(self) }
 }
 
 extension String: MessageArgument {
-    public var messageText: String { self }
+    package var messageText: String { self }
 }
 
 extension Substring: MessageArgument {
-    public var messageText: String { String(self) }
+    package var messageText: String { String(self) }
 }
 
 /// `template` with each `%d` / `%s` replaced by the next argument, each `%N$d` / `%N$s` by the Nth,

@@ -9,7 +9,7 @@ extension Localization {
     /// POSIX, or because the system does not have that locale — messages are English and LANGUAGE
     /// is ignored; otherwise LANGUAGE's colon-separated list when it is set (up to a C or POSIX
     /// entry, where gettext stops), else the locale itself.
-    public static func sessionLanguages(environment: [String: String]) -> [String] {
+    package static func sessionLanguages(environment: [String: String]) -> [String] {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
         guard isAvailable(locale) else { return [] }
         guard let list = environment["LANGUAGE"], !list.isEmpty else { return [locale] }

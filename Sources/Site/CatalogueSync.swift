@@ -1,13 +1,13 @@
-public import ComicDomain
+package import ComicDomain
 
 /// `dbmultiverse sync` (docs/usage.md#the-comics-site, docs/notifications.md): reads the feed with a conditional request and, when a
 /// newer page exists (or there is no catalogue yet, or `force`), the chapter list; stores the
 /// catalogue with its latest page. The stored catalogue is replaced only by a valid fetch with at
 /// least as many chapters; a failure leaves it byte for byte as it was.
-public struct CatalogueSync {
+package struct CatalogueSync {
     /// What a sync did.
-    public struct Summary: Sendable, Equatable {
-        public enum Change: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
+        package enum Change: Sendable, Equatable {
             /// A first catalogue.
             case created
             /// `count` pages were published since the last sync (the chapter list may have changed too).
@@ -19,13 +19,13 @@ public struct CatalogueSync {
             case checkedRecently(secondsAgo: Int64)
         }
 
-        public let catalogue: Catalogue
-        public let change: Change
+        package let catalogue: Catalogue
+        package let change: Change
         /// Requests that went out.
-        public let requests: Int
+        package let requests: Int
 
         /// `en: 93 chapters, pages 1–2450, latest page 2450 (unchanged)`.
-        public var line: String {
+        package var line: String {
             let range = catalogue.pageRange
             let note: String = switch change {
             case .created: "new catalogue"
@@ -38,14 +38,14 @@ public struct CatalogueSync {
         }
     }
 
-    public let configuration: SiteConfiguration
+    package let configuration: SiteConfiguration
 
-    public init(configuration: SiteConfiguration) {
+    package init(configuration: SiteConfiguration) {
         self.configuration = configuration
     }
 
     /// - Throws: `SiteError` with one line saying what failed; nothing stored changed then.
-    public func sync(language: SiteLanguage, force: Bool) throws(SiteError) -> Summary {
+    package func sync(language: SiteLanguage, force: Bool) throws(SiteError) -> Summary {
         let client = SiteClient(configuration)
         let store = CatalogueStore(client: client)
         let stored = store.stored(language)

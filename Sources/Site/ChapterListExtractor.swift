@@ -1,4 +1,4 @@
-public import ComicDomain
+package import ComicDomain
 
 /// Reads the site's chapter list page (docs/usage.md#the-comics-site): section headings `h1.horscadrelect`; after
 /// each, the chapters, elements with the class `cadrelect` or `chapter` (whole class tokens); a
@@ -12,14 +12,14 @@ public import ComicDomain
 /// (their text as a fallback; "46-47" for a double page ends at 47), names without a colon keep
 /// their whole heading. A chapter it cannot read (a heading without a number, no page links, a
 /// value out of range) is skipped and reported; none at all is a markup change.
-public enum ChapterListExtractor {
+package enum ChapterListExtractor {
     /// The chapters in the page's order.
     /// - Parameters:
     ///   - pageURL: where the page came from, for the thumbnails' absolute URLs and messages.
     ///   - skipped: told of each chapter that could not be read, with why (a shorter list may be
     ///     markup drift, not a shorter comic).
     /// - Throws: `unexpectedContent` when no chapter can be read.
-    public static func chapters(in html: [UInt8], encoding: String? = nil, pageURL: String,
+    package static func chapters(in html: [UInt8], encoding: String? = nil, pageURL: String,
                                 skipped: (String) -> Void = { _ in }) throws(SiteError) -> [Catalogue.Chapter] {
         let document = try MarkupDocument.html(html, encoding: encoding, source: pageURL)
         let isChapter: (MarkupNode) -> Bool = { $0.hasClass("cadrelect") || $0.hasClass("chapter") }

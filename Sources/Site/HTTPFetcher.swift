@@ -23,14 +23,14 @@ struct HTTPResponse: Sendable {
 }
 
 /// How long and how far a request may go (docs/usage.md#the-comics-site: connect 10 s, total 30 s, 5 redirects).
-public struct FetchLimits: Sendable, Equatable {
-    public var connectTimeoutMilliseconds: Int
-    public var totalTimeoutMilliseconds: Int
-    public var maxRedirects: Int
+package struct FetchLimits: Sendable, Equatable {
+    var connectTimeoutMilliseconds: Int
+    var totalTimeoutMilliseconds: Int
+    var maxRedirects: Int
 
-    public static let standard = FetchLimits(connectTimeoutMilliseconds: 10_000, totalTimeoutMilliseconds: 30_000, maxRedirects: 5)
+    package static let standard = FetchLimits(connectTimeoutMilliseconds: 10_000, totalTimeoutMilliseconds: 30_000, maxRedirects: 5)
 
-    public init(connectTimeoutMilliseconds: Int, totalTimeoutMilliseconds: Int, maxRedirects: Int) {
+    package init(connectTimeoutMilliseconds: Int, totalTimeoutMilliseconds: Int, maxRedirects: Int) {
         self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
         self.totalTimeoutMilliseconds = totalTimeoutMilliseconds
         self.maxRedirects = maxRedirects

@@ -1,4 +1,4 @@
-public import ComicDomain
+package import ComicDomain
 
 /// Where a page of the comic is (docs/usage.md `update --page`, docs/browser-extension.md): the chapter, name, progress
 /// and universe of a page, from the stored catalogue, fetched first when there is none or when the
@@ -13,25 +13,25 @@ public import ComicDomain
 /// just read. `PageRecorder` (the Recorder target) runs the steps in that order.
 ///
 /// One per command: its requests share one politeness log.
-public struct PageLookup {
+package struct PageLookup {
     /// Where a page is, with what the entry needs.
-    public struct Result: Sendable, Equatable {
-        public let language: SiteLanguage
-        public let position: ReadingPosition
+    package struct Result: Sendable, Equatable {
+        package let language: SiteLanguage
+        package let position: ReadingPosition
         /// The catalogue's latest page.
-        public let latestPage: Int
+        package let latestPage: Int
         /// The newer catalogue fetched for this lookup, not stored yet (`save(_:)`); nil when the
         /// stored one answered, or a first one was stored.
-        public let fetchedCatalogue: Catalogue?
+        package let fetchedCatalogue: Catalogue?
 
-        public var chapter: Catalogue.Chapter { position.chapter }
-        public var universe: Int? { position.chapter.universe }
+        package var chapter: Catalogue.Chapter { position.chapter }
+        package var universe: Int? { position.chapter.universe }
     }
 
-    public let configuration: SiteConfiguration
+    package let configuration: SiteConfiguration
     private let client: SiteClient
 
-    public init(configuration: SiteConfiguration) {
+    package init(configuration: SiteConfiguration) {
         self.configuration = configuration
         client = SiteClient(configuration)
     }
@@ -40,7 +40,7 @@ public struct PageLookup {
     /// once) or `page` is past its last page (then returned, not stored).
     /// - Throws: `pageNotFound` when no chapter holds it even after a fetch; the fetch's failures;
     ///   `storage` when a first catalogue cannot be stored.
-    public func lookUp(page: SitePage) throws(SiteError) -> Result {
+    package func lookUp(page: SitePage) throws(SiteError) -> Result {
         let store = CatalogueStore(client: client)
         let language = page.language
         let stored = store.stored(language)
@@ -65,7 +65,7 @@ public struct PageLookup {
 
     /// The cover of `chapter`: its first page's image, else its thumbnail (JPEG or PNG of at most
     /// 8 MiB); nil when neither could be had. Failures are warnings, not errors.
-    public func cover(of chapter: Catalogue.Chapter, language: SiteLanguage) -> [UInt8]? {
+    package func cover(of chapter: Catalogue.Chapter, language: SiteLanguage) -> [UInt8]? {
         var candidates: [String] = []
         let pageURL = client.url("/\(language.code)/page-\(chapter.startPage).html")
         do {

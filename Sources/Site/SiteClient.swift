@@ -1,18 +1,18 @@
-public import ComicDomain
+package import ComicDomain
 import EventLoop
 
 /// Everything a site command needs to know: where the site is, where state is kept, the limits,
 /// the clock and where warnings go. Tests inject the clock and short limits.
-public struct SiteConfiguration: Sendable {
-    public var origin: SiteOrigin
-    public var folder: DataFolder
-    public var limits: FetchLimits
+package struct SiteConfiguration: Sendable {
+    package var origin: SiteOrigin
+    package var folder: DataFolder
+    package var limits: FetchLimits
     /// The wall clock, Unix seconds (by default the system's).
-    public var now: @Sendable () -> Int64
+    package var now: @Sendable () -> Int64
     /// Non-fatal problems (a corrupt request log, a rejected cover); one line each.
-    public var warn: @Sendable (String) -> Void
+    package var warn: @Sendable (String) -> Void
 
-    public init(origin: SiteOrigin, folder: DataFolder, limits: FetchLimits = .standard,
+    package init(origin: SiteOrigin, folder: DataFolder, limits: FetchLimits = .standard,
                 now: (@Sendable () -> Int64)? = nil,
                 warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.origin = origin
@@ -24,12 +24,12 @@ public struct SiteConfiguration: Sendable {
 
     /// The test-only variable that shortens the total timeout (milliseconds), so a test of a
     /// trickling server does not wait 30 s. Documented in README's Development section.
-    public static let totalTimeoutVariable = "DBMULTIVERSE_SITE_TIMEOUT_MS"
+    static let totalTimeoutVariable = "DBMULTIVERSE_SITE_TIMEOUT_MS"
 
     /// The configuration of a command run with `environment`: the site or its override, the data
     /// folder, the standard limits (the total timeout overridable for tests).
     /// - Throws: `invalidOption` for an invalid `$DBMULTIVERSE_SITE_URL` or timeout value.
-    public static func resolve(environment: [String: String], warn: @escaping @Sendable (String) -> Void) throws(ComicError) -> SiteConfiguration {
+    package static func resolve(environment: [String: String], warn: @escaping @Sendable (String) -> Void) throws(ComicError) -> SiteConfiguration {
         var limits = FetchLimits.standard
         if let value = environment[totalTimeoutVariable], !value.isEmpty {
             guard let milliseconds = Int(value), (1...FetchLimits.standard.totalTimeoutMilliseconds).contains(milliseconds) else {

@@ -1,11 +1,11 @@
-public import ComicDomain
+package import ComicDomain
 
 /// Why talking to the comic's site failed: what kind of failure, and one line that says it
 /// (e.g. "https://…/flux.rss.php?lang=en: HTTP 503").
-public typealias SiteError = KindedError<SiteFailure>
+package typealias SiteError = KindedError<SiteFailure>
 
 /// The kinds of `SiteError`.
-public enum SiteFailure: String, Sendable, Equatable {
+package enum SiteFailure: String, Sendable, Equatable {
     /// libcurl or libxml2 cannot be loaded.
     case libraryMissing
     /// No connection, DNS failure, reset, TLS failure.

@@ -38,22 +38,21 @@ package enum EntryKeys {
              doc: "the family asked for, small or medium"),
         .key("is-placeholder", \.entry.isPlaceholder, read: .required { $0.entry.isPlaceholder = $1 },
              doc: "true when nothing has been read"),
-        // The new-pages keys: an older service leaves them out (0 then).
-        .key("universe", \.entry.universe, read: .optional { $0.entry.universe = $1 },
+        .key("universe", \.entry.universe, read: .required { $0.entry.universe = $1 },
              doc: "the special universe of the chapter, 0 for the main story"),
-        .key("latest-page", \.entry.latestPage, read: .optional { $0.entry.latestPage = $1 }, property: Widget1.latestPage,
+        .key("latest-page", \.entry.latestPage, read: .required { $0.entry.latestPage = $1 }, property: Widget1.latestPage,
              doc: "the latest page of the comic in the reader's language, 0 when unknown"),
-        .key("new-pages", \.entry.newPages, read: .optional { $0.entry.newPages = $1 }, property: Widget1.newPages,
+        .key("new-pages", \.entry.newPages, read: .required { $0.entry.newPages = $1 }, property: Widget1.newPages,
              doc: "main-story pages published after the reader's page, 0 when unknown"),
-        // What the view's actions open, from the catalogue (absent from an older service: 0 then).
-        .key("next-chapter", \.entry.nextChapter, read: .optional { $0.entry.nextChapter = $1 },
+        // What the view's actions open, from the catalogue (0 or "" without one).
+        .key("next-chapter", \.entry.nextChapter, read: .required { $0.entry.nextChapter = $1 },
              doc: "the main-story chapter after this one when the catalogue has it, else 0: the placeholder, a special, the last published chapter, no catalogue"),
-        .key("first-unread-page", \.entry.firstUnreadPage, read: .optional { $0.entry.firstUnreadPage = $1 },
+        .key("first-unread-page", \.entry.firstUnreadPage, read: .required { $0.entry.firstUnreadPage = $1 },
              doc: "the first main-story page after the reader's, pages of specials skipped, when there are new pages, else 0"),
-        .key("next-chapter-name", \.entry.nextChapterName, read: .optional { $0.entry.nextChapterName = $1 },
+        .key("next-chapter-name", \.entry.nextChapterName, read: .required { $0.entry.nextChapterName = $1 },
              doc: "the catalogue's name for next-chapter, \"\" when unknown"),
         // The computer a reading came from through the sync folder ("" when read here).
-        .key("continued-on", \.entry.continuedOn, read: .optional { $0.entry.continuedOn = $1 },
+        .key("continued-on", \.entry.continuedOn, read: .required { $0.entry.continuedOn = $1 },
              doc: "the computer this reading was made on when the sync folder brought it from another one, \"\" for a reading made here"),
     ]
 
@@ -101,10 +100,6 @@ struct EntryKey: Sendable {
         /// Missing or of another type: `InvalidArgs`.
         static func required(_ store: @escaping @Sendable (inout EntryView, Value) throws(DBusError) -> Void) -> Reading {
             Reading(presence: .required, store: store)
-        }
-        /// Missing: left as it is; of another type: `InvalidArgs`.
-        static func optional(_ store: @escaping @Sendable (inout EntryView, Value) throws(DBusError) -> Void) -> Reading {
-            Reading(presence: .optional, store: store)
         }
         /// Missing or of another type: left as it is.
         static func ifValid(_ store: @escaping @Sendable (inout EntryView, Value) throws(DBusError) -> Void) -> Reading {
@@ -176,9 +171,9 @@ struct EntryKey: Sendable {
     }
 }
 
-/// Whether a client needs a key: `required` (missing or mistyped is `InvalidArgs`), `optional`
-/// (missing is left as it is), `ifValid` (missing or mistyped is left as it is).
-enum EntryKeyPresence: Sendable { case required, optional, ifValid }
+/// Whether a client needs a key: `required` (missing or mistyped is `InvalidArgs`), `ifValid`
+/// (missing or mistyped is left as it is).
+enum EntryKeyPresence: Sendable { case required, ifValid }
 
 /// The D-Bus types an entry's values have, and how each is written in JSON.
 protocol EntryValue: DBusArgument, Equatable, Sendable {
@@ -204,11 +199,6 @@ extension EntryView {
     package init(dbusDictionary dictionary: [String: Variant]) throws(DBusError) {
         self.init(blank: ChapterEntry(chapter: 0, name: "", progress: 0, imagePath: "", date: 0, family: .medium, isPlaceholder: false))
         for key in EntryKeys.all { try key.read?(&self, dictionary) }
-        // A service too old to send first-unread-page: the page after those read is
-        // latest-page − new-pages + 1, exact unless a special was published among the new pages.
-        if entry.firstUnreadPage == 0, entry.newPages > 0, Limits.pages.contains(entry.latestPage - entry.newPages + 1) {
-            entry.firstUnreadPage = entry.latestPage - entry.newPages + 1
-        }
     }
 
     /// The view as one JSON object: the keys of `EntryKeys.all`, in that order.

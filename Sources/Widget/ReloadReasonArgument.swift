@@ -1,5 +1,5 @@
-public import ComicDomain
-public import DBus
+package import ComicDomain
+import DBus
 
 /// `TimelinesReloaded`'s `reason` is declared as a `ReloadReason`: the service emits one, clients
 /// receive one (an unknown reason kept as sent).

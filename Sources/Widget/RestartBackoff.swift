@@ -9,11 +9,11 @@
 /// (`EventLoop.now()`), passed in.
 package struct RestartBackoff: Sendable {
     /// The first wait before starting the service again.
-    package static let firstDelay: Int64 = 1_000_000_000
+    static let firstDelay: Int64 = 1_000_000_000
     /// How long a started service must stay up to be well again.
-    package static let healthyAfter: Int64 = 60_000_000_000
+    static let healthyAfter: Int64 = 60_000_000_000
     /// The starts again that may fail before the client gives up.
-    package static let failedStartsAllowed = 2
+    static let failedStartsAllowed = 2
 
     /// The service's departures since it was last well: the first is an ordinary stop (an upgrade,
     /// a restart), each later one a start of this client's that failed.

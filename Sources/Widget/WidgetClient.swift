@@ -78,7 +78,7 @@ package struct WidgetClient: Sendable {
     }
 
     /// Re-reads storage and signals a reload of every kind now.
-    func reloadAllTimelines() -> MethodCall<Void> {
+    package func reloadAllTimelines() -> MethodCall<Void> {
         Widget1.reloadAllTimelines.call(on: object)
     }
 

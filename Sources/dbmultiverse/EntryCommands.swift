@@ -1,5 +1,5 @@
-public import ArgumentParser
-public import ComicDomain
+import ArgumentParser
+package import ComicDomain
 import DBus
 import Widget
 import Localization

@@ -16,6 +16,10 @@ import TestingTraits
         var types: [String: String] = [:]
         var direct: [String: [String]] = [:]
         var closures: [String: Set<String>] = [:]
+        /// Each target's folder: its `path:`, else SwiftPM's default (`Sources/<name>`, …).
+        var folders: [String: String] = [:]
+        /// The products' targets.
+        var products: Set<String> = []
     }
 
     /// Each target's dependencies within the package, transitively.
@@ -32,9 +36,12 @@ import TestingTraits
         let targets = try #require(manifest["targets"] as? [[String: Any]])
         var direct: [String: [String]] = [:]
         var types: [String: String] = [:]
+        var folders: [String: String] = [:]
         for target in targets {
             let name = try #require(target["name"] as? String)
             types[name] = target["type"] as? String
+            let defaultFolder = ["test": "Tests", "plugin": "Plugins"][types[name] ?? ""] ?? "Sources"
+            folders[name] = target["path"] as? String ?? "\(defaultFolder)/\(name)"
             let dependencies = target["dependencies"] as? [[String: Any]] ?? []
             // {"byName": [name, condition]} or {"target": [name, condition]}; other packages' products,
             // {"product": [name, package, ...]}, as "product:<name>".
@@ -46,11 +53,12 @@ import TestingTraits
         func closure(_ name: String, _ seen: inout Set<String>) {
             for dependency in direct[name] ?? [] where seen.insert(dependency).inserted { closure(dependency, &seen) }
         }
+        let products = (manifest["products"] as? [[String: Any]] ?? []).flatMap { $0["targets"] as? [String] ?? [] }
         return Manifest(types: types, direct: direct, closures: direct.keys.reduce(into: [:]) { all, name in
             var seen = Set<String>()
             closure(name, &seen)
             all[name] = seen
-        })
+        }, folders: folders, products: Set(products))
     }
 
     @Test func onlyTheRecorderLinksTheSite() throws {
@@ -190,5 +198,88 @@ import TestingTraits
         }
         #expect(checked >= 100, "only \(checked) imports of the package's targets read in the end-to-end suites")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}
+
+/// Sources/ is the product: what ships, and only that. What the tests share lives in TestSupport/,
+/// the benchmarks in Benchmarks/ and the build's own tools in BuildTools/, which no product target
+/// links. One access rule, since the
+/// package has no library product: `package` for what another of its targets uses, never `public`.
+/// The product loads no Foundation; test support, benchmarks and tests may.
+extension LayeringTests {
+    /// The folders that hold the package's Swift.
+    static let swiftFolders = ["Sources", "TestSupport", "Benchmarks", "BuildTools", "Plugins", "Tests"]
+    /// A declaration or import made `public` (or `open`), after the attributes and modifiers that
+    /// may stand before the access level.
+    static let publicDeclaration =
+        #"^\s*((@\w+(\([^)]*\))?|nonisolated|static|class|final|override|mutating|convenience|required|indirect|lazy|dynamic)\s+)*(public|open)(\(set\))?\s"#
+    /// An import of Foundation or one of its parts (FoundationEssentials, …), whole or one symbol.
+    static let foundationImport =
+        #"^\s*(@\w+\s+)*((public|package|internal|fileprivate|private)\s+)?import\s+((struct|class|enum|protocol|func|var|let|typealias)\s+)?Foundation\w*([.\s]|$)"#
+
+    /// Every target's folder is named after it, in Sources/ (the product), TestSupport/, Benchmarks/
+    /// or BuildTools/; every executable in Sources/ is a product, every other target there is linked by
+    /// one, and none links test support or a benchmark.
+    @Test func sourcesHoldTheProductAndNothingElse() throws {
+        let manifest = try Self.manifest()
+        let folders = manifest.folders.filter { !["test", "plugin"].contains(manifest.types[$0.key]) }
+        let shipped = Set(folders.filter { $0.value.hasPrefix("Sources/") }.keys)
+        let harness = Set(folders.filter { ["TestSupport/", "Benchmarks/", "BuildTools/"].contains(where: $0.value.hasPrefix) }.keys)
+        var problems: [String] = []
+        for (target, folder) in folders.sorted(by: { $0.key < $1.key })
+        where !["Sources", "TestSupport", "Benchmarks", "BuildTools"].contains(where: { folder == "\($0)/\(target)" }) {
+            problems.append("\(target) is in \(folder), not in a folder of its name in Sources/, TestSupport/, Benchmarks/ or BuildTools/")
+        }
+        let linkedByProducts = manifest.products.reduce(into: manifest.products) { $0.formUnion(manifest.closures[$1] ?? []) }
+        for target in shipped.sorted() {
+            let linked = (manifest.closures[target] ?? []).intersection(harness)
+            if !linked.isEmpty { problems.append("\(target) (Sources/) links \(linked.sorted()), test support, benchmarks or build tools") }
+            if !linkedByProducts.contains(target) { problems.append("\(target) is in Sources/, but no product is or links it") }
+        }
+        #expect(manifest.products.count >= 4 && shipped.count >= 20 && harness.count >= 12,
+                "products \(manifest.products.sorted()), Sources/ \(shipped.sorted()), support and benchmarks \(harness.sorted())")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// No Swift file of the package declares or imports anything `public`; no file in Sources/
+    /// imports Foundation.
+    @Test func nothingIsPublicAndTheProductImportsNoFoundation() throws {
+        let publicDeclaration = try Regex(Self.publicDeclaration), foundationImport = try Regex(Self.foundationImport)
+        var read: [String: Int] = [:], problems: [String] = []
+        for folder in Self.swiftFolders {
+            let root = repositoryRoot.appendingPathComponent(folder)
+            for file in try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted() where file.hasSuffix(".swift") {
+                let path = "\(folder)/\(file)"
+                let lines = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                read[folder, default: 0] += 1
+                for (number, line) in lines.enumerated() {
+                    if line.contains(publicDeclaration) { problems.append("\(path):\(number + 1): public, not package: \(line)") }
+                    if folder == "Sources", line.contains(foundationImport) { problems.append("\(path):\(number + 1): Foundation in the product: \(line)") }
+                }
+            }
+        }
+        #expect((read["Sources"] ?? 0) >= 100 && (read["TestSupport"] ?? 0) >= 20 && (read["Benchmarks"] ?? 0) >= 10, "Swift files read: \(read)")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// The two patterns find what they forbid (a check that cannot fail is no check), and pass
+    /// over the words in comments and names.
+    @Test func theAccessAndFoundationPatternsFindWhatTheyForbid() throws {
+        let publicDeclaration = try Regex(Self.publicDeclaration), foundationImport = try Regex(Self.foundationImport)
+        for line in ["public struct Entry {", "    @discardableResult public func call() -> Int {", "public import DBus",
+                     "    public(set) var count = 0", "    nonisolated public static let name = \"\"", "open class Base {",
+                     "    @TaskLocal public static var held: Set<Int> = []"] {
+            #expect(line.contains(publicDeclaration), "not found: \(line)")
+        }
+        for line in ["/// fixed by the public key in the manifest", "package struct Entry {", "    let publicKey = 1",
+                     "    open(link)", "package import DBus"] {
+            #expect(!line.contains(publicDeclaration), "found: \(line)")
+        }
+        for line in ["import Foundation", "package import FoundationEssentials", "import struct Foundation.Data", "@preconcurrency import Foundation"] {
+            #expect(line.contains(foundationImport), "not found: \(line)")
+        }
+        for line in ["import DBus", "// without Foundation", "import JSON // not Foundation"] {
+            #expect(!line.contains(foundationImport), "found: \(line)")
+        }
     }
 }

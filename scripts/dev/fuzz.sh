@@ -146,9 +146,9 @@ if [ "${SECONDS_PER_TARGET}" = "--seeds" ]; then
         -o "$BUILD/make-dbus-seeds"
     # Deterministic hashing: the dictionaries, and so the seeds, come out the same every time.
     SWIFT_DETERMINISTIC_HASHING=1 "$BUILD/make-dbus-seeds" fuzz/corpus/dbusbody
-    # The fixture comic's markup (Sources/SiteTestSupport/FixtureComic.swift), by fuzz/MakeSiteSeeds.swift.
+    # The fixture comic's markup (TestSupport/SiteTestSupport/FixtureComic.swift), by fuzz/MakeSiteSeeds.swift.
     mkdir -p fuzz/corpus/sitemarkup
-    swiftc -parse-as-library -swift-version 6 -use-ld=lld Sources/SiteTestSupport/FixtureComic.swift fuzz/MakeSiteSeeds.swift \
+    swiftc -parse-as-library -swift-version 6 -use-ld=lld TestSupport/SiteTestSupport/FixtureComic.swift fuzz/MakeSiteSeeds.swift \
         -o "$BUILD/make-site-seeds"
     "$BUILD/make-site-seeds" fuzz/corpus/sitemarkup
     exit 0

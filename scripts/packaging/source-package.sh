@@ -4,7 +4,9 @@
 # writes OUTPUT_DIR/<source>_<version>.dsc and .tar.xz (format 3.0 (native)): the files git tracks,
 # as they are in the work tree (uncommitted changes included, untracked files left out), plus
 # vendor/ (scripts/packaging/vendor.sh), the pinned Swift packages it depends on, so that the binary package
-# builds from it with the network off (scripts/packaging/binary-package.sh).
+# builds from it with the network off (scripts/packaging/binary-package.sh). Tests/, TestSupport/
+# and Benchmarks/ go too, though debian/rules runs no tests: Package.swift declares their targets,
+# and SwiftPM stops at a declared target whose folder is missing, even to build one product.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: $0 OUTPUT_DIR}

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 # sway, waybar, grim, gcc: the tray in a real host (TrayHostTests). appstream: the AppStream
 # metadata's validator (PackagingTests). gettext: the translations (make translations, make pot);
 # locales: the French locale of their tests. systemd: also systemd-xdg-autostart-generator (PackagingTests).
-# libglib2.0-dev: the benchmark's GDBus reference service (bench/gdbus-reference-service.c).
+# libglib2.0-dev: the benchmark's GDBus reference service (Benchmarks/gdbus-reference-service.c).
 # syncthing, faketime: the sync folder between two computers, two real Syncthing instances with one
 # service's clock set ahead (SyncFolderSyncthingTests).
 # The cards' desktops, installed without their recommendations (gdm3, sddm, ibus, KDE's

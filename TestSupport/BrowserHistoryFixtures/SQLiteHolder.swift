@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import DBusTestSupport
 
 /// A `sqlite3` process that keeps a database open in a given state for as long as a test needs
@@ -8,7 +8,7 @@ import DBusTestSupport
 ///
 /// `@unchecked Sendable`: `output`, `ended` and `exited` are only touched under `lock`; the rest
 /// is immutable after init.
-public final class SQLiteHolder: @unchecked Sendable {
+package final class SQLiteHolder: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let lock = NSCondition()
@@ -17,7 +17,7 @@ public final class SQLiteHolder: @unchecked Sendable {
     private var exited = false
     private static let marker = "holder-ready"
 
-    public init(database: String, setup: String, timeout: TimeInterval = 20) throws {
+    package init(database: String, setup: String, timeout: TimeInterval = 20) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["sqlite3", "-batch", "-bail", database]
         let out = Pipe()
@@ -45,7 +45,7 @@ public final class SQLiteHolder: @unchecked Sendable {
 
     /// Ends the process: its standard input closes, so it closes the database and exits (killed
     /// if it has not within `timeout` seconds).
-    public func stop(timeout: TimeInterval = 10) {
+    package func stop(timeout: TimeInterval = 10) {
         try? input.fileHandleForWriting.close() // closed already when it exited early: it is stopping either way
         if !wait(timeout, until: { $0.exited }) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

@@ -6,31 +6,31 @@ import Foundation
 
 extension ProfileHome {
     @discardableResult
-    public func addFirefoxProfile(_ folder: String, firefoxHome: String = ".mozilla/firefox", at location: String? = nil,
+    package func addFirefoxProfile(_ folder: String, firefoxHome: String = ".mozilla/firefox", at location: String? = nil,
                                   visits: [PageVisit]) async throws -> String {
         try await offThePool { try self.addFirefoxProfile(folder, firefoxHome: firefoxHome, at: location, visits: visits) }
     }
 
     @discardableResult
-    public func addChromiumProfile(_ profile: String, userData: String, visits: [PageVisit]) async throws -> String {
+    package func addChromiumProfile(_ profile: String, userData: String, visits: [PageVisit]) async throws -> String {
         try await offThePool { try self.addChromiumProfile(profile, userData: userData, visits: visits) }
     }
 }
 
 extension HistoryDatabases {
-    public static func write(_ format: FixtureFormat, at path: String, visits: [PageVisit]) async throws {
+    package static func write(_ format: FixtureFormat, at path: String, visits: [PageVisit]) async throws {
         try await offThePool { try write(format, at: path, visits: visits) }
     }
 
     @discardableResult
-    public static func run(_ script: String, on path: String, timeout: Double = 60) async throws -> String {
+    package static func run(_ script: String, on path: String, timeout: Double = 60) async throws -> String {
         try await offThePool { try run(script, on: path, timeout: timeout) }
     }
 }
 
 extension SQLiteHolder {
     /// Starts a holder (see `init`), waiting for it off the pool.
-    public static func start(database: String, setup: String) async throws -> SQLiteHolder {
+    package static func start(database: String, setup: String) async throws -> SQLiteHolder {
         try await offThePool { try SQLiteHolder(database: database, setup: setup) }
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// client (a browser, a shell, a tray host) takes seconds of both cores, and the timings those
 /// tests check only hold when one runs at a time. Tests take a place with the `.holds(…)` trait
 /// (TestingTraits), which waits without blocking a thread.
-public enum TestResource: String, Sendable, CaseIterable {
+package enum TestResource: String, Sendable, CaseIterable {
     /// Private buses and the services on them: each test case holding one may start as many as it
     /// needs (a bus and its service; a second bus for a restart).
     case privateBuses = "private buses"
@@ -24,7 +24,7 @@ public enum TestResource: String, Sendable, CaseIterable {
     /// How many holders at once. With 16 test cases holding buses, the suite held at most ~35
     /// inotify instances (scripts/test/run-tests.sh prints its peak) and ran as fast as unbounded within
     /// noise on two cores: the long pole is FaultTests, one test after another.
-    public var places: Int {
+    package var places: Int {
         switch self {
         case .privateBuses: 16
         case .desktopSession, .packageChecks: 1
@@ -32,7 +32,7 @@ public enum TestResource: String, Sendable, CaseIterable {
     }
 
     /// The places of this resource, one set for the whole test process.
-    public var slots: Slots {
+    package var slots: Slots {
         switch self {
         case .privateBuses: Self.busSlots
         case .desktopSession: Self.desktopSlots
@@ -45,7 +45,7 @@ public enum TestResource: String, Sendable, CaseIterable {
     private static let packageCheckSlots = Slots(TestResource.packageChecks)
 
     /// The resources the current task holds (set by `Slots.holding`, inherited by child tasks).
-    @TaskLocal public static var held: Set<TestResource> = []
+    @TaskLocal package static var held: Set<TestResource> = []
 
     /// Whether this process is the test runner (the `.xctest` bundle SwiftPM runs), where every
     /// private bus must be started by a test holding `.privateBuses`. The benchmark and the sample
@@ -53,7 +53,7 @@ public enum TestResource: String, Sendable, CaseIterable {
     static let runningTests = CommandLine.arguments.first?.hasSuffix(".xctest") ?? false
 
     /// A counting semaphore whose waiters suspend (no thread blocks), served in arrival order.
-    public final class Slots: Sendable {
+    package final class Slots: Sendable {
         private struct State {
             var free: Int
             var waiting: [CheckedContinuation<Void, Never>] = []
@@ -67,7 +67,7 @@ public enum TestResource: String, Sendable, CaseIterable {
         }
 
         /// Runs `body` holding one place, waiting for one first when all are taken.
-        public func holding<T>(_ body: () async throws -> T) async rethrows -> T {
+        package func holding<T>(_ body: () async throws -> T) async rethrows -> T {
             await acquire()
             defer { release() }
             return try await TestResource.$held.withValue(TestResource.held.union([resource])) {

@@ -1,4 +1,4 @@
-public import DBus
+package import DBus
 import EventLoop
 import Foundation
 
@@ -6,14 +6,14 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the sample object is made before the loop thread starts and touched
 /// only by that thread afterwards (it lives in the host's `BusHost`).
-public final class SampleHost: @unchecked Sendable {
-    public let host: BusHost
+package final class SampleHost: @unchecked Sendable {
+    package let host: BusHost
     private let sample: SampleObject
 
-    public var uniqueName: String { host.uniqueName }
+    package var uniqueName: String { host.uniqueName }
 
     /// Connects to `address`, exports the sample object, owns `SampleObject.busName`, and runs.
-    public init(address: String, requestName: Bool = true) throws {
+    package init(address: String, requestName: Bool = true) throws {
         host = try BusHost(address: address)
         sample = try SampleObject(server: host.server)
         if requestName { try host.own(SampleObject.busName) }
@@ -24,28 +24,28 @@ public final class SampleHost: @unchecked Sendable {
     deinit { stop() }
 
     /// Runs `body` on the loop thread with the host's connection.
-    public func onLoop(_ body: @escaping @Sendable (Connection) -> Void) {
+    package func onLoop(_ body: @escaping @Sendable (Connection) -> Void) {
         let connection = LoopBound(host.connection)
         host.onLoop { body(connection.value) }
     }
 
     /// Runs `body` on the loop thread with the sample object, and returns when it has run.
     /// - Throws: `FixtureError` when the loop does not run it in time.
-    public func withSample(_ body: @escaping @Sendable (SampleObject) -> Void) async throws {
+    package func withSample(_ body: @escaping @Sendable (SampleObject) -> Void) async throws {
         let sample = LoopBound(sample)
         try await host.perform { body(sample.value) }
     }
 
     /// Closes the connection and ends the loop thread; a thread that does not end is said on
     /// stderr (there is no test to record it against here) and left behind.
-    public func stop() {
+    package func stop() {
         if let stuck = host.stop() { FileHandle.standardError.write(Data("SampleHost: \(stuck)\n".utf8)) }
     }
 }
 
 extension SampleHost {
     /// A private bus with the sample object served on it: the binding's tests' usual fixture.
-    public static func onPrivateBus() throws -> (PrivateBus, SampleHost) {
+    package static func onPrivateBus() throws -> (PrivateBus, SampleHost) {
         let bus = try PrivateBus()
         return (bus, try SampleHost(address: bus.address))
     }
@@ -53,5 +53,5 @@ extension SampleHost {
 
 extension PrivateBus {
     /// A new async client of this bus.
-    public func client() async throws -> BusClient { try await BusClient.connect(.address(address)) }
+    package func client() async throws -> BusClient { try await BusClient.connect(.address(address)) }
 }

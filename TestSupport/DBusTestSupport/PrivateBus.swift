@@ -1,17 +1,17 @@
-public import Foundation
+package import Foundation
 
 /// A private `dbus-daemon` for one test: its own temporary socket directory and service
 /// directory (so bus activation can be tested), never the developer's session bus.
 ///
 /// `@unchecked Sendable`: all stored properties are immutable after `init`, and `Process` is only
 /// terminated (from `stop`, guarded by the lock).
-public final class PrivateBus: @unchecked Sendable {
+package final class PrivateBus: @unchecked Sendable {
     /// The address clients connect to (`unix:path=…`, from `--print-address`).
-    public let address: String
+    package let address: String
     /// A temporary directory owned by this bus; removed by `stop()`.
-    public let directory: URL
+    package let directory: URL
     /// The `<servicedir>` for activation files.
-    public let serviceDirectory: URL
+    package let serviceDirectory: URL
     private let daemon: Process
     /// Signalled by the daemon's termination handler.
     private let exited = DispatchSemaphore(value: 0)
@@ -29,7 +29,7 @@ public final class PrivateBus: @unchecked Sendable {
     /// - Throws: `FixtureError` when the daemon does not print its address within `addressTimeout`
     ///   seconds (it is killed) or exits without printing it, or when a test starts it without
     ///   holding a place for it (`TestResource.privateBuses`: the suite is bounded by it).
-    public init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false, standardServiceFolders: Bool = false,
+    package init(activationEnvironment: [String: String] = [:], allowAnyUser: Bool = false, standardServiceFolders: Bool = false,
                 daemon daemonPath: String = "/usr/bin/dbus-daemon", addressTimeout: Double = 30) throws {
         if TestResource.runningTests, !TestResource.held.contains(.privateBuses) {
             throw FixtureError("""
@@ -96,25 +96,25 @@ public final class PrivateBus: @unchecked Sendable {
     deinit { stop() }
 
     /// Installs a session-bus activation file for `name` running `exec` (an Exec= line).
-    public func installActivationFile(name: String, exec: String, systemdService: String? = nil) throws {
+    package func installActivationFile(name: String, exec: String, systemdService: String? = nil) throws {
         var text = "[D-BUS Service]\nName=\(name)\nExec=\(exec)\n"
         if let systemdService { text += "SystemdService=\(systemdService)\n" }
         try text.write(to: serviceDirectory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
     }
 
     /// The daemon's process id (a test freezes it with SIGSTOP to play a hung bus).
-    public var processIdentifier: pid_t { daemon.processIdentifier }
+    package var processIdentifier: pid_t { daemon.processIdentifier }
 
     /// The environment a stock client needs to talk to this bus: `testEnvironment()` with
     /// `DBUS_SESSION_BUS_ADDRESS` naming it.
-    public var clientEnvironment: [String: String] {
+    package var clientEnvironment: [String: String] {
         var environment = testEnvironment()
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         return environment
     }
 
     /// Stops the daemon and removes its directory.
-    public func stop() {
+    package func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
@@ -169,7 +169,7 @@ func runWithUnblockedSignals(_ process: Process) throws {
     try process.run()
 }
 
-public struct FixtureError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct FixtureError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,5 @@
-public import DBusTestSupport
-public import Testing
+package import DBusTestSupport
+package import Testing
 
 /// Runs tests holding a place of `resource` (see `TestResource`), for each test case or once
 /// around a whole suite: `@Suite(.timeLimit(.minutes(10)), .holds(.privateBuses))`.
@@ -12,21 +12,21 @@ public import Testing
 /// which is what a desktop session needs: one suite may wait minutes for the others.
 /// Declare `.desktopSession` before `.privateBuses`, so no suite holds a bus place while it waits
 /// for the desktop.
-public struct HoldsTrait: SuiteTrait, TestTrait, TestScoping {
+package struct HoldsTrait: SuiteTrait, TestTrait, TestScoping {
     /// How long a place is held.
-    public enum Span: Sendable {
+    package enum Span: Sendable {
         /// By each test case while it runs.
         case eachTestCase
         /// Once, around the whole suite (or test) the trait is declared on.
         case wholeSuite
     }
 
-    public let resource: TestResource
-    public let span: Span
+    package let resource: TestResource
+    package let span: Span
 
-    public var isRecursive: Bool { span == .eachTestCase }
+    package var isRecursive: Bool { span == .eachTestCase }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let outermost = testCase == nil
@@ -38,12 +38,12 @@ public struct HoldsTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == HoldsTrait {
     /// Holds a place of `resource` while the tests run: for each test case, except for a desktop
     /// session, which a suite holds once for all its tests (see `HoldsTrait`).
-    public static func holds(_ resource: TestResource) -> Self {
+    package static func holds(_ resource: TestResource) -> Self {
         Self(resource: resource, span: resource == .desktopSession ? .wholeSuite : .eachTestCase)
     }
 
     /// Holds a place of `resource` for `span`.
-    public static func holds(_ resource: TestResource, _ span: HoldsTrait.Span) -> Self {
+    package static func holds(_ resource: TestResource, _ span: HoldsTrait.Span) -> Self {
         Self(resource: resource, span: span)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// `body` stays in the calling task (through a task executor preference), so task-locals such as
 /// the current test are kept and `#expect` inside it records against that test.
-public func offThePool<T>(_ body: () async throws -> T) async throws -> T {
+package func offThePool<T>(_ body: () async throws -> T) async throws -> T {
     try await withTaskExecutorPreference(BlockingWorkExecutor.shared) { try await body() }
 }
 

@@ -29,7 +29,7 @@ final class Bench {
     /// The service under test, and the C reference service beside it.
     let widget = WidgetClient()
     let reference = WidgetClient(object: RemoteObject(destination: Bench.referenceName, path: WidgetBus.objectPath))
-    /// The GDBus reference service beside it (bench/gdbus-reference-service.c), for memory.
+    /// The GDBus reference service beside it (Benchmarks/gdbus-reference-service.c), for memory.
     let gdbusReference = WidgetClient(object: RemoteObject(destination: "com.nobadi.DBMultiverse.GDBusReference", path: WidgetBus.objectPath))
     static let referenceName: BusName = "com.nobadi.DBMultiverse.Reference"
     let events = EventLog()

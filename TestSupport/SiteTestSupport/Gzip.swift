@@ -1,8 +1,8 @@
 import CZlib
 
 /// gzip compression for the fixture site's bodies (zlib's deflate with the gzip wrapper).
-public enum Gzip {
-    public static func compress(_ bytes: [UInt8]) -> [UInt8] {
+package enum Gzip {
+    package static func compress(_ bytes: [UInt8]) -> [UInt8] {
         var stream = z_stream()
         // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
         guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,

@@ -5,7 +5,7 @@ import Foundation
 /// with `DBUS_STARTER_ADDRESS` set connects there, not to the private bus) and the settings of
 /// the program under test (`DBMULTIVERSE_*`: a developer's `DBMULTIVERSE_LOG_LEVEL=critical`
 /// silences the log lines tests wait for). Tests set what they need on top.
-public func testEnvironment() -> [String: String] {
+package func testEnvironment() -> [String: String] {
     ProcessInfo.processInfo.environment.filter { name, _ in
         !name.hasPrefix("DBMULTIVERSE_") && !busAddressVariables.contains(name)
     }
@@ -14,21 +14,21 @@ public func testEnvironment() -> [String: String] {
 private let busAddressVariables: Set = ["DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE"]
 
 /// What a fixture's temporary directory must allow besides holding files.
-public struct TemporaryDirectoryUse: OptionSet, Sendable, CustomStringConvertible {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public var description: String {
+package struct TemporaryDirectoryUse: OptionSet, Sendable, CustomStringConvertible {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+    package var description: String {
         [(Self.programs, "programs"), (.sockets, "sockets"), (.otherUsers, "other users")]
             .filter { contains($0.0) }.map(\.1).joined(separator: ", ")
     }
     /// Programs run from it (an install prefix, a script): it is not on a `noexec` mount.
-    public static let programs = TemporaryDirectoryUse(rawValue: 1 << 0)
+    package static let programs = TemporaryDirectoryUse(rawValue: 1 << 0)
     /// Unix sockets are made in it (a bus, a runtime directory): its path leaves room for their
     /// names, since a socket's whole path has at most 107 bytes.
-    public static let sockets = TemporaryDirectoryUse(rawValue: 1 << 1)
+    package static let sockets = TemporaryDirectoryUse(rawValue: 1 << 1)
     /// Other users reach it (a service run as `nobody` by a test running as root, which reads
     /// every file): every user may search every directory above it, and it gets mode 0755.
-    public static let otherUsers = TemporaryDirectoryUse(rawValue: 1 << 2)
+    package static let otherUsers = TemporaryDirectoryUse(rawValue: 1 << 2)
 }
 
 /// A fresh directory for a fixture: in `$TMPDIR` (else `/tmp`) when that suits `uses`, else in
@@ -37,7 +37,7 @@ public struct TemporaryDirectoryUse: OptionSet, Sendable, CustomStringConvertibl
 /// `noexec` (a common hardening); it is never loosened, and a directory made elsewhere is made
 /// private (0700) unless it is for other users.
 /// - Throws: `FixtureError` naming the places tried when none suits.
-public func makeTemporaryDirectory(_ prefix: String = "dbm-data", for uses: TemporaryDirectoryUse = []) throws -> String {
+package func makeTemporaryDirectory(_ prefix: String = "dbm-data", for uses: TemporaryDirectoryUse = []) throws -> String {
     let temporary = FileManager.default.temporaryDirectory.path
     let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
     let candidates = [temporary, "/tmp", "/var/tmp", "/dev/shm"] + (uses.contains(.programs) ? [bundle] : [])

@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 import Synchronization
 
 /// The outcome of running a command.
-public struct CommandResult: Sendable, CustomStringConvertible {
-    public let status: Int32
-    public let stdout: String
-    public let stderr: String
+package struct CommandResult: Sendable, CustomStringConvertible {
+    package let status: Int32
+    package let stdout: String
+    package let stderr: String
     /// Whether the command was killed for running past its timeout.
-    public let timedOut: Bool
-    public var description: String {
+    package let timedOut: Bool
+    package var description: String {
         "exit \(status)\(timedOut ? " (killed: timed out)" : "")\nstdout: \(stdout)\nstderr: \(stderr)"
     }
 }
@@ -16,7 +16,7 @@ public struct CommandResult: Sendable, CustomStringConvertible {
 /// Runs a program to completion (a stock tool such as `dbus-send`, `gdbus`, `busctl`, or our own
 /// binary) with `environment`, killing it after `timeout` seconds. Every wait is bounded, also for
 /// a child that leaves a process behind holding its output open.
-public func runCommand(
+package func runCommand(
     _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, timeout: TimeInterval = 20
 ) throws -> CommandResult {
     let process = Process()
@@ -75,7 +75,7 @@ private final class LockedData: @unchecked Sendable {
 /// Bounded even when `body` ignores cancellation (a continuation that is never resumed, a task's
 /// `value`): it runs in a task of its own, which is cancelled and left behind at the deadline,
 /// not awaited. Cancelling the caller (a suite's time limit) ends the wait too.
-public func withTimeout<T: Sendable>(
+package func withTimeout<T: Sendable>(
     _ seconds: Double = 10, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = FirstOutcome<T>()
@@ -136,7 +136,7 @@ private final class FirstOutcome<T: Sendable>: Sendable {
 }
 
 /// The next element of an async sequence, within `seconds`.
-public func next<S: AsyncSequence & Sendable>(
+package func next<S: AsyncSequence & Sendable>(
     _ sequence: S, within seconds: Double = 10, _ what: String = "an event"
 ) async throws -> S.Element where S.Element: Sendable {
     try await withTimeout(seconds, what) {
@@ -149,7 +149,7 @@ public func next<S: AsyncSequence & Sendable>(
 /// Reads one line (without its newline) from `handle` within `seconds`; the end of the file ends
 /// the line too.
 /// - Throws: `FixtureError` naming `what` when neither comes in time.
-public func readLine(_ handle: FileHandle, within seconds: Double, _ what: String) throws -> String {
+package func readLine(_ handle: FileHandle, within seconds: Double, _ what: String) throws -> String {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: .seconds(seconds))
     let fd = handle.fileDescriptor
@@ -178,14 +178,14 @@ public func readLine(_ handle: FileHandle, within seconds: Double, _ what: Strin
 /// Waits at most `seconds` for `finished`, which a thread the fixture started signals as it
 /// ends. Returns nil, or an error naming `what` when it did not end: a thread stuck in the code
 /// under test is then reported, not waited for until the test run is killed.
-public func join(_ finished: DispatchSemaphore, _ what: String, within seconds: Double = 30) -> FixtureError? {
+package func join(_ finished: DispatchSemaphore, _ what: String, within seconds: Double = 30) -> FixtureError? {
     finished.wait(timeout: .now() + seconds) == .success ? nil : FixtureError("\(what) did not end within \(seconds) s")
 }
 
 /// Writes `text` to `path` as an executable (mode 0755), through a child process: a file this
 /// process had open for writing could be inherited by a process another test starts meanwhile,
 /// and running it would then fail with ETXTBSY ("Text file busy").
-public func writeExecutable(_ text: String, to path: String) throws {
+package func writeExecutable(_ text: String, to path: String) throws {
     let result = try runCommand(["sh", "-c", #"cat > "$1" && chmod 755 "$1""#, "sh", path], input: Data(text.utf8))
     guard result.status == 0 else { throw FixtureError("writing \(path): \(result)") }
 }

@@ -1,64 +1,64 @@
-public import DBus
+package import DBus
 
 /// A struct argument `(is)`, to show user types conforming to `DBusStructure`.
-public struct Pair: DBusStructure, Hashable {
-    public var number: Int32
-    public var text: String
-    public init(number: Int32, text: String) { self.number = number; self.text = text }
-    public static let fields: [DBusField<Pair>] = [.field(\.number), .field(\.text)]
-    public static var empty: Pair { Pair(number: 0, text: "") }
+package struct Pair: DBusStructure, Hashable {
+    package var number: Int32
+    package var text: String
+    package init(number: Int32, text: String) { self.number = number; self.text = text }
+    package static let fields: [DBusField<Pair>] = [.field(\.number), .field(\.text)]
+    package static var empty: Pair { Pair(number: 0, text: "") }
 }
 
 /// `org.example.Sample1`, the sample object's interface: one method per type family, errors,
 /// properties of each change-emission mode, and a signal.
-public enum Sample1: DBusInterface {
-    public static let name: InterfaceName = "org.example.Sample1"
-    public static let doc: String? = "A sample object for the binding's tests."
+package enum Sample1: DBusInterface {
+    package static let name: InterfaceName = "org.example.Sample1"
+    package static let doc: String? = "A sample object for the binding's tests."
 
-    public static let echoBasics = method(
+    package static let echoBasics = method(
         "EchoBasics",
         inputs: (Arg<UInt8>("y"), Arg<Bool>("b"), Arg<Int16>("n"), Arg<UInt16>("q"), Arg<Int32>("i"), Arg<UInt32>("u"),
                  Arg<Int64>("x"), Arg<UInt64>("t"), Arg<Double>("d"), Arg<String>("s"), Arg<ObjectPath>("o"), Arg<Signature>("g")),
         outputs: (Arg<UInt8>("y"), Arg<Bool>("b"), Arg<Int16>("n"), Arg<UInt16>("q"), Arg<Int32>("i"), Arg<UInt32>("u"),
                   Arg<Int64>("x"), Arg<UInt64>("t"), Arg<Double>("d"), Arg<String>("s"), Arg<ObjectPath>("o"), Arg<Signature>("g")),
         doc: "Returns its arguments.")
-    public static let echoString = method("EchoString", inputs: Arg<String>("text"), outputs: Arg<String>("text"))
-    public static let echoVariant = method("EchoVariant", inputs: Arg<Variant>("value"), outputs: Arg<Variant>("value"))
-    public static let echoDict = method("EchoDict", inputs: Arg<[String: Variant]>("dict"), outputs: Arg<[String: Variant]>("dict"))
-    public static let echoStruct = method("EchoStruct", inputs: Arg<Pair>("pair"), outputs: Arg<Pair>("pair"))
-    public static let echoBytes = method("EchoBytes", inputs: Arg<[UInt8]>("bytes"), outputs: Arg<[UInt8]>("bytes"))
-    public static let echoNested = method(
+    package static let echoString = method("EchoString", inputs: Arg<String>("text"), outputs: Arg<String>("text"))
+    package static let echoVariant = method("EchoVariant", inputs: Arg<Variant>("value"), outputs: Arg<Variant>("value"))
+    package static let echoDict = method("EchoDict", inputs: Arg<[String: Variant]>("dict"), outputs: Arg<[String: Variant]>("dict"))
+    package static let echoStruct = method("EchoStruct", inputs: Arg<Pair>("pair"), outputs: Arg<Pair>("pair"))
+    package static let echoBytes = method("EchoBytes", inputs: Arg<[UInt8]>("bytes"), outputs: Arg<[UInt8]>("bytes"))
+    package static let echoNested = method(
         "EchoNested", inputs: Arg<[[String: [Int32]]]>("nested"), outputs: Arg<[[String: [Int32]]]>("nested"))
-    public static let add = method("Add", inputs: (Arg<Int32>("a"), Arg<Int32>("b")), outputs: Arg<Int32>("sum"))
-    public static let fail = method(
+    package static let add = method("Add", inputs: (Arg<Int32>("a"), Arg<Int32>("b")), outputs: Arg<Int32>("sum"))
+    package static let fail = method(
         "Fail", inputs: (Arg<String>("name"), Arg<String>("message")), outputs: (), doc: "Replies with the error named.")
-    public static let setCounter = method("SetCounter", inputs: Arg<Int32>("value"), outputs: ())
-    public static let emit = method("Emit", inputs: Arg<String>("text"), outputs: ())
+    package static let setCounter = method("SetCounter", inputs: Arg<Int32>("value"), outputs: ())
+    package static let emit = method("Emit", inputs: Arg<String>("text"), outputs: ())
 
-    public static let counter = property("Counter", Int32.self, doc: "Set by SetCounter.")
-    public static let label = property("Label", String.self, access: .readwrite)
-    public static let version = property("Version", String.self, emits: .const)
-    public static let secret = property("Secret", String.self, emits: .invalidates)
+    package static let counter = property("Counter", Int32.self, doc: "Set by SetCounter.")
+    package static let label = property("Label", String.self, access: .readwrite)
+    package static let version = property("Version", String.self, emits: .const)
+    package static let secret = property("Secret", String.self, emits: .invalidates)
 
-    public static let pinged = signal("Pinged", Arg<String>("text"), Arg<Int32>("count"), doc: "Emitted by Emit.")
+    package static let pinged = signal("Pinged", Arg<String>("text"), Arg<Int32>("count"), doc: "Emitted by Emit.")
 }
 
 /// The sample object exercising every feature of the binding. Used by the binding's tests
 /// in-process and by the `dbus-sample-service` executable (for activation and idle measurements).
-public final class SampleObject {
-    public static let busName: BusName = "org.example.Sample"
-    public static let path: ObjectPath = "/org/example/Sample"
+package final class SampleObject {
+    package static let busName: BusName = "org.example.Sample"
+    package static let path: ObjectPath = "/org/example/Sample"
 
-    public private(set) var counter: Int32 = 0
-    public private(set) var label = "initial"
+    package private(set) var counter: Int32 = 0
+    package private(set) var label = "initial"
     private var exported: ExportedInterface<Sample1>?
 
-    public init(server: ObjectServer) throws(DBusError) {
+    package init(server: ObjectServer) throws(DBusError) {
         exported = try server.export(interface, at: Self.path)
     }
 
     /// Stops serving the object.
-    public func unexport() { exported = nil }
+    package func unexport() { exported = nil }
 
     private var interface: Interface<Sample1> {
         Interface(

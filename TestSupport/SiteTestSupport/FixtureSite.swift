@@ -12,24 +12,24 @@ import Glibc
 ///
 /// `@unchecked Sendable`: the routes and the records are touched only under `lock`; the listening
 /// socket is set in `init` and closed once in `stop`.
-public final class FixtureSite: @unchecked Sendable {
+package final class FixtureSite: @unchecked Sendable {
     /// A request as received.
-    public struct Request: Sendable, CustomStringConvertible {
+    package struct Request: Sendable, CustomStringConvertible {
         /// `GET`, `HEAD`, …
-        public let method: String
+        package let method: String
         /// The host asked for: the `Host` header, or the host of an absolute-form target.
-        public let host: String
+        package let host: String
         /// The request target in origin form (path and query), e.g. `/en/page-3.html` or
         /// `/flux.rss.php?lang=en`; an absolute-form `http://host/path` is recorded as `/path`.
-        public let target: String
+        package let target: String
         /// Header names lower-cased, values exactly as sent.
-        public let headers: [String: String]
+        package let headers: [String: String]
 
-        public var description: String { "\(method) \(host)\(target)" }
+        package var description: String { "\(method) \(host)\(target)" }
     }
 
     /// What to answer for a path.
-    public enum Behaviour: Sendable {
+    package enum Behaviour: Sendable {
         /// A resource with optional validators (a matching If-None-Match / If-Modified-Since gets
         /// 304); `gzip` compresses it and drops Content-Length.
         case content(body: [UInt8], contentType: String, etag: String? = nil, lastModified: String? = nil, gzip: Bool = false)
@@ -45,8 +45,8 @@ public final class FixtureSite: @unchecked Sendable {
         case hangUp
     }
 
-    public let port: Int
-    public var origin: String { "http://127.0.0.1:\(port)" }
+    package let port: Int
+    package var origin: String { "http://127.0.0.1:\(port)" }
 
     private let listener: Int32
     private let lock = NSCondition()
@@ -56,7 +56,7 @@ public final class FixtureSite: @unchecked Sendable {
     private var stopped = false
 
     /// Listens on 127.0.0.1 with an ephemeral port.
-    public init() throws {
+    package init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw FixtureSiteError("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
@@ -83,7 +83,7 @@ public final class FixtureSite: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops accepting; connections in progress end at their next write.
-    public func stop() {
+    package func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
@@ -93,7 +93,7 @@ public final class FixtureSite: @unchecked Sendable {
     }
 
     /// A port on 127.0.0.1 where nothing listens (for "site down").
-    public static func closedPort() throws -> Int {
+    package static func closedPort() throws -> Int {
         let site = try FixtureSite()
         let port = site.port
         site.stop()
@@ -103,36 +103,36 @@ public final class FixtureSite: @unchecked Sendable {
     // MARK: Content
 
     /// Serves `behaviour` at `target` (path and query, exactly as requested).
-    public func serve(_ target: String, _ behaviour: Behaviour) {
+    package func serve(_ target: String, _ behaviour: Behaviour) {
         lock.lock()
         routes[target] = behaviour
         lock.unlock()
     }
 
     /// Answers targets without a route (nil: 404).
-    public func serveOthers(_ handler: @escaping @Sendable (String) -> Behaviour?) {
+    package func serveOthers(_ handler: @escaping @Sendable (String) -> Behaviour?) {
         lock.lock()
         fallback = handler
         lock.unlock()
     }
 
     /// Every request so far, in arrival order.
-    public var requests: [Request] {
+    package var requests: [Request] {
         lock.lock()
         defer { lock.unlock() }
         return recorded
     }
 
     /// The requests for `target`.
-    public func requests(for target: String) -> [Request] { requests.filter { $0.target == target } }
+    package func requests(for target: String) -> [Request] { requests.filter { $0.target == target } }
 
     /// How many requests came for `target`.
-    public func count(_ target: String) -> Int { requests(for: target).count }
+    package func count(_ target: String) -> Int { requests(for: target).count }
 
     /// Waits at most `seconds` for a request satisfying `predicate`, and returns the first.
     /// - Throws: `FixtureSiteError` naming `what` and the requests seen when none comes in time.
     @discardableResult
-    public func waitForRequest(within seconds: Double = 20, _ what: String, where predicate: (Request) -> Bool) throws -> Request {
+    package func waitForRequest(within seconds: Double = 20, _ what: String, where predicate: (Request) -> Bool) throws -> Request {
         let deadline = Date(timeIntervalSinceNow: seconds)
         lock.lock()
         defer { lock.unlock() }
@@ -286,7 +286,7 @@ public final class FixtureSite: @unchecked Sendable {
     }
 }
 
-public struct FixtureSiteError: Error, CustomStringConvertible {
-    public let description: String
+package struct FixtureSiteError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A long-running program whose output is read line by line as it comes (`dbus-monitor`,
 /// `dbmultiverse watch`); tests wait for a line with a timeout, never by sleeping.
@@ -7,11 +7,11 @@ public import Foundation
 /// `FileHandle.readabilityHandler`: tearing those down races libdispatch's epoll bookkeeping on
 /// Linux and crashed the test run in `_dispatch_event_loop_drain` (seen here once;
 /// swift-corelibs-libdispatch#949).
-public final class StreamingCommand: Sendable {
+package final class StreamingCommand: Sendable {
     private let process = Process()
     private let capture = Capture()
 
-    public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    package init(_ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         if let environment { process.environment = environment }
@@ -36,17 +36,17 @@ public final class StreamingCommand: Sendable {
 
     deinit { stop() }
 
-    public var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// All complete lines so far.
-    public var output: [String] { capture.lines }
+    package var output: [String] { capture.lines }
 
     /// What the program wrote to stderr so far.
-    public var stderrText: String { capture.stderrText }
+    package var stderrText: String { capture.stderrText }
 
     /// Waits until a line (at index `from` or later) satisfies `predicate`; returns its index and text.
     @discardableResult
-    public func waitForLine(
+    package func waitForLine(
         from start: Int = 0, timeout: TimeInterval = 10, _ what: String = "a line",
         where predicate: (String) -> Bool
     ) throws -> (index: Int, line: String) {
@@ -54,13 +54,13 @@ public final class StreamingCommand: Sendable {
     }
 
     /// Waits until what the program wrote to stderr satisfies `predicate`.
-    public func waitForError(timeout: TimeInterval = 10, _ what: String = "an error", where predicate: (String) -> Bool) throws {
+    package func waitForError(timeout: TimeInterval = 10, _ what: String = "an error", where predicate: (String) -> Bool) throws {
         try capture.waitForError(timeout: timeout, what, where: predicate)
     }
 
     /// Kills the program (SIGKILL: a child spawned from a libdispatch worker thread inherits a
     /// mask that blocks SIGTERM) and waits, at most 10 s, for the exit.
-    public func stop() {
+    package func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
         }
@@ -72,7 +72,7 @@ public final class StreamingCommand: Sendable {
 
     /// Sends `signal` (programs that handle SIGTERM through a signalfd see it even when blocked)
     /// and waits up to `timeout` seconds for the exit; returns the exit status.
-    public func terminate(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 10) throws -> Int32 {
+    package func terminate(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 10) throws -> Int32 {
         kill(process.processIdentifier, signal)
         guard capture.waitForExit(timeout: timeout) else {
             throw FixtureError("process \(process.processIdentifier) did not exit after signal \(signal)")
@@ -81,7 +81,7 @@ public final class StreamingCommand: Sendable {
         return process.terminationStatus
     }
 
-    public var terminationStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
+    package var terminationStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 }
 
 /// What the program wrote and whether it exited, filled by the reading threads and the

@@ -1,5 +1,5 @@
-public import DBus
-public import EventLoop
+package import DBus
+package import EventLoop
 import Foundation
 import Synchronization
 
@@ -14,12 +14,12 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `connection` and `server` are confined as just said; the state and the
 /// names owned are guarded by `Mutex`es.
-public final class BusHost: @unchecked Sendable {
-    public let loop: EventLoop
-    public let connection: Connection
-    public let server: ObjectServer
+package final class BusHost: @unchecked Sendable {
+    package let loop: EventLoop
+    package let connection: Connection
+    package let server: ObjectServer
     /// The connection's unique name (read at set-up, so readable from any thread).
-    public let uniqueName: String
+    package let uniqueName: String
     private let state = Mutex(State.setUp)
     private let ownedNames = Mutex<[BusName]>([])
 
@@ -30,7 +30,7 @@ public final class BusHost: @unchecked Sendable {
     }
 
     /// Connects to `address` with an object server; nothing runs until `start()`.
-    public init(address: String) throws {
+    package init(address: String) throws {
         loop = try EventLoop()
         connection = try Connection(.address(address), loop: loop)
         server = try ObjectServer(connection: connection)
@@ -45,25 +45,25 @@ public final class BusHost: @unchecked Sendable {
     /// `stop` returns the name is free: a bus daemon handles a closed connection in its own time,
     /// and a new owner asking at once could find the name still taken.
     /// - Throws: `FixtureError` when another connection owns it.
-    public func own(_ name: BusName) throws {
+    package func own(_ name: BusName) throws {
         let ownership = try connection.requestNameBlocking(name)
         guard ownership == .primaryOwner else { throw FixtureError("could not own \(name): \(ownership)") }
         ownedNames.withLock { $0.append(name) }
     }
 
     /// Starts the loop thread.
-    public func start() throws {
+    package func start() throws {
         let started = try LoopThread(running: loop)
         state.withLock { $0 = .running(started) }
     }
 
     /// Runs `body` on the loop thread.
-    public func onLoop(_ body: @escaping @Sendable () -> Void) { loop.execute(body) }
+    package func onLoop(_ body: @escaping @Sendable () -> Void) { loop.execute(body) }
 
     /// Runs `body` on the loop thread and returns what it returns.
     /// - Throws: what `body` throws, or `FixtureError` when the loop has not run it within
     ///   `seconds` (a loop stuck in the code under test).
-    public func perform<T: Sendable>(within seconds: Double = 30, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package func perform<T: Sendable>(within seconds: Double = 30, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withTimeout(seconds, "the loop thread of \(uniqueName)") { [loop] in
             try await withCheckedThrowingContinuation { continuation in
                 loop.execute { continuation.resume(with: Result(catching: body)) }
@@ -74,7 +74,7 @@ public final class BusHost: @unchecked Sendable {
     /// Sends `message`, then waits for a round trip to the bus daemon: once it returns, the
     /// daemon has routed the message, so whatever any connection sends afterwards reaches each
     /// receiver after it.
-    public func sendAndSync(_ message: Message) async throws {
+    package func sendAndSync(_ message: Message) async throws {
         let connection = LoopBound(self.connection)
         try await withTimeout(15, "a round trip to the bus after sending \(message.member ?? "a message")") { [loop] in
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -97,7 +97,7 @@ public final class BusHost: @unchecked Sendable {
     /// returned as an error (for the caller to record against its test) and left behind, rather
     /// than hanging the run. `deinit` writes it on stderr.
     @discardableResult
-    public func stop(within seconds: Double = 30, _ teardown: @escaping @Sendable () -> Void = {}) -> FixtureError? {
+    package func stop(within seconds: Double = 30, _ teardown: @escaping @Sendable () -> Void = {}) -> FixtureError? {
         let objects = LoopBound((connection, server))
         let names = ownedNames.withLock { $0 }
         let close: @Sendable () -> Void = {

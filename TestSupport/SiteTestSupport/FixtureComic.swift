@@ -4,16 +4,16 @@
 /// `h1.horscadrelect`, `.cadrelect` siblings, `h4`, `p a`, first `img`; Komikku's dbmultiverse
 /// server: `div.chapter`, page `img#balloonsimg` or `div#balloonsimg` with a style `url(…)`;
 /// Mihon's extension: `div.cadrelect.chapters[ch]` with page-number links).
-public struct FixtureComic: Sendable {
-    public struct Chapter: Sendable, Equatable {
-        public var number: Int
-        public var name: String
-        public var startPage: Int
-        public var endPage: Int
+package struct FixtureComic: Sendable {
+    package struct Chapter: Sendable, Equatable {
+        package var number: Int
+        package var name: String
+        package var startPage: Int
+        package var endPage: Int
         /// nil: the main story.
-        public var universe: Int?
+        package var universe: Int?
 
-        public init(number: Int, name: String, startPage: Int, endPage: Int, universe: Int? = nil) {
+        package init(number: Int, name: String, startPage: Int, endPage: Int, universe: Int? = nil) {
             self.number = number
             self.name = name
             self.startPage = startPage
@@ -22,7 +22,7 @@ public struct FixtureComic: Sendable {
         }
     }
 
-    public enum ChapterListVariant: String, Sendable, CaseIterable {
+    package enum ChapterListVariant: String, Sendable, CaseIterable {
         /// `div.cadrelect.chapters[ch]` after `h1.horscadrelect` headings, as today.
         case current
         /// `div.chapter` only (what Komikku selects).
@@ -33,7 +33,7 @@ public struct FixtureComic: Sendable {
         case drift
     }
 
-    public enum PageVariant: String, Sendable, CaseIterable {
+    package enum PageVariant: String, Sendable, CaseIterable {
         /// `<div id="balloonsimg"><img src=…></div>` (2025 on).
         case imageInside
         /// `<img id="balloonsimg" src=…>`.
@@ -42,10 +42,10 @@ public struct FixtureComic: Sendable {
         case divStyle
     }
 
-    public var chapters: [Chapter]
-    public var latestPage: Int
+    package var chapters: [Chapter]
+    package var latestPage: Int
 
-    public init(chapters: [Chapter], latestPage: Int? = nil) {
+    package init(chapters: [Chapter], latestPage: Int? = nil) {
         self.chapters = chapters
         self.latestPage = latestPage ?? chapters.map(\.endPage).max() ?? 1
     }
@@ -54,7 +54,7 @@ public struct FixtureComic: Sendable {
     /// Special Universe 3 and one of Broly. Pages are numbered in the order they were published,
     /// specials included: the specials came out between chapters 4 and 5, so the main story holds
     /// pages 1–96 and 129–152, the specials 97–128, and the latest page is chapter 5's last.
-    public static let small = FixtureComic(chapters: [
+    package static let small = FixtureComic(chapters: [
         Chapter(number: 1, name: "A Really Strange Tournament!", startPage: 1, endPage: 24),
         Chapter(number: 2, name: "Vegeta & <Goku>", startPage: 25, endPage: 48),
         Chapter(number: 3, name: "Végéta contre l'Univers", startPage: 49, endPage: 72),
@@ -67,7 +67,7 @@ public struct FixtureComic: Sendable {
 
     /// About as large as the real chapter list: 100 main-story chapters of 24 pages, and
     /// specials (universes 3, 16 and Broly's) of five chapters each.
-    public static let fullSize: FixtureComic = {
+    package static let fullSize: FixtureComic = {
         var chapters: [Chapter] = (1...100).map {
             Chapter(number: $0, name: "Chapter Name Number \($0): the Tournament Goes On", startPage: ($0 - 1) * 24 + 1, endPage: $0 * 24)
         }
@@ -79,7 +79,7 @@ public struct FixtureComic: Sendable {
     }()
 
     /// The comic with `count` more pages published in its last main-story chapter.
-    public func publishing(_ count: Int) -> FixtureComic {
+    package func publishing(_ count: Int) -> FixtureComic {
         var next = self
         if let last = next.chapters.lastIndex(where: { $0.universe == nil }) {
             next.chapters[last].endPage += count
@@ -90,7 +90,7 @@ public struct FixtureComic: Sendable {
 
     // MARK: Markup
 
-    public func chapterListHTML(_ variant: ChapterListVariant = .current, language: String = "en") -> String {
+    package func chapterListHTML(_ variant: ChapterListVariant = .current, language: String = "en") -> String {
         var html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>Dragon Ball Multiverse - chapters</title>
@@ -145,7 +145,7 @@ public struct FixtureComic: Sendable {
         }
     }
 
-    public func pageHTML(_ page: Int, _ variant: PageVariant = .imageInside, language: String = "en") -> String {
+    package func pageHTML(_ page: Int, _ variant: PageVariant = .imageInside, language: String = "en") -> String {
         let image = "/images/page-\(page).png"
         let body = switch variant {
         case .imageInside: "<div id=\"balloonsimg\"><img src=\"\(image)\" alt=\"page \(page)\"></div>"
@@ -161,7 +161,7 @@ public struct FixtureComic: Sendable {
     }
 
     /// RSS 1.0 (RDF), as the site's `flux.rss.php`: the last `count` pages, newest first.
-    public func feedRSS1(origin: String, language: String = "en", count: Int = 5) -> String {
+    package func feedRSS1(origin: String, language: String = "en", count: Int = 5) -> String {
         let pages = (max(1, latestPage - count + 1)...latestPage).reversed()
         return """
             <?xml version="1.0" encoding="utf-8"?>
@@ -175,7 +175,7 @@ public struct FixtureComic: Sendable {
     }
 
     /// RSS 2.0 with the same items.
-    public func feedRSS2(origin: String, language: String = "en", count: Int = 5) -> String {
+    package func feedRSS2(origin: String, language: String = "en", count: Int = 5) -> String {
         let pages = (max(1, latestPage - count + 1)...latestPage).reversed()
         return """
             <?xml version="1.0" encoding="utf-8"?>

@@ -2,43 +2,43 @@ import DBusTestSupport
 import Foundation
 
 /// A visit to a URL at a time, as a fixture writes it into a browser's history.
-public struct PageVisit: Sendable {
-    public let url: String
+package struct PageVisit: Sendable {
+    package let url: String
     /// Microseconds since 1970-01-01 UTC.
-    public let time: Int64
+    package let time: Int64
 
-    public init(_ url: String, at time: Int64) {
+    package init(_ url: String, at time: Int64) {
         self.url = url
         self.time = time
     }
 
     /// `seconds` after 1970-01-01 UTC, as microseconds.
-    public init(_ url: String, atUnixSeconds seconds: Int64) {
+    package init(_ url: String, atUnixSeconds seconds: Int64) {
         self.init(url, at: seconds * 1_000_000)
     }
 }
 
 /// A browser's history format, as the fixtures write it: its schema and its epoch.
-public enum FixtureFormat: Sendable {
+package enum FixtureFormat: Sendable {
     case firefox, chromium
 
     /// Microseconds from the browser's epoch to 1970 (Chromium counts from 1601).
-    public var epochOffset: Int64 { self == .firefox ? 0 : 11_644_473_600 * 1_000_000 }
+    package var epochOffset: Int64 { self == .firefox ? 0 : 11_644_473_600 * 1_000_000 }
 
     /// The database's name in a profile folder.
-    public var databaseName: String { self == .firefox ? "places.sqlite" : "History" }
+    package var databaseName: String { self == .firefox ? "places.sqlite" : "History" }
 }
 
 /// Writes history databases with the `sqlite3` tool: the browser's real schema, its page size,
 /// journal mode and version, and the visits given.
-public enum HistoryDatabases {
+package enum HistoryDatabases {
     /// Creates the database at `path` (which must not exist yet) holding `visits`.
-    public static func write(_ format: FixtureFormat, at path: String, visits: [PageVisit]) throws {
+    package static func write(_ format: FixtureFormat, at path: String, visits: [PageVisit]) throws {
         try run(creationScript(format) + "BEGIN;\n" + visits.map { insertion(of: $0, format) }.joined() + "COMMIT;\n", on: path)
     }
 
     /// The statements that create an empty database of `format`, as the browser does.
-    public static func creationScript(_ format: FixtureFormat) -> String {
+    package static func creationScript(_ format: FixtureFormat) -> String {
         switch format {
         case .firefox:
             // Firefox: 32 KiB pages and a write-ahead log.
@@ -61,7 +61,7 @@ public enum HistoryDatabases {
     }
 
     /// The statements that add one visit (and its page when new), as the browser records it.
-    public static func insertion(of visit: PageVisit, _ format: FixtureFormat) -> String {
+    package static func insertion(of visit: PageVisit, _ format: FixtureFormat) -> String {
         let url = literal(visit.url)
         let time = visit.time + format.epochOffset
         switch format {
@@ -95,7 +95,7 @@ public enum HistoryDatabases {
     /// Runs `script` with the `sqlite3` tool on the database at `path`; returns what it printed.
     /// - Throws: when the tool fails or prints an error.
     @discardableResult
-    public static func run(_ script: String, on path: String, timeout: Double = 60) throws -> String {
+    package static func run(_ script: String, on path: String, timeout: Double = 60) throws -> String {
         let result = try runCommand(["sqlite3", "-batch", "-bail", path], input: Data(script.utf8), timeout: timeout)
         guard result.status == 0, result.stderr.isEmpty else {
             throw FixtureError("sqlite3 \(path) failed: \(result)")
@@ -104,7 +104,7 @@ public enum HistoryDatabases {
     }
 
     /// `text` as an SQL string literal.
-    public static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

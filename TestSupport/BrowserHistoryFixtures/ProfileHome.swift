@@ -4,15 +4,15 @@ import Glibc
 
 /// A temporary home folder with browser profiles laid out as the browsers lay them out, and a
 /// separate temporary folder for the private copies. Removed with `remove()`.
-public final class ProfileHome: Sendable {
+package final class ProfileHome: Sendable {
     /// The folder holding both.
-    public let root: String
+    package let root: String
     /// `$HOME`.
-    public let home: String
+    package let home: String
     /// `$TMPDIR` for the lookup: where its private copies go (and must not stay).
-    public let temporary: String
+    package let temporary: String
 
-    public init() throws {
+    package init() throws {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array("\(base)/dbm-history-XXXXXX".utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -25,13 +25,13 @@ public final class ProfileHome: Sendable {
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
     }
 
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: root) // best effort: a temporary home
     }
 
     /// The environment the lookup runs in: this `HOME` and `TMPDIR`, no `XDG_CONFIG_HOME`
     /// (so `~/.config`), plus `extra`.
-    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    package func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = nil
         environment["DBMULTIVERSE_SITE_URL"] = nil
@@ -45,7 +45,7 @@ public final class ProfileHome: Sendable {
     /// absolute one when `at` places the folder elsewhere (relative to `home`). Returns the path
     /// of its `places.sqlite`.
     @discardableResult
-    public func addFirefoxProfile(_ folder: String, firefoxHome: String = ".mozilla/firefox", at location: String? = nil,
+    package func addFirefoxProfile(_ folder: String, firefoxHome: String = ".mozilla/firefox", at location: String? = nil,
                                   visits: [PageVisit]) throws -> String {
         let firefoxRoot = home + "/" + firefoxHome
         let profileFolder = location.map { home + "/" + $0 } ?? firefoxRoot + "/" + folder
@@ -68,7 +68,7 @@ public final class ProfileHome: Sendable {
     /// Adds a Chromium-family profile (`Default`, `Profile 2`…) to the user-data folder
     /// `userData` (relative to `home`, e.g. `.config/chromium`). Returns the path of its `History`.
     @discardableResult
-    public func addChromiumProfile(_ profile: String, userData: String, visits: [PageVisit]) throws -> String {
+    package func addChromiumProfile(_ profile: String, userData: String, visits: [PageVisit]) throws -> String {
         let folder = home + "/" + userData + "/" + profile
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let database = folder + "/History"
@@ -77,14 +77,14 @@ public final class ProfileHome: Sendable {
     }
 
     /// Writes `bytes` to `path` (relative to `home`), making its folders.
-    public func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         let url = URL(fileURLWithPath: home + "/" + path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: url)
     }
 
     /// Every file left in the temporary folder (the lookup's copies must all be gone).
-    public func temporaryLeftovers() throws -> [String] {
+    package func temporaryLeftovers() throws -> [String] {
         try FileManager.default.subpathsOfDirectory(atPath: temporary)
     }
 }

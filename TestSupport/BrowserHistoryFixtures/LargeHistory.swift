@@ -4,10 +4,10 @@ import Foundation
 /// A realistic history for the benchmark: `visitCount` visits spread over `pageCount` pages of
 /// 400 sites over the last year, one page in 50 a page of the comic (read now and then between
 /// other browsing), in the browser's real schema.
-public enum LargeHistory {
+package enum LargeHistory {
     /// Writes the history at `path` (which must not exist yet) and returns its newest visit to
     /// a comic page, read back with the `sqlite3` tool.
-    public static func write(_ format: FixtureFormat, at path: String, visitCount: Int = 100_000, pageCount: Int = 25_000,
+    package static func write(_ format: FixtureFormat, at path: String, visitCount: Int = 100_000, pageCount: Int = 25_000,
                              newest: Int64 = 1_795_000_000 * 1_000_000) throws -> PageVisit {
         let year: Int64 = 365 * 86_400 * 1_000_000
         let first = newest - year + format.epochOffset

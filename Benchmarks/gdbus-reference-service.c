@@ -1,6 +1,6 @@
 /*
  * The benchmark's second reference peer (not part of the product): the same GetCurrentEntry reply
- * as Sources/dbus-reference-service, served with GIO's GDBus the way a GLib program does it (a
+ * as TestSupport/dbus-reference-service, served with GIO's GDBus the way a GLib program does it (a
  * GMainLoop, g_bus_own_name, an object registered from introspection XML, the reply built as a
  * GVariant per call), under its own name. `make bench` builds it with the C compiler against
  * libglib2.0-dev and compares the service's resident memory with this one's after the same load.

@@ -1,12 +1,12 @@
 extension FixtureSite {
     /// A small valid PNG (the signature and an IHDR chunk; enough for the cover checks).
-    public static let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE]
+    package static let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE]
     /// A JPEG start (enough for the cover checks).
-    public static let jpegBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xFF, 0xD9]
+    package static let jpegBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xFF, 0xD9]
 
     /// Publishes `comic` in `language`: the chapter list (with an ETag), the feed (RSS 1.0, with a
     /// weak ETag and a Last-Modified), every page and the page images and thumbnails.
-    public func publish(_ comic: FixtureComic, language: String = "en", list: FixtureComic.ChapterListVariant = .current,
+    package func publish(_ comic: FixtureComic, language: String = "en", list: FixtureComic.ChapterListVariant = .current,
                         pages: FixtureComic.PageVariant = .imageInside, feedRSS2: Bool = false, gzip: Bool = false) {
         let origin = self.origin
         serve("/\(language)/chapters.html?comic=page&chaptersmode=1",

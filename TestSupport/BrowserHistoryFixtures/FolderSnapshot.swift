@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 
 /// Every file below a folder with its bytes, size and modification time: taken before and after
 /// a lookup, equal snapshots prove nothing was written, added or removed next to the browsers'
 /// files. (The bytes themselves are compared, which a hash would only stand for.)
-public struct FolderSnapshot: Equatable, Sendable {
-    public struct Entry: Equatable, Sendable {
-        public let bytes: Data
-        public let modified: Date?
+package struct FolderSnapshot: Equatable, Sendable {
+    package struct Entry: Equatable, Sendable {
+        package let bytes: Data
+        package let modified: Date?
     }
 
-    public let folder: String
-    public let entries: [String: Entry]
+    package let folder: String
+    package let entries: [String: Entry]
 
-    public init(of folder: String) throws {
+    package init(of folder: String) throws {
         self.folder = folder
         var entries: [String: Entry] = [:]
         let manager = FileManager.default
@@ -29,7 +29,7 @@ public struct FolderSnapshot: Equatable, Sendable {
     }
 
     /// What differs from `earlier`, one line a file; empty when nothing does.
-    public func differences(from earlier: FolderSnapshot) -> [String] {
+    package func differences(from earlier: FolderSnapshot) -> [String] {
         var lines: [String] = []
         for path in Set(entries.keys).union(earlier.entries.keys).sorted() {
             switch (earlier.entries[path], entries[path]) {
@@ -44,5 +44,5 @@ public struct FolderSnapshot: Equatable, Sendable {
     }
 
     /// The files, for a test's message.
-    public var fileNames: [String] { entries.keys.sorted() }
+    package var fileNames: [String] { entries.keys.sorted() }
 }
