@@ -19,11 +19,6 @@ enum Main {
         if let status = runDaemon(arguments) {
             exit(status)
         }
-        // A browser starts the binary named in the host manifest with arguments of its own.
-        let browserArguments = arguments.first == "browser-host" ? Array(arguments.dropFirst()) : arguments
-        if BrowserCaller(arguments: browserArguments) != nil {
-            exit(BrowserHostCommand.runHost(browserArguments))
-        }
         do {
             var command = try DBMultiverse.parseAsRoot()
             try command.run()

@@ -25,8 +25,9 @@ package final class HostProcess: @unchecked Sendable {
     private var readersDone = 0
     private var exited = false
 
-    /// `executable`: the CLI (which old installations' manifests name) or the host's own executable.
-    package init(executable: String = Binary.dbmultiverse, arguments: [String], environment: [String: String]) throws {
+    /// `executable`: the host's own executable, which the host manifests name, or the CLI (its
+    /// `browser-host` command runs the same host).
+    package init(executable: String = Binary.browserHost, arguments: [String], environment: [String: String]) throws {
         _ = Self.pipeSignalIgnored
         let stdin = try Spawn.pipe(), stdout = try Spawn.pipe(), stderr = try Spawn.pipe()
         defer { [stdin.read, stdout.write, stderr.write].forEach { close($0) } }
@@ -62,8 +63,9 @@ package final class HostProcess: @unchecked Sendable {
     private static let pipeSignalIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Runs the host on `input` (then end of input) and returns how it ended, within `timeout`.
-    package static func run(arguments: [String], input: [UInt8], environment: [String: String], timeout: TimeInterval = 10) throws -> HostResult {
-        let host = try HostProcess(arguments: arguments, environment: environment)
+    package static func run(executable: String = Binary.browserHost, arguments: [String], input: [UInt8], environment: [String: String],
+                            timeout: TimeInterval = 10) throws -> HostResult {
+        let host = try HostProcess(executable: executable, arguments: arguments, environment: environment)
         try host.write(input)
         host.closeInput()
         return try host.waitForExit(timeout: timeout)

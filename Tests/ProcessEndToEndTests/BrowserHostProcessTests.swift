@@ -64,11 +64,12 @@ struct BrowserHostProcessTests {
 
     /// Chromium's exchange: one message, the reply read, stdin closed ~3 ms later; the host must
     /// be gone before Chromium's SIGKILL 2 s after that. The host's own executable (what the
-    /// installed manifests name) and the CLI (what older installations' manifests name) alike.
-    @Test(arguments: [Binary.browserHost, Binary.dbmultiverse])
-    func chromiumsExchangeEndsWhenItsInputDoes(executable: String) throws {
+    /// manifests name) and the CLI's `browser-host` alike.
+    @Test(arguments: [[Binary.browserHost], [Binary.dbmultiverse, "browser-host"]])
+    func chromiumsExchangeEndsWhenItsInputDoes(command: [String]) throws {
         let session = try Session()
-        let host = try HostProcess(executable: executable, arguments: HostProcess.chromiumArguments, environment: session.environment)
+        let host = try HostProcess(executable: command[0], arguments: Array(command.dropFirst()) + HostProcess.chromiumArguments,
+                                   environment: session.environment)
         try host.write(Self.frame(#"{"type":"page","url":"http://www.dragonball-multiverse.com/en/page-42.html"}"#))
         let reply = try host.reply()
         // No session bus here: the page is refused with that reason, before the site is asked.
@@ -159,7 +160,9 @@ struct BrowserHostProcessTests {
         let session = try Session()
         for arguments in [["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], [session.firefoxManifest, "other@example.com"],
                           ["browser-host", "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]] {
-            let result = try HostProcess.run(arguments: arguments, input: Self.frame(#"{"type":"ping"}"#), environment: session.environment)
+            let executable = arguments[0] == "browser-host" ? Binary.dbmultiverse : Binary.browserHost
+            let result = try HostProcess.run(executable: executable, arguments: arguments, input: Self.frame(#"{"type":"ping"}"#),
+                                             environment: session.environment)
             #expect(result.status == 1, "\(arguments): \(result)")
             #expect(result.replies.isEmpty && result.unframed.isEmpty, "\(arguments): \(result)")
             #expect(result.stderr.contains("refusing "), "\(arguments): \(result)")
@@ -169,15 +172,22 @@ struct BrowserHostProcessTests {
     }
 
     /// `dbmultiverse browser-host` by hand (no browser arguments) serves too; other arguments
-    /// are bad usage.
+    /// are bad usage. The CLI takes a browser's arguments only after `browser-host`: the manifests
+    /// name the host's own executable.
     @Test func theSubcommand() throws {
         let session = try Session()
-        let byHand = try HostProcess.run(arguments: ["browser-host"], input: Self.frame(#"{"type":"ping"}"#), environment: session.environment)
+        let cli = Binary.dbmultiverse
+        let byHand = try HostProcess.run(executable: cli, arguments: ["browser-host"], input: Self.frame(#"{"type":"ping"}"#),
+                                         environment: session.environment)
         #expect(byHand.status == 0 && byHand.replies.count == 1, "\(byHand)")
-        let withChromium = try HostProcess.run(arguments: ["browser-host"] + HostProcess.chromiumArguments, input: Self.frame("[]"),
-                                               environment: session.environment)
+        let withChromium = try HostProcess.run(executable: cli, arguments: ["browser-host"] + HostProcess.chromiumArguments,
+                                               input: Self.frame("[]"), environment: session.environment)
         #expect(withChromium.status == 0 && withChromium.replies.count == 1, "\(withChromium)")
-        let unexpected = try HostProcess.run(arguments: ["browser-host", "--page", "3"], input: [], environment: session.environment)
+        let bare = try HostProcess.run(executable: cli, arguments: HostProcess.chromiumArguments, input: Self.frame("[]"),
+                                       environment: session.environment)
+        #expect(bare.status == 2 && bare.replies.isEmpty && bare.unframed.isEmpty, "\(bare)")
+        let unexpected = try HostProcess.run(executable: cli, arguments: ["browser-host", "--page", "3"], input: [],
+                                             environment: session.environment)
         #expect(unexpected.status == 2 && unexpected.replies.isEmpty && unexpected.unframed.isEmpty, "\(unexpected)")
         let help = try runCommand([Binary.dbmultiverse, "browser-host", "--help"], environment: session.environment)
         #expect(help.status == 0 && help.stdout.contains("native messaging host"), "\(help)")

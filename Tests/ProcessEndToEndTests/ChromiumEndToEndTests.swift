@@ -12,12 +12,12 @@ import TestingTraits
 /// The extension in a real browser (docs/browser-extension.md): Debian's Chromium, headless, with the
 /// project's `browser/` loaded unpacked and the host manifest where that browser reads it; the
 /// comic's site served by the fixture site under its real host names, the service activated on a
-/// private bus. Visiting pages of the site must reach the real `dbmultiverse` host, which stores
+/// private bus. Visiting pages of the site must reach the real host (`dbmultiverse-browser-host`), which stores
 /// them (the bus shows the chapter and progress) and brings its reply back to the extension; a
 /// page on another host, or a page of the site that is not a comic page, changes nothing.
 @Suite(.serialized, .timeLimit(.minutes(10)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool,
        .enabled(if: HeadlessChromium.isInstalled, "needs Debian's chromium (make test installs it where apt has it)"),
-       .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+       .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.browserHost)))
 struct ChromiumEndToEndTests {
     static let extensionName = "DBMultiverse Desktop"
 
@@ -37,7 +37,7 @@ struct ChromiumEndToEndTests {
         let reloads = try await client.signals(MatchRule(path: WidgetBus.objectPath, interface: Widget1.name, member: "TimelinesReloaded"))
 
         // Headless Chromium reads user-level host manifests only from its --user-data-dir.
-        try DesktopHome.write(try DesktopInstall.hostManifest(family: "chromium", binary: Binary.dbmultiverse),
+        try DesktopHome.write(try DesktopInstall.hostManifest(family: "chromium", binary: Binary.browserHost),
                               to: userData + "/NativeMessagingHosts/com.nobadi.dbmultiverse.json")
 
         // The site's names (and another host's) to the fixture; every other name to nothing, so

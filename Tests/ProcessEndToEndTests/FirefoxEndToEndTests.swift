@@ -16,7 +16,7 @@ import Widget
 /// The background script logs the host's reply, which Firefox prints on stdout.
 @Suite(.serialized, .timeLimit(.minutes(10)), .holds(.desktopSession), .holds(.privateBuses, .wholeSuite), .offThePool,
        .enabled(if: FileManager.default.isExecutableFile(atPath: FirefoxESR.binary), "needs Debian's firefox-esr (make test installs it where apt has it)"),
-       .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.dbmultiverse)))
+       .enabled(if: FileManager.default.isExecutableFile(atPath: Binary.browserHost)))
 struct FirefoxEndToEndTests {
     /// A temporary profile's preferences: unsigned add-ons from the profile folder, enabled
     /// without asking; every http(s) request through `proxyPort` on 127.0.0.1; no first-run pages
@@ -63,7 +63,7 @@ struct FirefoxEndToEndTests {
         try FileManager.default.createDirectory(atPath: profile + "/extensions", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: packed + "/" + xpi, toPath: profile + "/extensions/\(BrowserExtension.firefoxID).xpi")
         try DesktopHome.write(Self.preferences(proxyPort: site.port), to: profile + "/user.js")
-        try DesktopHome.write(try DesktopInstall.hostManifest(family: "firefox", binary: Binary.dbmultiverse),
+        try DesktopHome.write(try DesktopInstall.hostManifest(family: "firefox", binary: Binary.browserHost),
                               to: home.home + "/.mozilla/native-messaging-hosts/com.nobadi.dbmultiverse.json")
 
         // Tabs in this order: another host, the site's chapter list, then a comic page (chapter 5).

@@ -165,7 +165,7 @@ struct HostileInputTests {
         let (doctor, seconds) = try timed(["doctor"], environment: environment)
         #expect(doctor.status == 1 && !doctor.timedOut && doctor.stdout.contains(silent.path), "\(doctor)")
         #expect(seconds < 20, "doctor took \(seconds) s")
-        let (host, hostSeconds) = try timed(HostProcess.chromiumArguments, environment: environment, input: Self.browserRequest)
+        let (host, hostSeconds) = try timed(["browser-host"] + HostProcess.chromiumArguments, environment: environment, input: Self.browserRequest)
         #expect(!host.timedOut && host.stdout.contains(silent.path), "\(host)")
         #expect(hostSeconds < 9, "browser-host took \(hostSeconds) s")
     }
