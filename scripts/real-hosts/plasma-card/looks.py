@@ -49,7 +49,7 @@ def fail(message):
     sys.exit(1)
 
 
-def shown(pid):
+def items_of(pid):
     """(role, name, its parent's role, extents) of each showing object of the application of pid,
     depth first; an object gone while read is left out (it is no longer shown)."""
     apps = applications(lambda app: app.get_process_id() == pid)
@@ -192,7 +192,7 @@ def main(arguments):
     texts = [entry['title'], entry['name'], entry['progress-text'], entry['new-pages-text']]
     buttons = [action['label'] for action in entry['actions']]
     items, button_boxes, labels = [], [], {}
-    for kind, name, parent, box in shown(int(card_pid)):
+    for kind, name, parent, box in items_of(int(card_pid)):
         if kind == 'label' and name in texts and parent != 'push button':
             labels[name] = box
             items.append((f'label "{name}"', box))
@@ -256,7 +256,7 @@ def main(arguments):
     # Colours, against the calendar's in the same screenshot.
     # The calendar's background: the colour most of its labels have just left of them (the
     # viewer's own toolbar, at the bottom of the screen, left out).
-    calendar_labels = [box for kind, name, _, box in shown(int(calendar_pid))
+    calendar_labels = [box for kind, name, _, box in items_of(int(calendar_pid))
                        if kind == 'label' and name and box[1] < picture.height * 0.9]
     seeds = [(box[0] - 3, box[1] + box[3] // 2) for box in calendar_labels if box[0] >= 3]
     if not seeds:
