@@ -15,7 +15,7 @@
 # `make release-version` of the next minor version there, dated a day after the current entry so
 # that the tree is the same at every run; without its -dbgsym package.
 # With --ready, only whether that .deb is built for the tracked files as they are (exit status 0,
-# else 1): nothing is built or waited for.
+# and its path, else 1): nothing is built or waited for.
 # Usage: scripts/packaging/test-package.sh [--next] [--ready]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,7 +49,7 @@ if [ -n "$next" ]; then
 fi
 deb="$cache/out/dbmultiverse_${version}_$(dpkg-architecture -qDEB_HOST_ARCH).deb"
 if [ -f "$cache/stamp" ] && [ "$(cat "$cache/stamp")" = "$stamp" ] && [ -f "$deb" ]; then
-    [ -n "$ready" ] && exit 0
+    [ -z "$ready" ] || { echo "$deb"; exit 0; }
     echo "test-package: unchanged since the last build"
     echo "$deb"
     exit 0

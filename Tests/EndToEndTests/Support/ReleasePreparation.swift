@@ -6,7 +6,7 @@ import Testing
 /// What the release suites run on that takes `make test` minutes to tens of minutes to prepare: the
 /// package built on this machine and one version on (scripts/packaging/test-package.sh), the packages
 /// built in sid and trixie (scripts/packaging/chroot-package.sh), the releases' chroots
-/// (scripts/real-hosts/release-chroot.sh). Under `make test` (scripts/test/run-tests.sh sets
+/// (scripts/real-hosts/release-chroot.sh), the QA's verdicts on the package (scripts/packaging/package-qa.sh). Under `make test` (scripts/test/run-tests.sh sets
 /// `MAKE_TEST`) every release suite runs, and prepares what it needs; in a plain `swift test` a
 /// release suite runs only when what it needs is prepared for the tree as it is, and is otherwise
 /// left to `make test`, which the run says in one line.
@@ -16,6 +16,7 @@ enum ReleasePreparation {
         case bookworm, trixie, sid, sidBuild = "sid-build", trixieBuild = "trixie-build"
         case package = "the package", nextPackage = "the package one version on"
         case sidPackage = "the package built in sid", trixiePackage = "the package built in trixie"
+        case qaVerdicts = "the QA's verdicts on the package"
 
         static let chroots: [Piece] = [.bookworm, .trixie, .sid, .sidBuild, .trixieBuild]
     }
@@ -32,7 +33,7 @@ enum ReleasePreparation {
             switch self {
             case .desktops: [.package, .sidPackage, .trixiePackage, .bookworm, .trixie, .sid]
             case .plasma6: [.trixie]
-            case .packageQA: [.package, .bookworm, .trixie, .sid]
+            case .packageQA: [.package, .qaVerdicts, .bookworm, .trixie, .sid]
             case .repository: [.package, .nextPackage, .bookworm, .trixie, .sid]
             case .builds: [.sidPackage, .trixiePackage, .sidBuild, .trixieBuild, .sid, .trixie]
             }
@@ -53,6 +54,7 @@ enum ReleasePreparation {
             (.nextPackage, [script("scripts/packaging/test-package.sh"), "--next", "--ready"]),
             (.sidPackage, [script("scripts/packaging/chroot-package.sh"), "sid", "--ready"]),
             (.trixiePackage, [script("scripts/packaging/chroot-package.sh"), "trixie", "--ready"]),
+            (.qaVerdicts, [script("scripts/packaging/package-qa.sh"), "ready"]),
         ] + Piece.chroots.map { ($0, [script("scripts/real-hosts/release-chroot.sh"), "ready", $0.rawValue]) }
         for (piece, command) in checks where (try? runCommand(command, environment: testEnvironment(), timeout: 60))?.status == 0 {
             prepared.insert(piece)
