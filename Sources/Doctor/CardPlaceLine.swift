@@ -56,7 +56,8 @@ enum CardPlaceLine {
     /// Move it out of its folder, then select-cards (the one beside the package's cards).
     private static func moveAway(_ path: String, _ surroundings: Surroundings) -> String {
         let parent = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        let selector = SelectCards.candidates(card: nil, executable: ProcessStart.executablePath()).first(where: Files.isExecutable)
+        let selector = SelectCards.candidates(card: nil, executable: ProcessStart.executablePath(), environment: surroundings.environment)
+            .first(where: Files.isExecutable)
         // TRANSLATORS: doctor: the folder to move it out of, then the command to run afterwards.
         return gettext("move it out of %s, then run %s", surroundings.short(parent), asAdmin(selector ?? "select-cards", parent))
     }

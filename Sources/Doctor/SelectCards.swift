@@ -22,20 +22,19 @@ enum SelectCards {
         String(cards.dropLast("/share/dbmultiverse/cards".count)) + "/libexec/dbmultiverse/select-cards"
     }
 
-    /// Where it is looked for: beside the installed cards of `folder` (the desktop's card folder),
-    /// beside the running binary (`<prefix>/libexec/dbmultiverse/`), and in a build tree
-    /// (`<repository>/.build/…`, or a scratch path beside it such as `make sanitize`'s
-    /// `.build-asan/…`) the repository's desktop/select-cards.
-    static func candidates(card folder: String?, executable: String) -> [String] {
-        var candidates: [String] = []
+    /// The variable that names the select-cards to ask first: a build that is not installed has
+    /// none beside it (`DBMULTIVERSE_SELECT_CARDS=$PWD/desktop/select-cards` in the repository; the
+    /// tests set it so).
+    static let variable = "DBMULTIVERSE_SELECT_CARDS"
+
+    /// Where it is looked for: `$DBMULTIVERSE_SELECT_CARDS`, beside the installed cards of `folder`
+    /// (the desktop's card folder), and beside the running binary (`<prefix>/libexec/dbmultiverse/`).
+    static func candidates(card folder: String?, executable: String, environment: [String: String]) -> [String] {
+        var candidates = environment[variable].map { [$0] } ?? []
         if let real = folder.flatMap(Files.realPath), let slash = real.lastIndex(of: "/"), real[..<slash].hasSuffix("/share/dbmultiverse/cards") {
             candidates.append(beside(cards: String(real[..<slash])))
         }
-        candidates += ProcessStart.siblingCandidates("select-cards", executable: executable)
-        if let build = executable.firstRange(of: "/.build/") ?? executable.firstRange(of: "/.build-") {
-            candidates.append(executable[..<build.lowerBound] + "/desktop/select-cards")
-        }
-        return candidates
+        return candidates + ProcessStart.siblingCandidates("select-cards", executable: executable)
     }
 
     /// Its answer for `desktop` (`gnome-shell` or `plasma`), from the first candidate there is: nil
@@ -73,7 +72,7 @@ enum SelectCards {
     /// `select-cards --query`'s answer, asked once per selector and doctor run: it may wait for a
     /// desktop program (at most its own deadline, 3 s) to say its version.
     static func query(card folder: String?, _ surroundings: Surroundings) -> Result<Answer, NotAnswered> {
-        let candidates = candidates(card: folder, executable: ProcessStart.executablePath())
+        let candidates = candidates(card: folder, executable: ProcessStart.executablePath(), environment: surroundings.environment)
         guard let selector = candidates.first(where: Files.isExecutable) else { return .failure(NotAnswered(looked: candidates)) }
         return surroundings.selectCardsAnswers.answer(selector) {
             guard let output = surroundings.commands.run([selector, "--query"], timeout: .seconds(5)), output.succeeded else {

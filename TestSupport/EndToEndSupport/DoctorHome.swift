@@ -56,6 +56,8 @@ package final class DoctorHome: Sendable {
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         for name in ["XDG_CURRENT_DESKTOP", "XDG_RUNTIME_DIR"] { environment.removeValue(forKey: name) }
         environment["HOME"] = home
+        // The select-cards doctor asks: the repository's, as no build tree has one beside its binary.
+        environment["DBMULTIVERSE_SELECT_CARDS"] = repositoryRoot.path + "/desktop/select-cards"
         environment["XDG_CONFIG_HOME"] = configHome
         environment["XDG_DATA_HOME"] = dataHome
         environment["XDG_DATA_DIRS"] = home + "/system/share"

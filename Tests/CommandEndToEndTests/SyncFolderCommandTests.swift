@@ -120,6 +120,9 @@ struct SyncFolderCommandTests {
         #expect(try runCommand([Binary.dbmultiverse, "update", "--chapter", "42", "--name", "Here", "--progress", "30"],
                                environment: bus.clientEnvironment).status == 0)
         try service.waitForLine(containing: "wrote machine-here.json in \(shared)")
+        // The service reads back what its watch reports of its own write: the drive is busy (umount's
+        // exit status 32) while the record is open, so it is unmounted once that read is done.
+        try service.waitForLine(containing: "read machine-here.json (")
 
         var mark = service.lines.count
         let unmount = try inNamespace("umount \"$1\"")

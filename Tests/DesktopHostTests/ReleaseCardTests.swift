@@ -15,12 +15,13 @@ import TestingTraits
 /// (scripts/real-hosts/release-chroot.sh, cached in /var/cache/dbmultiverse-tests), installs the .deb with
 /// apt-get into a throw-away copy of it and runs the check there. `make test` starts both at its
 /// beginning, in the background (scripts/test/run-tests.sh); a test finds them ready or waits for them.
-/// Nothing is skipped: a chroot or package that cannot be made fails the test with its log.
+/// Nothing is skipped under `make test`: a chroot or package that cannot be made fails the test with
+/// its log. A plain `swift test` leaves them to `make test` unless they are prepared (ReleasePreparation).
 ///
 /// Each test holds the desktop session while it runs (one at a time, their timings hold only then:
 /// a test function, unlike a suite, holds it per test case); off the
 /// cooperative pool: a run blocks for a minute or more, several on a fresh machine.
-@Suite(.timeLimit(.minutes(25)), .offThePool) struct ReleaseCardTests {
+@Suite(.timeLimit(.minutes(25)), .offThePool, .leftToMakeTestUnlessPrepared(.desktops)) struct ReleaseCardTests {
     /// The shell a release has, as `gnome-shell --version` prints it.
     static let gnomeShell = ["bookworm": "GNOME Shell 43.", "trixie": "GNOME Shell 48.", "sid": "GNOME Shell 51."]
 

@@ -6,8 +6,9 @@ import Testing
 import TestingTraits
 
 /// The project's apt repository (docs/releasing.md): `make repo` (scripts/packaging/apt-repository.sh)
-/// and what apt makes of it in Debian 12, 13 and sid.
-@Suite(.timeLimit(.minutes(25)), .offThePool) struct AptRepositoryTests {
+/// and what apt makes of it in Debian 12, 13 and sid (left to `make test` by a plain `swift test`
+/// unless both packages and the chroots are prepared: ReleasePreparation).
+@Suite(.timeLimit(.minutes(25)), .offThePool, .leftToMakeTestUnlessPrepared(.repository)) struct AptRepositoryTests {
     /// In each release's chroot, with apt itself (scripts/real-hosts/apt-repository-check.sh): two
     /// versions of the packages (the second a real build one version on) published by `make repo`,
     /// signed by a throw-away Ed25519 key made for the run, served on 127.0.0.1; refused when

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import DesktopTestSupport
+import EndToEndSupport
 import Foundation
 import Testing
 import TestingTraits
@@ -10,10 +11,11 @@ import TestingTraits
 /// its verdict, keyed by what it read (the .deb, the source package, the scripts, the chroot);
 /// `make test` starts them all in the background once the package and the chroots are ready
 /// (scripts/test/run-tests.sh), and each test here waits for its check's verdict or runs it. Nothing
-/// is skipped: a check that cannot run fails with its log. One test at a time (`.packageChecks`), and
+/// is skipped under `make test`: a check that cannot run fails with its log (a plain `swift test`
+/// leaves them to `make test` unless the package and the chroots are prepared: ReleasePreparation). One test at a time (`.packageChecks`), and
 /// no test holds a thread while it waits (the checks take minutes; the threads for blocking tests are
 /// few, and the other suites need them): the script runs on a thread of its own, the test awaits it.
-@Suite(.timeLimit(.minutes(45)), .holds(.packageChecks)) struct PackageQATests {
+@Suite(.timeLimit(.minutes(45)), .holds(.packageChecks), .leftToMakeTestUnlessPrepared(.packageQA)) struct PackageQATests {
     /// `package-qa.sh ARGUMENTS`, its output printed (the full output log keeps it).
     func qa(_ arguments: [String]) async throws -> CommandResult {
         let script = repositoryRoot.appendingPathComponent("scripts/packaging/package-qa.sh").path

@@ -34,9 +34,13 @@ import TestingTraits
         let surroundings = Surroundings(environment: ["PATH": root + "/tools:/usr/bin:/bin"], now: 1_795_640_000,
                                         commands: ProcessRunner(environment: ["PATH": root + "/tools:/usr/bin:/bin"]))
         #expect(SelectCards.ask("gnome-shell", card: extensionFolder, surroundings) == .success(CardChoice(version: "48.7", build: "gnome-shell-45")))
-        // Where it is looked for: beside the cards, beside the binary, and in a build tree the repository's desktop/.
-        #expect(SelectCards.candidates(card: extensionFolder, executable: "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/dbmultiverse")
-                    == [prefix + "/libexec/dbmultiverse/select-cards", "/src/dbm/.build/x86_64-unknown-linux-gnu/libexec/dbmultiverse/select-cards",
-                        "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/select-cards", "/src/dbm/desktop/select-cards"])
+        // Where it is looked for: the one the environment names, beside the cards, beside the binary;
+        // nothing guessed from the binary's folder (a build tree's name says nothing of where the source is).
+        #expect(SelectCards.candidates(card: extensionFolder, executable: "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/dbmultiverse",
+                                       environment: ["DBMULTIVERSE_SELECT_CARDS": "/src/dbm/desktop/select-cards"])
+                    == ["/src/dbm/desktop/select-cards", prefix + "/libexec/dbmultiverse/select-cards",
+                        "/src/dbm/.build/x86_64-unknown-linux-gnu/libexec/dbmultiverse/select-cards", "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/select-cards"])
+        #expect(SelectCards.candidates(card: nil, executable: "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/dbmultiverse", environment: [:])
+                    == ["/src/dbm/.build/x86_64-unknown-linux-gnu/libexec/dbmultiverse/select-cards", "/src/dbm/.build/x86_64-unknown-linux-gnu/debug/select-cards"])
     }
 }

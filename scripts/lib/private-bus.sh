@@ -21,8 +21,11 @@ $servicedir_line
   </policy>
 </busconfig>
 CONF
-    { read -r BUS_ADDRESS; read -r BUS_PID; } < <(dbus-daemon --config-file="$dir/bus.conf" --fork \
-        --print-address=1 --print-pid=1 2>"$dir/daemon.log")
+    # DBUS_DEBUG_OUTPUT: the forked daemon keeps its stdout and stderr (DIR/daemon.log) instead of
+    # /dev/null, and so do the services it activates: their own log, and why one exited, are there.
+    # The address and the pid come on descriptors 3 and 4, the only ones on the pipe.
+    { read -r BUS_ADDRESS; read -r BUS_PID; } < <(DBUS_DEBUG_OUTPUT=1 dbus-daemon --config-file="$dir/bus.conf" --fork \
+        --print-address=3 --print-pid=4 3>&1 4>&1 >"$dir/daemon.log" 2>&1)
     if [[ ${BUS_ADDRESS:-} != unix:* ]]; then
         echo "dbus-daemon gave no address:" >&2
         cat "$dir/daemon.log" >&2

@@ -18,22 +18,28 @@
 # CHROOT_WAIT seconds (default 1500). Prints the Swift that built it (`swift: …`) and the dlopen
 # check's lines, then the .deb's path as its last line. Its log: CACHE/package-RELEASE/build.log.
 # Exit status: 0 built (or unchanged), 1 failed (the log's end shown), 2 bad usage. Needs root.
+#   scripts/packaging/chroot-package.sh sid|trixie --ready
+# only says whether that .deb is built for the tracked files as they are, in the build chroot as it
+# is (exit status 0, else 1): nothing is made or waited for.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repository=$PWD
-release=${1:-}
-case "$release" in
-    sid|trixie) ;;
-    *) echo "usage: $0 sid|trixie" >&2; exit 2 ;;
+release=${1:-} ready=""
+case "$release ${2:-}" in
+    "sid "|"trixie ") ;;
+    "sid --ready"|"trixie --ready") ready=1 ;;
+    *) echo "usage: $0 sid|trixie [--ready]" >&2; exit 2 ;;
 esac
 fail() { echo "chroot-package: $release: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "needs root (chroot, mounts)"
 chroot_cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}"
 cache="$chroot_cache/package-$release"
-mkdir -p "$cache/build"
-exec 9>"$cache/lock"
-flock -w "${CHROOT_WAIT:-1500}" 9 || { tail -20 "$cache/build.log" >&2 2>/dev/null
-    fail "waited ${CHROOT_WAIT:-1500} s for another build of the package (its log's end above)"; }
+if [ -z "$ready" ]; then
+    mkdir -p "$cache/build"
+    exec 9>"$cache/lock"
+    flock -w "${CHROOT_WAIT:-1500}" 9 || { tail -20 "$cache/build.log" >&2 2>/dev/null
+        fail "waited ${CHROOT_WAIT:-1500} s for another build of the package (its log's end above)"; }
+fi
 
 # The swift.org toolchain, for trixie: the folder holding usr/bin/swift.
 toolchain=""
@@ -43,7 +49,8 @@ if [ "$release" = trixie ]; then
     [ -x "$toolchain/usr/bin/swift" ] || fail "$swift is not in a toolchain's usr/bin ($toolchain)"
 fi
 
-./scripts/real-hosts/release-chroot.sh prepare "$release-build" >&2 || fail "no $release-build chroot (above)"
+if [ -n "$ready" ]; then ./scripts/real-hosts/release-chroot.sh ready "$release-build" >/dev/null || exit 1
+else ./scripts/real-hosts/release-chroot.sh prepare "$release-build" >&2 || fail "no $release-build chroot (above)"; fi
 chroot_stamp=$(cat "$chroot_cache/$release-build/stamp")
 # The tracked files as they are in the work tree (what source-package.sh takes), the chroot, the toolchain.
 stamp=$({ git ls-files -z --cached | while IFS= read -r -d '' path; do [ -f "$path" ] && printf '%s\0' "$path"; done \
@@ -52,11 +59,13 @@ stamp=$({ git ls-files -z --cached | while IFS= read -r -d '' path; do [ -f "$pa
 version=$(dpkg-parsechangelog -SVersion)
 deb="$cache/build/out/dbmultiverse_${version}_$(dpkg-architecture -qDEB_HOST_ARCH).deb"
 if [ -f "$cache/stamp" ] && [ "$(cat "$cache/stamp")" = "$stamp" ] && [ -f "$deb" ] && [ -f "$cache/result" ]; then
+    [ -n "$ready" ] && exit 0
     echo "chroot-package: $release: unchanged since the last build"
     cat "$cache/result"
     echo "$deb"
     exit 0
 fi
+[ -z "$ready" ] || exit 1
 
 # build: the source package, its tree synchronised into the kept one, the build in the chroot.
 build() {

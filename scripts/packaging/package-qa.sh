@@ -12,6 +12,9 @@
 #   scripts/packaging/package-qa.sh lintian              sid's lintian on the .deb, the source package and the .changes
 #   scripts/packaging/package-qa.sh all                  every one of them, three at a time (make test starts this in
 #                                              the background)
+#   scripts/packaging/package-qa.sh ready                exit status 0 when every one of them has a passing verdict kept
+#                                              for the package and chroots as they are, else 1: nothing is built,
+#                                              run or waited for
 # RELEASE is bookworm, trixie or sid. The .deb is scripts/packaging/test-package.sh's; "the previous version" is the
 # same .deb repacked with a lower version (VERSION~previous, dpkg-deb -R/-b), so that an upgrade and a
 # downgrade run between two versions that both carry what is tested. A verdict (the check's log and
@@ -26,9 +29,11 @@ cd "$(dirname "$0")/../.."
 cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}"
 qa="$cache/qa"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-usage() { sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "package-qa: needs root (chroots, mounts)" >&2; exit 1; }
 mkdir -p "$qa"
+# Set by `ready`: each step only looks for what a run kept, and fails (status 1) where it would make something.
+ready_only=""
 
 # hash_of FILE...: of the files' contents only (not of the names they were given: this script is
 # run as ./scripts/… by make test's background and by its absolute path from the tests).
@@ -39,6 +44,12 @@ hash_of() { sha256sum "$@" | cut -d' ' -f1 | sha256sum | cut -c1-16; }
 # (which first removes the last .deb) cannot take away from under it.
 current_deb() {
     local built copy deb folder
+    if [ -n "$ready_only" ]; then
+        built=$(./scripts/packaging/test-package.sh --ready) || return 1
+        deb="$qa/build-$(hash_of "$built")/${built##*/}"
+        [ -f "$deb" ] && echo "$deb"
+        return
+    fi
     built=$(./scripts/packaging/test-package.sh | tail -1) || return 1
     copy=$(mktemp -d "$qa/build.XXXXXX")
     # shellcheck disable=SC2016
@@ -56,6 +67,7 @@ current_deb() {
 previous_deb() {
     local deb=$1 out version tree
     out="$qa/previous-$(hash_of "$deb").deb"
+    [ -f "$out" ] || [ -z "$ready_only" ] || return 1
     if [ ! -f "$out" ]; then
         tree=$(mktemp -d)
         dpkg-deb -R "$deb" "$tree/root"
@@ -75,6 +87,7 @@ source_package() {
     local stamp out
     stamp=$(git ls-files -z --cached | xargs -0 sha256sum 2>/dev/null | sha256sum | cut -c1-16)
     out="$qa/source-$stamp"
+    [ -f "$out/done" ] || [ -z "$ready_only" ] || return 1
     if [ ! -f "$out/done" ]; then
         rm -rf "$qa"/source-*
         ./scripts/packaging/source-package.sh "$out" >"$qa/source-package.log" 2>&1 \
@@ -85,15 +98,21 @@ source_package() {
 }
 
 chroot_stamp() { cat "$cache/$1/stamp" 2>/dev/null || echo none; }
+# release_chroot RELEASE: the release's chroot made (or, for `ready`, found current).
+release_chroot() {
+    if [ -n "$ready_only" ]; then ./scripts/real-hosts/release-chroot.sh ready "$1" >/dev/null
+    else ./scripts/real-hosts/release-chroot.sh prepare "$1" >/dev/null; fi
+}
 
 # piuparts' base: RELEASE's debootstrap --variant=minbase (release-chroot.sh keeps it) with
 # systemd-sysv, which the package's dependencies would pull in (and piuparts' purge then fault),
 # kept as a folder (piuparts --existing-chroot copies it for each run).
 piuparts_base() {
     local release=$1 dir="$qa/piuparts-base-$1" key
-    [ -f "$cache/$release/base.done" ] || ./scripts/real-hosts/release-chroot.sh prepare "$release" >&2 || return 1
+    [ -f "$cache/$release/base.done" ] || { [ -z "$ready_only" ] && ./scripts/real-hosts/release-chroot.sh prepare "$release" >&2; } || return 1
     key="1 $mirror $(stat -c %Y "$cache/$release/base.done")"
     if [ -d "$dir" ] && [ "$(cat "$dir.key" 2>/dev/null)" = "$key" ]; then echo "$dir"; return 0; fi
+    [ -z "$ready_only" ] || return 1
     rm -rf "$dir" "$dir.key"
     cp -a "$cache/$release/base" "$dir.new"
     # As in release-chroot.sh: this machine's clock may be past a Release file's Valid-Until.
@@ -122,6 +141,7 @@ piuparts_base() {
 verdict() {
     local name=$1 key=$2; shift 2
     local log="$qa/$name.$key.log" status="$qa/$name.$key.status" run="$qa/$name.$key.run"
+    if [ -n "$ready_only" ]; then [ "$(cat "$status" 2>/dev/null)" = 0 ]; return; fi
     exec 7>"$qa/$name.lock"
     flock -w "${CHROOT_WAIT:-1500}" 7 || { echo "package-qa: waited ${CHROOT_WAIT:-1500} s for another run of $name" >&2; return 1; }
     if [ -f "$status" ] && { [ "$(cat "$status")" = 0 ] || { [ -n "${PACKAGE_QA_RUN:-}" ] && [ "$(cat "$run" 2>/dev/null)" = "$PACKAGE_QA_RUN" ]; }; }; then
@@ -149,7 +169,7 @@ check_release() {
 lifecycle() {
     local release=$1 deb previous key
     deb=$(current_deb) && previous=$(previous_deb "$deb") || return 1
-    ./scripts/real-hosts/release-chroot.sh prepare "$release" >/dev/null || return 1
+    release_chroot "$release" || return 1
     key=$(hash_of "$deb" "$0" scripts/real-hosts/release-lifecycle-check.sh scripts/real-hosts/release-chroot.sh \
         scripts/lib/bounded-wait.sh <(chroot_stamp "$release"))
     verdict "lifecycle-$release" "$key" ./scripts/real-hosts/release-lifecycle-check.sh "$release" "$previous" "$deb"
@@ -174,7 +194,7 @@ run_autopkgtest() { # RELEASE DEB: debian/tests of this tree against DEB, in the
 autopkgtest_check() {
     local release=$1 deb key
     deb=$(current_deb) || return 1
-    ./scripts/real-hosts/release-chroot.sh prepare "$release" >/dev/null || return 1
+    release_chroot "$release" || return 1
     key=$(hash_of "$deb" "$0" debian/tests/* scripts/real-hosts/release-chroot.sh <(chroot_stamp "$release"))
     verdict "autopkgtest-$release" "$key" run_autopkgtest "$release" "$deb"
 }
@@ -195,7 +215,7 @@ lintian_check() {
     local deb build source key
     deb=$(current_deb) && source=$(source_package) || return 1
     build=$(dirname "$deb") # the copy of the build: the .deb, the -dbgsym, the .changes
-    ./scripts/real-hosts/release-chroot.sh prepare sid >/dev/null || return 1
+    release_chroot sid || return 1
     key=$(hash_of "$build"/*.deb "$build"/*.changes "$source"/*.dsc "$0" <(chroot_stamp sid))
     verdict lintian "$key" run_lintian "$source" "$build"
 }
@@ -227,6 +247,12 @@ case "${1:-}" in
     piuparts) check_release "${2:-}"; piuparts_check "$2" ;;
     autopkgtest) check_release "${2:-}"; autopkgtest_check "$2" ;;
     lintian) lintian_check ;;
+    ready)
+        ready_only=1
+        for check in "lifecycle bookworm" "lifecycle trixie" "lifecycle sid" "piuparts_check bookworm" "piuparts_check trixie" \
+            "piuparts_check sid" "autopkgtest_check bookworm" "autopkgtest_check trixie" "autopkgtest_check sid" lintian_check; do
+            $check >/dev/null 2>&1 || exit 1
+        done ;;
     all)
         # Three lanes at once (much of each check is dpkg, the network and waiting): piuparts needs
         # only the package and a minbase chroot, so its lane starts while the release chroots may

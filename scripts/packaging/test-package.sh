@@ -14,17 +14,27 @@
 # apt-repository-check.sh), in a tree of its own (CACHE/package-next): the same files, then
 # `make release-version` of the next minor version there, dated a day after the current entry so
 # that the tree is the same at every run; without its -dbgsym package.
-# Usage: scripts/packaging/test-package.sh [--next]
+# With --ready, only whether that .deb is built for the tracked files as they are (exit status 0,
+# and its path, else 1): nothing is built or waited for.
+# Usage: scripts/packaging/test-package.sh [--next] [--ready]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-next=""
-[ "${1:-}" = --next ] && next=1
+next="" ready=""
+for option in "$@"; do
+    case "$option" in
+        --next) next=1 ;;
+        --ready) ready=1 ;;
+        *) echo "usage: $0 [--next] [--ready]" >&2; exit 2 ;;
+    esac
+done
 cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}/package${next:+-next}"
 tree="$cache/source"
-mkdir -p "$tree" "$cache/out"
-exec 9>"$cache/lock"
-flock -w "${CHROOT_WAIT:-1500}" 9 || { tail -20 "$cache/build.log" >&2
-    echo "test-package: waited ${CHROOT_WAIT:-1500} s for another build of the package (its log's end above)" >&2; exit 1; }
+if [ -z "$ready" ]; then
+    mkdir -p "$tree" "$cache/out"
+    exec 9>"$cache/lock"
+    flock -w "${CHROOT_WAIT:-1500}" 9 || { tail -20 "$cache/build.log" >&2
+        echo "test-package: waited ${CHROOT_WAIT:-1500} s for another build of the package (its log's end above)" >&2; exit 1; }
+fi
 
 mapfile -d '' tracked < <(git ls-files -z --cached)
 files=()
@@ -39,10 +49,12 @@ if [ -n "$next" ]; then
 fi
 deb="$cache/out/dbmultiverse_${version}_$(dpkg-architecture -qDEB_HOST_ARCH).deb"
 if [ -f "$cache/stamp" ] && [ "$(cat "$cache/stamp")" = "$stamp" ] && [ -f "$deb" ]; then
+    [ -z "$ready" ] || { echo "$deb"; exit 0; }
     echo "test-package: unchanged since the last build"
     echo "$deb"
     exit 0
 fi
+[ -z "$ready" ] || exit 1
 
 # The tree: what git tracks, copied where it differs; what is no longer tracked removed (the
 # build's own folders, vendor/ and debian/'s staging folders stay; debian/'s other products go, as

@@ -54,7 +54,7 @@ for tool in plasmoidviewer Xvfb import convert dbus-daemon dbus-monitor busctl /
 done
 
 source "$repository/scripts/lib/desktop-session.sh"
-session_start "${TMPDIR:-/tmp}" dbm-plasma viewer viewer-panel monitor
+session_start "${TMPDIR:-/tmp}" dbm-plasma viewer viewer-panel monitor bus/daemon
 mkdir -p "$work/services"
 source "$repository/scripts/lib/bounded-wait.sh"
 source "$repository/scripts/lib/demo-story.sh"
@@ -97,13 +97,26 @@ cp "$prefix/share/dbus-1/services/com.nobadi.DBMultiverse.service" "$work/servic
 source "$repository/scripts/lib/private-bus.sh"
 start_private_bus "$work/bus" "$work/services"
 export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS"
-# The service's pid; the service made unavailable (its activation file gone, the bus told, the
-# service killed) and available again.
-service_pid() { busctl --user status com.nobadi.DBMultiverse 2>/dev/null | sed -n 's/^PID=//p'; }
+# The service's pid, as the bus knows its name's owner (nothing when it has none); running_service_pid
+# WHEN: the same, for a service that must be running WHEN, else a failure that says so (the service
+# logs to the bus's log, bus/daemon.log, shown at the end). The service made unavailable (its
+# activation file gone, the bus told, the service killed) and available again.
+service_pid() {
+    busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetConnectionUnixProcessID \
+        s com.nobadi.DBMultiverse 2>/dev/null | sed -n 's/^u //p' || true
+}
+running_service_pid() {
+    local pid
+    pid="$(service_pid)"
+    [ -n "$pid" ] || fail "the service is not running $1: com.nobadi.DBMultiverse has no owner on the bus (its log: bus/daemon.log, below)"
+    echo "$pid"
+}
 service_away() {
+    local pid
+    pid="$(running_service_pid "when it is to be made unavailable")"
     mv "$work/services/com.nobadi.DBMultiverse.service" "$work/away.service"
     busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig >/dev/null
-    kill -KILL "$(service_pid)"
+    kill -KILL "$pid"
 }
 service_back() {
     mv "$work/away.service" "$work/services/com.nobadi.DBMultiverse.service"
@@ -340,14 +353,15 @@ echo "idle for ${PLASMA_IDLE_SECONDS:-10} s: watch $watch_pid, $(ls /proc/"$watc
 
 # The service killed: the widget's next question starts it again by bus activation, with the
 # stored entry (the card never falls back to the placeholder while the service can be started).
-before_pid="$(service_pid)"
+before_pid="$(running_service_pid "after the idle measurement")"
 kill -KILL "$before_pid"
-wait_for 100 sh -c "busctl --user status com.nobadi.DBMultiverse 2>/dev/null | grep -q '^PID=' && ! busctl --user status com.nobadi.DBMultiverse | grep -qx 'PID=$before_pid'" \
-    || fail "the killed service was not started again by the widget's question"
+# Started again: the bus names an owner other than the killed one, asked once per look (asked twice,
+# the killed service's going between the two questions passed for a new owner, and the pid was then
+# read before the widget's question had started one: "no owner", and the bus had activated nothing).
+started_again() { local pid; pid="$(service_pid)"; [ -n "$pid" ] && [ "$pid" != "$1" ]; }
+wait_for 100 started_again "$before_pid" || fail "the killed service was not started again by the widget's question"
 wait_for 50 shows "label: Chapter 48" || fail "the card lost the stored entry when the service was started again"
-after_pid="$(service_pid)"
-# The service started again stays (once, under load, it was gone by here: what the bus logged says why).
-[ -n "$after_pid" ] || { tail -40 "$work/bus/daemon.log" >&2; fail "the service the widget started again (after $before_pid) went away"; }
+after_pid="$(running_service_pid "after the widget started it again (after $before_pid)")"
 echo "the service killed (pid $before_pid): started again by the widget (pid $after_pid), the card still shows Chapter 48"
 
 # The service gone for good (it cannot be started): the placeholder, with its one button.

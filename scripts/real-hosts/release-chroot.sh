@@ -24,6 +24,8 @@
 #       namespace of its own (unshare), so nothing stays mounted on the host, even after a crash,
 #       and the cached chroot stays as it was. --offline: COMMAND too runs with the network off
 #       (a network namespace with only the loopback interface, up).
+#   scripts/real-hosts/release-chroot.sh ready RELEASE...  exit status 0 when each is prepared and current (its stamp),
+#                                                      else 1, naming those that are not; makes nothing, waits for nothing
 #   scripts/real-hosts/release-chroot.sh path RELEASE      the cached chroot's folder (prepared or not)
 #   scripts/real-hosts/release-chroot.sh desktops RELEASE  the versions of GNOME Shell and Plasma it holds
 # Needs root (debootstrap, chroot, mounts). Exit status: 0 done, 1 failed, 2 bad usage.
@@ -32,7 +34,7 @@ cd "$(dirname "$0")/../.."
 cache="${CHROOT_CACHE:-/var/cache/dbmultiverse-tests}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
-usage() { sed -n '8,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 fail() { echo "release-chroot: $*" >&2; exit 1; }
 
 # What the checks run (installed without recommendations, as scripts/test/install-deps.sh installs the
@@ -286,6 +288,14 @@ case "${1:-}" in
         for release in "$@"; do packages_of "$release" >/dev/null; done
         for release in "$@"; do prepare_one "$release"; done ;;
     run) shift; [ $# -gt 0 ] || usage; run_one "$@" ;;
+    ready)
+        shift; [ $# -gt 0 ] || usage
+        missing=()
+        for release in "$@"; do
+            stamp="$(stamp_of "$release")"
+            [ -d "$cache/$release/root" ] && [ "$(cat "$cache/$release/stamp" 2>/dev/null)" = "$stamp" ] || missing+=("$release")
+        done
+        [ ${#missing[@]} -eq 0 ] || { echo "not prepared: ${missing[*]}"; exit 1; } ;;
     build-steps) build_steps "$2" "$3" ;; # prepare's own step, in a process of its own
     path) echo "$cache/${2:?release}/root" ;;
     desktops)

@@ -27,6 +27,9 @@ rm -rf "$results/apt-repository"
 # The QA's failed verdicts are kept for this run only (its tests read the background's): its id.
 PACKAGE_QA_RUN="$(date +%s).$$"
 export PACKAGE_QA_RUN
+# make test's run: the release suites run in full, preparing what they need (a plain `swift test`
+# leaves them to make test unless it is prepared: Tests/EndToEndTests/Support/ReleasePreparation.swift).
+export MAKE_TEST=1
 if [ $# -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
     echo "preparing the release chroots and the packages, then the package's QA, in the background ($results/release-preparation.log)"
     setsid nice -n 19 bash -c 'for job in "./scripts/real-hosts/release-chroot.sh prepare trixie" \

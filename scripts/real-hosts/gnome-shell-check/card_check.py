@@ -20,6 +20,9 @@ import time
 import pyatspi
 from gi.repository import Gio, GLib
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from atspi_tree import GONE, Unreadable, applications, children, find_all, role  # noqa: E402
+
 BINARY, SHELL_LOG, SHOTS = sys.argv[1:4]
 UUID = 'dbmultiverse@nobadi.com'
 OBJECT_PATH = '/com/nobadi/DBMultiverse'
@@ -48,14 +51,22 @@ GLib.timeout_add(100, lambda: True)  # wakes the loop to re-check conditions and
 
 
 def wait_until(what, condition, timeout=10.0):
+    """condition's first true value. A tree that cannot be read (Unreadable) or an accessible gone
+    while condition read it (GONE) is "not yet", and said if it lasts until the deadline."""
     deadline = time.monotonic() + timeout
     context = GLib.MainContext.default()
+    unreadable = None
     while True:
-        value = condition()
+        try:
+            value = condition()
+        except (Unreadable, *GONE) as error:
+            value, unreadable = None, error
+        else:
+            unreadable = None
         if value:
             return value
         if time.monotonic() > deadline:
-            fail(f'timed out after {timeout:g} s waiting for {what}')
+            fail(f'timed out after {timeout:g} s waiting for {what}' + (f' (AT-SPI: {unreadable})' if unreadable else ''))
         context.iteration(True)
 
 
@@ -124,45 +135,12 @@ label_changes = []  # (monotonic time, text) of the panel label, from accessible
 
 
 def shell_app():
-    desktop = pyatspi.Registry.getDesktop(0)
-    for app in desktop:
-        if app is not None and app.name == 'gnome-shell':
-            return app
-    return None
-
-
-def role(accessible):
-    """The accessible's role, named as at-spi2-core 2.46 (Debian 12) names it: later releases
-    (Debian 13, sid) call a push button `button`."""
-    name = accessible.getRoleName()
-    return 'push button' if name == 'button' else name
-
-
-def showing(accessible):
-    return accessible is not None and accessible.getState().contains(pyatspi.STATE_SHOWING)
-
-
-def find_all(root, predicate, only_showing=True):
-    found = []
-
-    def walk(node):
-        # An accessible gone while being read (the shell destroys actors as it goes): a D-Bus error,
-        # or on GNOME 48 a child count of -1 (ValueError from list()).
-        try:
-            children = list(node)
-        except (GLib.Error, ValueError):
-            return
-        for child in children:
-            try:
-                if child is None or (only_showing and not showing(child)):
-                    continue
-                if predicate(child):
-                    found.append(child)
-            except (GLib.Error, ValueError):
-                continue
-            walk(child)
-    walk(root)
-    return found
+    """gnome-shell's application on the accessibility bus; Unreadable while it is not there (the
+    registry lists it again once the shell answers)."""
+    apps = applications(lambda app: app.name == 'gnome-shell')
+    if not apps:
+        raise Unreadable('gnome-shell is not among the applications on the accessibility bus')
+    return apps[0]
 
 
 def panel_button():
@@ -170,15 +148,13 @@ def panel_button():
     one may hold the shell's app menu, also named DBMultiverse while the service opens a page
     with the app's activation token)."""
     app = shell_app()
-    if app is None:
-        return None
 
     def ours(accessible):
-        if accessible is None or role(accessible) != 'menu' or accessible.name != 'DBMultiverse':
+        if role(accessible) != 'menu' or accessible.name != 'DBMultiverse':
             return False
         extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         return extents.y == 0 and extents.x > 640
-    # find_all, not pyatspi.findAllDescendants: an accessible may go while the tree is read.
+    # atspi_tree's find_all, not pyatspi.findAllDescendants: an accessible may go while the tree is read.
     buttons = find_all(app, ours, only_showing=False)
     return buttons[0] if buttons else None
 
@@ -254,11 +230,18 @@ def with_input(act):
 def screen_size():
     """The virtual monitor's size: the largest of the shell's windows and their children (GNOME 48's
     stage itself reads 87x55 through AT-SPI; its child has the monitor's 1280x800)."""
-    app = shell_app()
-    windows = [window for window in app if window is not None]
-    windows += [child for window in windows for child in window if child is not None]
-    sizes = [window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS) for window in windows]
-    return max(size.width for size in sizes), max(size.height for size in sizes)
+    def sizes():
+        windows = children(shell_app())
+        windows += [child for window in windows for child in children(window)]
+        read = []
+        for window in windows:
+            try:
+                read.append(window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS))
+            except GONE:  # a window gone while read
+                continue
+        return read
+    read = wait_until("the shell's windows on the accessibility bus", sizes)
+    return max(size.width for size in read), max(size.height for size in read)
 
 
 def click(accessible):
@@ -363,15 +346,18 @@ def read_card(card):
     shown = find_all(card, lambda a: role(a) in ('label', 'push button', 'level bar'))
     items = []
     for accessible in shown:
-        kind = role(accessible)
-        if kind == 'push button':
-            items.append(('button', accessible.name, accessible))
-        elif kind == 'level bar':
-            value = accessible.queryValue().currentValue
-            items.append(('level bar', f'{accessible.name} ({value:.2f})', accessible))
-        # Not a button's own label, nor the menu item's ornament (an empty label every item has).
-        elif role(accessible.parent) != 'push button' and accessible.name:
-            items.append(('label', accessible.name, accessible))
+        try:
+            kind = role(accessible)
+            if kind == 'push button':
+                items.append(('button', accessible.name, accessible))
+            elif kind == 'level bar':
+                value = accessible.queryValue().currentValue
+                items.append(('level bar', f'{accessible.name} ({value:.2f})', accessible))
+            # Not a button's own label, nor the menu item's ornament (an empty label every item has).
+            elif role(accessible.parent) != 'push button' and accessible.name:
+                items.append(('label', accessible.name, accessible))
+        except GONE:  # gone since the walk: no longer on the card
+            continue
     return items
 
 

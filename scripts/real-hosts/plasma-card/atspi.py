@@ -12,43 +12,35 @@
 
 pyatspi caches the application list for the life of its process: each question is a process of
 its own. Exit status 1 when the application or the button is not there (yet)."""
+import os
 import sys
 
 import pyatspi
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from atspi_tree import GONE, Unreadable, applications, descendants, role  # noqa: E402
+
 ROLES = {"label", "push button", "progress bar"}
 
 
-def role(node):
-    """The node's role, named as at-spi2-core 2.46 (Debian 12) names it: later releases (Debian 13,
-    sid) call a push button `button`."""
-    name = node.getRoleName()
-    return "push button" if name == "button" else name
-
-
-def applications(name):
+def named(name):
     """Every application named `name` (two plasmoidviewers may run side by side)."""
-    return [app for app in pyatspi.Registry.getDesktop(0) if app is not None and app.name == name]
+    return applications(lambda app: app.name == name)
 
 
-def application(name):
-    found = applications(name)
-    return found[0] if found else None
-
-
-def showing(node):
-    """The showing objects under node, depth first."""
-    for child in node:
-        if child is None:
-            continue
+def showing(apps):
+    """(role, name, node) of each showing object under apps, depth first; an application or an
+    object gone while read is left out (it is no longer there)."""
+    for app in apps:
         try:
-            states = child.getState()
-        except Exception:
+            nodes = list(descendants(app))
+        except Unreadable:
             continue
-        if not states.contains(pyatspi.STATE_SHOWING):
-            continue
-        yield child
-        yield from showing(child)
+        for node in nodes:
+            try:
+                yield role(node), node.name, node
+            except GONE:
+                continue
 
 
 def await_label(app_name, name, seconds):
@@ -60,13 +52,16 @@ def await_label(app_name, name, seconds):
     found = []
 
     def shown():
-        app = application(app_name)
-        return app is not None and any(role(n) == "label" and n.name == name for n in showing(app))
+        return any(kind == "label" and text == name for kind, text, _ in showing(named(app_name)))
 
     def changed(event):
-        if not found and event.source is not None and event.source.name == name:
-            found.append(int(time.time() * 1000))
-            pyatspi.Registry.stop()
+        try:
+            if found or event.source is None or event.source.name != name:
+                return
+        except GONE:  # the object gone before its event was read
+            return
+        found.append(int(time.time() * 1000))
+        pyatspi.Registry.stop()
 
     def give_up():
         pyatspi.Registry.stop()
@@ -93,23 +88,31 @@ def main(arguments):
     if len(arguments) < 2 or arguments[0] not in ("dump", "press", "geometry"):
         print(__doc__, file=sys.stderr)
         return 2
-    apps = applications(arguments[1])
+    apps = named(arguments[1])
     if not apps:
         print(f"no application {arguments[1]!r} on the accessibility bus", file=sys.stderr)
         return 1
-    nodes = [node for app in apps for node in showing(app)]
+    nodes = list(showing(apps))
     if arguments[0] in ("dump", "geometry"):
-        for node in nodes:
-            if role(node) in ROLES and node.name:
-                if arguments[0] == "dump":
-                    print(f"{role(node)}: {node.name}")
-                else:
-                    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                    print(f"{role(node)}|{node.name}|{box.x} {box.y} {box.width} {box.height}")
+        for kind, text, node in nodes:
+            if kind not in ROLES or not text:
+                continue
+            if arguments[0] == "dump":
+                print(f"{kind}: {text}")
+                continue
+            try:
+                box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            except GONE:  # gone since the walk: no longer shown
+                continue
+            print(f"{kind}|{text}|{box.x} {box.y} {box.width} {box.height}")
         return 0
-    for node in nodes:
-        if role(node) == "push button" and node.name == arguments[2]:
-            node.queryAction().doAction(0)
+    for kind, text, node in nodes:
+        if kind == "push button" and text == arguments[2]:
+            try:
+                node.queryAction().doAction(0)
+            except GONE as error:
+                print(f"the button {arguments[2]!r} went before it was pressed ({error})", file=sys.stderr)
+                return 1
             return 0
     print(f"no showing button {arguments[2]!r}", file=sys.stderr)
     return 1

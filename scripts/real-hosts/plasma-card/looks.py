@@ -27,6 +27,7 @@ Prints `look: LOOK: ok (what it measured)`, or FAIL: why, and exits 1.
 """
 import colorsys
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,9 @@ import pyatspi
 gi.require_version('GdkPixbuf', '2.0')
 from gi.repository import GdkPixbuf  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from atspi_tree import GONE, Unreadable, applications, descendants, role  # noqa: E402
+
 SAME_COLOUR = 8
 
 
@@ -45,29 +49,22 @@ def fail(message):
     sys.exit(1)
 
 
-def role(node):
-    name = node.getRoleName()
-    return 'push button' if name == 'button' else name
-
-
-def application(pid):
-    for app in pyatspi.Registry.getDesktop(0):
-        if app is not None and app.get_process_id() == pid:
-            return app
-    fail(f'no application of pid {pid} on the accessibility bus')
-
-
-def showing(node):
-    for child in node:
-        if child is None:
-            continue
+def items_of(pid):
+    """(role, name, its parent's role, extents) of each showing object of the application of pid,
+    depth first; an object gone while read is left out (it is no longer shown)."""
+    apps = applications(lambda app: app.get_process_id() == pid)
+    if not apps:
+        fail(f'no application of pid {pid} on the accessibility bus')
+    try:
+        nodes = list(descendants(apps[0]))
+    except Unreadable as error:
+        fail(f'the application of pid {pid} cannot be read: {error}')
+    for node in nodes:
         try:
-            if not child.getState().contains(pyatspi.STATE_SHOWING):
-                continue
-        except Exception:
+            parent = node.parent
+            yield role(node), node.name, role(parent) if parent is not None else None, extents(node)
+        except GONE:
             continue
-        yield child
-        yield from showing(child)
 
 
 # Device pixels per AT-SPI unit: Qt gives AT-SPI its logical pixels (QT_SCALE_FACTOR=2: half the
@@ -195,16 +192,15 @@ def main(arguments):
     texts = [entry['title'], entry['name'], entry['progress-text'], entry['new-pages-text']]
     buttons = [action['label'] for action in entry['actions']]
     items, button_boxes, labels = [], [], {}
-    for node in showing(application(int(card_pid))):
-        kind, name = role(node), node.name
-        if kind == 'label' and name in texts and role(node.parent) != 'push button':
-            labels[name] = extents(node)
-            items.append((f'label "{name}"', extents(node)))
+    for kind, name, parent, box in items_of(int(card_pid)):
+        if kind == 'label' and name in texts and parent != 'push button':
+            labels[name] = box
+            items.append((f'label "{name}"', box))
         elif kind == 'push button' and name in buttons:
-            button_boxes.append((name, extents(node)))
-            items.append((f'button "{name}"', extents(node)))
+            button_boxes.append((name, box))
+            items.append((f'button "{name}"', box))
         elif kind == 'progress bar' and name == entry['progress-text']:
-            progress = extents(node)
+            progress = box
             items.append((f'progress bar "{name}"', progress))
     shown = [text for text in texts if text] + buttons
     missing = [text for text in shown if text not in labels and text not in [name for name, _ in button_boxes]]
@@ -260,8 +256,8 @@ def main(arguments):
     # Colours, against the calendar's in the same screenshot.
     # The calendar's background: the colour most of its labels have just left of them (the
     # viewer's own toolbar, at the bottom of the screen, left out).
-    calendar_labels = [extents(node) for node in showing(application(int(calendar_pid)))
-                       if role(node) == 'label' and node.name and extents(node)[1] < picture.height * 0.9]
+    calendar_labels = [box for kind, name, _, box in items_of(int(calendar_pid))
+                       if kind == 'label' and name and box[1] < picture.height * 0.9]
     seeds = [(box[0] - 3, box[1] + box[3] // 2) for box in calendar_labels if box[0] >= 3]
     if not seeds:
         fail(f'{look}: the calendar shows no label')
