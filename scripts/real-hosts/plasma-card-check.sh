@@ -313,7 +313,11 @@ wait_for 100 grep -q "member=OpenRequested" "$work/monitor.log" || fail "Continu
 wait_for 100 grep -q "page-$DEMO_PAGE.html" "$work/browser.log" || fail "the browser was not started"
 echo "Continue reading → $(grep -A2 'member=OpenRequested' "$work/monitor.log" | grep -E 'int32|string' | tr -s ' ' | tr '\n' ' ')→ browser: $(cat "$work/browser.log")"
 
-# An update shows within 1.5 s: a listener for AT-SPI's name changes notes when the label shows.
+# An update shows as the service publishes it: the widget's `watch --next` answers it, no retry in
+# between (main.qml says "asking again" in the viewer's log when it retries). A listener for AT-SPI's
+# name changes notes when the label shows: 44–843 ms in the test runs here, once 1.7 s beside make
+# test's package builds; 5 s is the bound (the widget has no periodic poll to fall back on).
+retries_before=$(grep -c "asking again" "$work/viewer.log" || true)
 atspi await plasmoidviewer "Chapter 43" 10 >"$work/await.txt" 2>&1 &
 awaiter=$!
 pids+=("$awaiter")
@@ -323,7 +327,9 @@ start=$(milliseconds)
 wait "$awaiter" || { cat "$work/await.txt" >&2; fail "the update to chapter 43 never showed"; }
 elapsed=$(( $(tail -1 "$work/await.txt") - start ))
 echo "an update showed after $elapsed ms (from the start of dbmultiverse update to the label's change)"
-[ "$elapsed" -le 1500 ] || fail "the update took $elapsed ms to show (more than 1500)"
+[ "$elapsed" -le 5000 ] || fail "the update took $elapsed ms to show (more than 5000)"
+retries=$(grep -c "asking again" "$work/viewer.log" || true)
+[ "$retries" -eq "$retries_before" ] || { grep "asking again" "$work/viewer.log" >&2; fail "the widget retried its watch while the update was on its way"; }
 # A name that looks like markup shows as the text it is (a Label's AutoText would take <Goku> for a tag).
 wait_for 50 shows "label: Vegeta & <Goku>" || { atspi dump plasmoidviewer >&2; fail "the name of chapter 43 does not read 'Vegeta & <Goku>'"; }
 
