@@ -208,16 +208,7 @@ struct HostileInputRound3Tests {
         init() throws {
             path = try makeTemporaryDirectory("dbm-hello-only", for: .sockets) + "/bus"
             address = "unix:path=" + path
-            listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var name = sockaddr_un()
-            name.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &name.sun_path) { buffer in
-                for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
-            }
-            let bound = withUnsafePointer(to: &name) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard listener >= 0, bound == 0, listen(listener, 16) == 0 else { throw FixtureError("cannot listen on \(path): errno \(errno)") }
+            listener = try listeningUnixSocket(at: path, backlog: 16)
             let socket = listener
             Thread {
                 // Ends when the listener is shut down.

@@ -112,16 +112,7 @@ struct HostileInputTests {
         init() throws {
             path = try makeTemporaryDirectory("dbm-silent", for: .sockets) + "/bus"
             address = "unix:path=" + path
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var name = sockaddr_un()
-            name.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &name.sun_path) { buffer in
-                for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
-            }
-            let bound = withUnsafePointer(to: &name) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard fd >= 0, bound == 0, listen(fd, 64) == 0 else { throw FixtureError("cannot listen on \(path): errno \(errno)") }
+            fd = try listeningUnixSocket(at: path, backlog: 64)
         }
 
         deinit {
